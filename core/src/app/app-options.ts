@@ -1,0 +1,47 @@
+import type { DependencyContainer } from 'tsyringe';
+import type { ConsumerDeclaration } from '../definition/consumer-definition';
+import type { Constructor } from '../definition/explore-consumers';
+import type { MessageQueue } from '../model/message-queue';
+import type { ProfileOption } from '../options/profile';
+import type { ProducerOptions } from '../producer/producer-options';
+import type { ConsumeHook } from '../runtime/consume-hook';
+import type { OffsetStoreProvider } from '../spi/offset-store';
+import type { MqkitPlugin, TransportPlugin } from '../spi/plugin';
+
+/** RocketMQ's MessageQueueListener: called when a consumer's assignment for a topic changes. */
+export type MessageQueueListener = (event: {
+  readonly group: string;
+  readonly topic: string;
+  /** Every queue of the topic (BROADCASTING: the same as mqAssigned). */
+  readonly mqAll: readonly MessageQueue[];
+  readonly mqAssigned: readonly MessageQueue[];
+}) => void;
+
+export interface ConsumerAppOptions {
+  /** The broker transport, e.g. `memoryTransport()` (embedded) or `rocketmqTransport({ nameServer })`. */
+  readonly transport: TransportPlugin;
+  /** `@Consumer` classes, or declarations discovered by another container (the NestJS integration). */
+  readonly consumers: ReadonlyArray<Constructor | ConsumerDeclaration>;
+  /** Where offsets live. Default: the broker's own store (CLUSTERING). BROADCASTING needs one that serves it. */
+  readonly offsetStore?: OffsetStoreProvider;
+  readonly plugins?: readonly MqkitPlugin[];
+  /** 'default' (RocketMQ's intervals), 'fast' (tests) or overrides. */
+  readonly profile?: ProfileOption;
+  /** Keeps the client id stable across restarts; default `<pid>#<n>`. */
+  readonly instanceName?: string;
+  /** The IP part of the client id; default the first non-internal IPv4. */
+  readonly clientIp?: string;
+  /** Parent of the app's own child container; default tsyringe's root container. */
+  readonly container?: DependencyContainer;
+  readonly hooks?: readonly ConsumeHook[];
+  /** App-wide cap on cached message bytes across every queue of every consumer (default 256 MiB). */
+  readonly maxCachedBytes?: number;
+  /** Registers an injectable, started `Producer` with these options. */
+  readonly producer?: ProducerOptions;
+  readonly messageQueueListener?: MessageQueueListener;
+}
+
+export interface StopOptions {
+  /** How long to wait for running handler calls before committing and leaving (default 30 s). */
+  readonly timeoutMs?: number;
+}

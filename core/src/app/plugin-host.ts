@@ -1,0 +1,37 @@
+import type { DependencyContainer } from 'tsyringe';
+import type { EventBus } from '../events/event-bus';
+import type { Profile } from '../options/profile';
+import type { MqkitPlugin, PluginContext } from '../spi/plugin';
+import { toError } from '../util/deferred';
+
+/** Registers plugins into one container and runs their teardowns, last registered first. */
+export class PluginHost {
+  private readonly teardowns: (() => Promise<void> | void)[] = [];
+  private readonly context: PluginContext;
+
+  constructor(
+    private readonly container: DependencyContainer,
+    base: { clientId: string; profile: Profile; events: EventBus },
+  ) {
+    this.context = { ...base, addTeardown: (fn) => this.teardowns.push(fn) };
+  }
+
+  async register(plugin: MqkitPlugin): Promise<void> {
+    await plugin.register(this.container, this.context);
+  }
+
+  /** Runs every teardown; errors are collected and reported together, never hidden. */
+  async teardown(): Promise<void> {
+    const errors: Error[] = [];
+    while (this.teardowns.length > 0) {
+      const fn = this.teardowns.pop()!;
+      try {
+        await fn();
+      } catch (error) {
+        errors.push(toError(error));
+      }
+    }
+    if (errors.length === 1) throw errors[0];
+    if (errors.length > 1) throw new AggregateError(errors, `${errors.length} plugin teardowns failed`);
+  }
+}

@@ -1,0 +1,45 @@
+import type { MessageQueue } from '../model/message-queue';
+import type { PullStatus } from '../model/pull-result';
+
+/**
+ * Every event mqkit emits, by `<area>.<event>` name. Plugins add their own by declaration merging:
+ *
+ * ```ts
+ * declare module '@mqkit/core' {
+ *   interface MqkitEvents { 'offset-store.error': { store: string; error: Error } }
+ * }
+ * ```
+ */
+export interface MqkitEvents {
+  'consumer.started': { group: string; clientId: string };
+  'consumer.stopped': { group: string; clientId: string };
+  /** One rebalance pass that changed what this member owns for a topic. */
+  'consumer.rebalance': {
+    group: string;
+    clientId: string;
+    topic: string;
+    strategy: string;
+    cidAll: readonly string[];
+    mqAll: readonly MessageQueue[];
+    allocated: readonly MessageQueue[];
+    added: readonly MessageQueue[];
+    removed: readonly MessageQueue[];
+  };
+  'consumer.pull': { group: string; mq: MessageQueue; status: PullStatus; found: number; nextOffset: number; maxOffset: number };
+  'consumer.consume': { group: string; mq: MessageQueue; count: number; ok: number; failed: number; durationMs: number };
+  'consumer.commit': { group: string; mq: MessageQueue; offset: number };
+  /** A message handed back to the broker for a later retry (or to the DLQ past maxReconsumeTimes). */
+  'consumer.retry': { group: string; msgId: string; topic: string; reconsumeTimes: number; delayLevel: number; local: boolean };
+  /** A failure a consumer recovered from or reported; `where` names the stage. */
+  'consumer.error': { group: string; where: string; error: Error; mq?: MessageQueue };
+  /** A released queue finished draining (or hit its bound). */
+  'consumer.queue-released': { group: string; mq: MessageQueue; offset: number; drained: boolean; abandoned: number; durationMs: number };
+  'consumer.paused': { group: string };
+  'consumer.resumed': { group: string };
+  'producer.send': { group: string; topic: string; mq: MessageQueue; msgId: string; attempts: number };
+  'producer.error': { group: string; topic: string; error: Error; attempt: number };
+  'offset-store.error': { store: string; group: string; error: Error };
+}
+
+export type MqkitEventName = keyof MqkitEvents;
+export type MqkitListener<K extends MqkitEventName> = (payload: MqkitEvents[K]) => void;

@@ -1,0 +1,85 @@
+import 'reflect-metadata';
+
+// Decorators and definitions
+export { Consumer } from './decorators/consumer.decorator';
+export { CONSUMER_METADATA, readConsumerMetadata, type ConsumerMetadata } from './decorators/consumer.metadata';
+export type { ConsumerDeclaration, ConsumerDefinition, HandlerRef, SubscriptionDefinition } from './definition/consumer-definition';
+export type { Constructor } from './definition/explore-consumers';
+export { jsonCodec, rawCodec, stringCodec } from './definition/json.codec';
+
+// Options
+export { CONSUMER_DEFAULTS, type ConsumerOptions, type ResolvedGroupOptions } from './options/consumer-options';
+export { DEFAULT_PROFILE, FAST_PROFILE, resolveProfile, type Profile, type ProfileOption } from './options/profile';
+
+// Model
+export {
+  ConsumeFromWhere,
+  ConsumeMode,
+  ConsumeStatus,
+  CONSUME_SUCCESS,
+  DEFAULT_DELAY_LEVELS_MS,
+  DLQ_GROUP_TOPIC_PREFIX,
+  MessageConst,
+  MessageModel,
+  RECONSUME_LATER,
+  RETRY_GROUP_TOPIC_PREFIX,
+  SUSPEND_CURRENT_QUEUE_A_MOMENT,
+  dlqTopicOf,
+  isRetryTopic,
+  retryTopicOf,
+} from './model/constants';
+export type { Message, MessageRecord } from './model/message';
+export { compareJavaStrings, compareMessageQueues, mqKey, mqLabel, sameQueue, type MessageQueue } from './model/message-queue';
+export { PullStatus, type PullResult } from './model/pull-result';
+export { parseSubscription, tagMatches, type SubscriptionData } from './model/subscription';
+export { javaStringHashCode } from './util/java-hash';
+
+// Errors
+export * from './errors/index';
+
+// Events
+export { EventBus } from './events/event-bus';
+export type { MqkitEventName, MqkitEvents, MqkitListener } from './events/event-map';
+
+// SPI
+export type { AllocationInput, AllocationStrategy, StrategyOption } from './spi/allocation-strategy';
+export type { Codec } from './spi/codec';
+export type { OffsetStore, OffsetStoreContext, OffsetStoreProvider, ReadOffsetFrom } from './spi/offset-store';
+export type { MqkitPlugin, PluginContext, TransportPlugin } from './spi/plugin';
+export { Tokens } from './spi/tokens';
+export type {
+  BrokerCallbacks,
+  BrokerOffsets,
+  ConsumerRegistration,
+  GroupMembership,
+  MessagePuller,
+  MessageSender,
+  OutgoingRecord,
+  PullRequest,
+  QueueLocks,
+  RetryChannel,
+  RouteResolver,
+  SendResult,
+  SendStatus,
+  TopicAdmin,
+} from './spi/transport.roles';
+
+// Allocation
+export { AllocateMessageQueueAveragely } from './allocation/averagely.strategy';
+export { StrategyRegistry } from './allocation/strategy-registry';
+
+// Offsets
+export { BrokerOffsetStore, brokerOffsetStore } from './offsets/broker-offset-store';
+
+// Runtime and app
+export type { ConsumeContext } from './runtime/consume-context';
+export type { ConsumeHook, ConsumeInvocation } from './runtime/consume-hook';
+export type { ConsumerStatus, QueueStatus, ReleaseReport, StopReport } from './runtime/runtime-status';
+export { ConsumerApp, createConsumerApp, type AppStatus, type ConsumerControl } from './app/consumer-app';
+export type { ConsumerAppOptions, MessageQueueListener, StopOptions } from './app/app-options';
+export { createProducer, type StandaloneProducer, type StandaloneProducerOptions } from './app/create-producer';
+
+// Producer
+export { Producer } from './producer/producer';
+export type { ProducerOptions } from './producer/producer-options';
+export type { OutgoingMessage } from './producer/outgoing-message';

@@ -1,0 +1,19 @@
+/**
+ * Internals shared with mqkit's own plugins. Not a stable API for applications.
+ */
+export { ProcessQueue } from './runtime/process-queue';
+export { ByteBudget } from './runtime/byte-budget';
+export { ElasticPool, type PoolTask } from './runtime/elastic-pool';
+export { ConsumedMessage } from './runtime/consumed-message';
+export { coalesceMap } from './runtime/operators/coalesce-map';
+export { OffsetTable, type OffsetEntry } from './offsets/offset-table';
+export { PluginHost } from './app/plugin-host';
+export { Fifo } from './util/fifo';
+export { deferred, sleep, toError, type Deferred } from './util/deferred';
+export { buildClientId, localAddress } from './util/client-id';
+export { checkAllocationInput } from './allocation/check-allocation-input';
+export { IssueCollector, checkName, NAME_PATTERN, TOPIC_MAX_LENGTH, GROUP_MAX_LENGTH, parseConsumeTimestamp, formatConsumeTimestamp } from './options/option-checks';
+export { buildDefinitions } from './definition/build-definitions';
+export { exploreConsumers } from './definition/explore-consumers';
+export { UniqKeyGenerator } from './producer/uniq-key';
+export { FORBIDDEN_TOPICS, RESERVED_PROPERTIES } from './producer/message-validator';

@@ -1,0 +1,81 @@
+import { OffsetStoreError } from '../errors/offset-store.error';
+import { mqLabel, type MessageQueue } from '../model/message-queue';
+import type { OffsetStore, OffsetStoreProvider, ReadOffsetFrom } from '../spi/offset-store';
+import type { BrokerOffsets } from '../spi/transport.roles';
+import type { EventBus } from '../events/event-bus';
+import { Tokens } from '../spi/tokens';
+import { toError } from '../util/deferred';
+import { OffsetTable } from './offset-table';
+
+/**
+ * RocketMQ's RemoteBrokerOffsetStore (CLUSTERING): offsets live at the broker, written through the transport's
+ * BrokerOffsets role. Unlike Java, which sends updates oneway, every persist waits for the broker's answer, so
+ * `persist()` on drop and stop really means "committed".
+ */
+export class BrokerOffsetStore implements OffsetStore {
+  private readonly table = new OffsetTable();
+
+  constructor(
+    private readonly group: string,
+    private readonly broker: BrokerOffsets,
+    private readonly events: EventBus,
+  ) {}
+
+  async load(): Promise<void> {}
+
+  async read(mq: MessageQueue, from: ReadOffsetFrom): Promise<number> {
+    if (from !== 'store' && this.table.has(mq)) return this.table.get(mq);
+    if (from === 'memory') return -1;
+    let offset: number;
+    try {
+      offset = await this.broker.queryConsumerOffset(this.group, mq);
+    } catch (error) {
+      throw new OffsetStoreError(`cannot read the offset of ${mqLabel(mq)} for group ${this.group} from the broker`, { key: mqLabel(mq), cause: error });
+    }
+    if (offset >= 0) this.table.load(mq, offset);
+    return offset;
+  }
+
+  update(mq: MessageQueue, offset: number, options: { increaseOnly: boolean }): void {
+    this.table.update(mq, offset, options.increaseOnly);
+  }
+
+  reset(mq: MessageQueue, offset: number): void {
+    this.table.reset(mq, offset);
+  }
+
+  async persist(mqs: Iterable<MessageQueue>): Promise<void> {
+    const entries = this.table.select(mqs);
+    const failures: Error[] = [];
+    await Promise.all(
+      entries.map(async (entry) => {
+        const { offset, lowering } = entry;
+        try {
+          await this.broker.commitConsumerOffset(this.group, entry.mq, offset);
+          this.table.markPersisted([{ entry, offset, lowering }]);
+          this.events.emit('consumer.commit', { group: this.group, mq: entry.mq, offset });
+        } catch (error) {
+          failures.push(toError(error));
+        }
+      }),
+    );
+    if (failures.length > 0) {
+      const error = new OffsetStoreError(`${failures.length} offset commit(s) of group ${this.group} failed: ${failures[0]!.message}`, { cause: failures[0] });
+      this.events.emit('offset-store.error', { store: 'broker', group: this.group, error });
+      throw error;
+    }
+  }
+
+  remove(mq: MessageQueue): void {
+    this.table.remove(mq);
+  }
+}
+
+/** The default store for CLUSTERING consumers: the broker's own (needs the transport's BrokerOffsets role). */
+export function brokerOffsetStore(): OffsetStoreProvider {
+  return {
+    name: 'broker',
+    models: ['CLUSTERING'],
+    create: ({ group, container, events }) => new BrokerOffsetStore(group, container.resolve(Tokens.BrokerOffsets), events),
+  };
+}

@@ -1,0 +1,75 @@
+import { mqKey, type MessageQueue } from '../model/message-queue';
+
+interface Entry {
+  readonly mq: MessageQueue;
+  offset: number;
+  /** Set by reset(): the next write may lower the stored value. */
+  lowering: boolean;
+  /** Changed since the last persist. */
+  dirty: boolean;
+}
+
+/**
+ * The in-memory side every offset store shares: RocketMQ's updateOffset rules (absent: set; increaseOnly:
+ * max; otherwise overwrite), plus which entries changed and which are explicit lowering writes.
+ */
+export class OffsetTable {
+  private readonly entries = new Map<string, Entry>();
+
+  get(mq: MessageQueue): number {
+    return this.entries.get(mqKey(mq))?.offset ?? -1;
+  }
+
+  has(mq: MessageQueue): boolean {
+    return this.entries.has(mqKey(mq));
+  }
+
+  update(mq: MessageQueue, offset: number, increaseOnly: boolean): void {
+    const key = mqKey(mq);
+    const entry = this.entries.get(key);
+    if (!entry) {
+      this.entries.set(key, { mq, offset, lowering: false, dirty: true });
+    } else if (!increaseOnly || offset > entry.offset) {
+      if (entry.offset !== offset) entry.dirty = true;
+      entry.offset = offset;
+    }
+  }
+
+  /** A value loaded from the store: not dirty. */
+  load(mq: MessageQueue, offset: number): void {
+    this.entries.set(mqKey(mq), { mq, offset, lowering: false, dirty: false });
+  }
+
+  reset(mq: MessageQueue, offset: number): void {
+    this.entries.set(mqKey(mq), { mq, offset, lowering: true, dirty: true });
+  }
+
+  remove(mq: MessageQueue): void {
+    this.entries.delete(mqKey(mq));
+  }
+
+  /** Entries of these queues (all when omitted), for a persist. */
+  select(mqs?: Iterable<MessageQueue>): Entry[] {
+    if (!mqs) return [...this.entries.values()];
+    const out: Entry[] = [];
+    for (const mq of mqs) {
+      const entry = this.entries.get(mqKey(mq));
+      if (entry) out.push(entry);
+    }
+    return out;
+  }
+
+  /** Marks entries written, unless they changed again meanwhile. */
+  markPersisted(written: ReadonlyArray<{ entry: Entry; offset: number; lowering: boolean }>): void {
+    for (const { entry, offset, lowering } of written) {
+      if (entry.offset === offset) entry.dirty = false;
+      if (lowering && entry.offset === offset) entry.lowering = false;
+    }
+  }
+
+  size(): number {
+    return this.entries.size;
+  }
+}
+
+export type OffsetEntry = ReturnType<OffsetTable['select']>[number];

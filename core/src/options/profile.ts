@@ -1,0 +1,89 @@
+/**
+ * Every interval the runtime uses, with RocketMQ's defaults (ARCHITECTURE.md §5). Tests use the fast profile:
+ * the same mechanics, shorter clocks.
+ */
+export interface Profile {
+  readonly name: string;
+  /** Rebalance period (RocketMQ: 20 s). */
+  readonly rebalanceIntervalMs: number;
+  /** Next rebalance when the last one was not balanced (1 s). */
+  readonly rebalanceRetryMs: number;
+  /** Minimum gap between two rebalances (1 s). */
+  readonly rebalanceMinGapMs: number;
+  /** Heartbeat period (30 s). */
+  readonly heartbeatIntervalMs: number;
+  /** Topic route refresh period (30 s). */
+  readonly routeRefreshMs: number;
+  /** Offset persist period (5 s). */
+  readonly persistIntervalMs: number;
+  /** Broker long-poll hold (15 s). */
+  readonly pullSuspendMs: number;
+  /** Client timeout of a pull (30 s). */
+  readonly pullTimeoutMs: number;
+  /** Back-off after a pull error (1 s). */
+  readonly pullErrorDelayMs: number;
+  /** Back-off after a FLOW_CONTROL answer (20 ms). */
+  readonly pullFlowControlDelayMs: number;
+  /** Local retry after a failed send-back (5 s). */
+  readonly localRetryDelayMs: number;
+  /** How long a released queue waits for its running handler calls before it is committed and released. */
+  readonly drainTimeoutMs: number;
+  /** Orderly / exclusive handoff: lock renew period (20 s). */
+  readonly lockRenewMs: number;
+  /** Orderly / exclusive handoff: how long the client trusts a lock after the last grant (30 s). */
+  readonly lockClientExpiryMs: number;
+  /** Orderly: force unlock of a released queue whose batch is still running (20 s). */
+  readonly lockForceReleaseMs: number;
+  /** Ordinary request timeout (3 s). */
+  readonly requestTimeoutMs: number;
+}
+
+export const DEFAULT_PROFILE: Profile = Object.freeze({
+  name: 'default',
+  rebalanceIntervalMs: 20_000,
+  rebalanceRetryMs: 1_000,
+  rebalanceMinGapMs: 1_000,
+  heartbeatIntervalMs: 30_000,
+  routeRefreshMs: 30_000,
+  persistIntervalMs: 5_000,
+  pullSuspendMs: 15_000,
+  pullTimeoutMs: 30_000,
+  pullErrorDelayMs: 1_000,
+  pullFlowControlDelayMs: 20,
+  localRetryDelayMs: 5_000,
+  drainTimeoutMs: 20_000,
+  lockRenewMs: 20_000,
+  lockClientExpiryMs: 30_000,
+  lockForceReleaseMs: 20_000,
+  requestTimeoutMs: 3_000,
+});
+
+/** The same knobs, scaled for tests on one machine. */
+export const FAST_PROFILE: Profile = Object.freeze({
+  name: 'fast',
+  rebalanceIntervalMs: 1_000,
+  rebalanceRetryMs: 100,
+  rebalanceMinGapMs: 20,
+  heartbeatIntervalMs: 500,
+  routeRefreshMs: 500,
+  persistIntervalMs: 200,
+  pullSuspendMs: 1_000,
+  pullTimeoutMs: 5_000,
+  pullErrorDelayMs: 100,
+  pullFlowControlDelayMs: 20,
+  localRetryDelayMs: 200,
+  drainTimeoutMs: 5_000,
+  lockRenewMs: 300,
+  lockClientExpiryMs: 1_000,
+  lockForceReleaseMs: 2_000,
+  requestTimeoutMs: 3_000,
+});
+
+export type ProfileOption = 'default' | 'fast' | (Partial<Profile> & { base?: 'default' | 'fast' });
+
+export function resolveProfile(option: ProfileOption | undefined): Profile {
+  if (option === undefined || option === 'default') return DEFAULT_PROFILE;
+  if (option === 'fast') return FAST_PROFILE;
+  const { base, ...overrides } = option;
+  return Object.freeze({ ...(base === 'fast' ? FAST_PROFILE : DEFAULT_PROFILE), name: 'custom', ...overrides });
+}

@@ -1,0 +1,55 @@
+import { MessageValidationError } from '../errors/validation.error';
+import { NAME_PATTERN, TOPIC_MAX_LENGTH } from '../options/option-checks';
+import { MessageConst } from '../model/constants';
+
+/** Topics RocketMQ's client refuses to send to (Validators.checkMessage). */
+export const FORBIDDEN_TOPICS: ReadonlySet<string> = new Set([
+  'SCHEDULE_TOPIC_XXXX',
+  'RMQ_SYS_TRANS_HALF_TOPIC',
+  'RMQ_SYS_TRANS_OP_HALF_TOPIC',
+  'TRANS_CHECK_MAX_TIME_TOPIC',
+  'SELF_TEST_TOPIC',
+  'OFFSET_MOVED_EVENT',
+]);
+
+/** Property names the producer sets itself; users may not put them. */
+export const RESERVED_PROPERTIES: ReadonlySet<string> = new Set([
+  ...Object.values(MessageConst),
+  'TRAN_MSG',
+  'INSTANCE_ID',
+  'TIMER_DELIVER_MS',
+  'TIMER_DELAY_SEC',
+  'TIMER_DELAY_MS',
+  'MSG_REGION',
+  'TRACE_ON',
+  'CORRELATION_ID',
+  'REPLY_TO_CLIENT',
+  'TTL',
+]);
+
+export function validateTopic(topic: unknown): asserts topic is string {
+  if (typeof topic !== 'string' || topic.trim() === '') throw new MessageValidationError('topic.blank', 'The specified topic is blank');
+  if (topic.length > TOPIC_MAX_LENGTH) throw new MessageValidationError('topic.length', `The specified topic is longer than topic max length ${TOPIC_MAX_LENGTH} (${topic.length})`);
+  if (!NAME_PATTERN.test(topic)) throw new MessageValidationError('topic.chars', `The specified topic [${topic}] contains illegal characters, allowing only ^[%|a-zA-Z0-9_-]+$`);
+  if (FORBIDDEN_TOPICS.has(topic)) throw new MessageValidationError('topic.reserved', `Sending message to topic[${topic}] is forbidden`);
+}
+
+/** RocketMQ's checkMessage order: topic rules, then body present, non-empty, at most maxMessageSize bytes. */
+export function validateBody(body: Buffer, maxMessageSize: number): void {
+  if (body.length === 0) throw new MessageValidationError('body.empty', 'the message body length is zero');
+  if (body.length > maxMessageSize) throw new MessageValidationError('body.size', `the message body size over max value, MAX: ${maxMessageSize} (got ${body.length})`);
+}
+
+export function validateProperties(properties: Readonly<Record<string, string>> | undefined): void {
+  if (!properties) return;
+  for (const [name, value] of Object.entries(properties)) {
+    if (RESERVED_PROPERTIES.has(name)) throw new MessageValidationError('property.reserved', `The Property<${name}> is used by system, input another please`);
+    if (name.trim() === '' || typeof value !== 'string' || value.trim() === '') throw new MessageValidationError('property.blank', `The name or value of property can not be null or blank string (${name})`);
+    if (/[\u0001\u0002]/.test(name) || /[\u0001\u0002]/.test(value)) throw new MessageValidationError('property.chars', `property ${name} contains the separator characters U+0001 or U+0002`);
+  }
+}
+
+export function validateDelayLevel(level: number | undefined): void {
+  if (level === undefined || level === 0) return;
+  if (!Number.isInteger(level) || level < 0) throw new MessageValidationError('delay.level', `delayTimeLevel must be an integer >= 0 (got ${level})`);
+}

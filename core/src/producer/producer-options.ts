@@ -1,0 +1,42 @@
+import type { Codec } from '../spi/codec';
+import { ConfigurationError, type ConfigurationIssue } from '../errors/configuration.error';
+import { GROUP_MAX_LENGTH, IssueCollector, checkName } from '../options/option-checks';
+
+/** DefaultMQProducer's options (producer-semantics.md §1). */
+export interface ProducerOptions {
+  /** producerGroup: 1-120 chars of `[%|a-zA-Z0-9_-]`, not `DEFAULT_PRODUCER`. */
+  readonly group: string;
+  /** Budget of one send call, retries included (3000 ms). */
+  readonly sendMsgTimeout?: number;
+  /** Extra attempts of a sync send after a retryable failure (2). */
+  readonly retryTimesWhenSendFailed?: number;
+  /** Body limit in bytes (4 MiB). */
+  readonly maxMessageSize?: number;
+  /** Encodes `payload`; JSON by default. */
+  readonly codec?: Codec;
+}
+
+export interface ResolvedProducerOptions {
+  readonly group: string;
+  readonly sendMsgTimeout: number;
+  readonly retryTimesWhenSendFailed: number;
+  readonly maxMessageSize: number;
+  readonly codec: Codec | undefined;
+}
+
+export function resolveProducerOptions(options: ProducerOptions): ResolvedProducerOptions {
+  const issues = new IssueCollector('Producer');
+  checkName(issues, 'group', options.group, GROUP_MAX_LENGTH);
+  if (options.group === 'DEFAULT_PRODUCER') issues.add('group', options.group, 'any group but DEFAULT_PRODUCER (reserved by RocketMQ)');
+  issues.intRange('sendMsgTimeout', options.sendMsgTimeout, 1, 3_600_000);
+  issues.intRange('retryTimesWhenSendFailed', options.retryTimesWhenSendFailed, 0, 100);
+  issues.intRange('maxMessageSize', options.maxMessageSize, 1, 64 * 1024 * 1024);
+  if (issues.issues.length > 0) throw new ConfigurationError(issues.issues as ConfigurationIssue[]);
+  return {
+    group: options.group,
+    sendMsgTimeout: options.sendMsgTimeout ?? 3000,
+    retryTimesWhenSendFailed: options.retryTimesWhenSendFailed ?? 2,
+    maxMessageSize: options.maxMessageSize ?? 4 * 1024 * 1024,
+    codec: options.codec,
+  };
+}

@@ -1,0 +1,38 @@
+import type { EventBus } from '../events/event-bus';
+import type { MessageRecord } from '../model/message';
+import type { ResolvedGroupOptions } from '../options/consumer-options';
+import type { Profile } from '../options/profile';
+import type { OffsetStore } from '../spi/offset-store';
+import type { QueueLocks, RetryChannel } from '../spi/transport.roles';
+import type { ByteBudget } from './byte-budget';
+import type { ConsumeHook } from './consume-hook';
+import type { ConsumedMessage } from './consumed-message';
+import type { HandlerBinding } from './handler-binding';
+import type { ProcessQueue } from './process-queue';
+
+export interface ConsumeServiceDeps {
+  readonly group: string;
+  readonly clientId: string;
+  readonly options: ResolvedGroupOptions;
+  readonly profile: Profile;
+  /** Handlers by (original) topic. */
+  readonly handlers: ReadonlyMap<string, HandlerBinding>;
+  readonly offsetStore: OffsetStore;
+  readonly retry: RetryChannel | undefined;
+  readonly locks: QueueLocks | undefined;
+  readonly events: EventBus;
+  readonly hooks: readonly ConsumeHook[];
+  readonly budget: ByteBudget;
+}
+
+/** What the pull loops hand messages to: concurrently or orderly. */
+export interface ConsumeService {
+  readonly inFlight: number;
+  readonly peakInFlight: number;
+  readonly queued: number;
+  wrap(pq: ProcessQueue, record: MessageRecord, seq: number): ConsumedMessage;
+  submit(pq: ProcessQueue, messages: ConsumedMessage[]): void;
+  discardQueued(pq: ProcessQueue): void;
+  abortRunning(pqs: ReadonlySet<ProcessQueue>, reason: Error): number;
+  close(): void;
+}

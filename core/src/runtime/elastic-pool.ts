@@ -1,0 +1,78 @@
+import { Fifo } from '../util/fifo';
+
+/** A unit of work the pool runs; `settled` makes completion idempotent (a timeout may settle it early). */
+export interface PoolTask {
+  settled: boolean;
+}
+
+/**
+ * The one concurrency primitive of the consume side: runs tasks with a concurrency limit that starts at `min`,
+ * grows by one each time work waits while every slot is busy (up to `max`), and shrinks back towards `min`
+ * when a slot finishes with nothing waiting. This is what consumeThreadMin/Max were meant to do in RocketMQ,
+ * whose unbounded executor queue means the pool never grows past its core size.
+ */
+export class ElasticPool<T extends PoolTask> {
+  private readonly backlog = new Fifo<T>(256);
+  private limit: number;
+  private running = 0;
+  private peak = 0;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly min: number,
+    private readonly max: number,
+    private readonly worker: (task: T) => Promise<void>,
+  ) {
+    this.limit = min;
+  }
+
+  get inFlight(): number {
+    return this.running;
+  }
+  get peakInFlight(): number {
+    return this.peak;
+  }
+  get queued(): number {
+    return this.backlog.size;
+  }
+  get currentLimit(): number {
+    return this.limit;
+  }
+
+  submit(task: T): void {
+    this.backlog.push(task);
+    if (this.running >= this.limit && this.limit < this.max) this.limit++;
+    this.pump();
+  }
+
+  /** Marks a task finished (normally when its worker settles; earlier when it timed out). Idempotent. */
+  settle(task: T): void {
+    if (task.settled) return;
+    task.settled = true;
+    this.running--;
+    if (this.backlog.size === 0 && this.limit > this.min) this.limit--;
+    this.pump();
+    if (this.running === 0 && this.backlog.size === 0 && this.idleWaiters.length > 0) {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const w of waiters) w();
+    }
+  }
+
+  /** Removes waiting tasks the predicate rejects (for a released queue's not-yet-started work). */
+  discard(reject: (task: T) => boolean): void {
+    this.backlog.retain((task) => !reject(task));
+  }
+
+  private pump(): void {
+    while (this.running < this.limit && this.backlog.size > 0) {
+      const task = this.backlog.shift()!;
+      this.running++;
+      if (this.running > this.peak) this.peak = this.running;
+      this.worker(task).then(
+        () => this.settle(task),
+        () => this.settle(task),
+      );
+    }
+  }
+}

@@ -1,0 +1,191 @@
+import { mqKey, type MessageQueue } from '../model/message-queue';
+import type { MessageRecord } from '../model/message';
+import type { SubscriptionData } from '../model/subscription';
+import { deferred, type Deferred } from '../util/deferred';
+
+export type ProcessQueueState = 'active' | 'draining' | 'dropped';
+
+/**
+ * RocketMQ's ProcessQueue for one owned queue: the messages pulled and not yet finished, in offset order, with
+ * the counts flow control reads. Pulled batches arrive in increasing offset order, so instead of Java's TreeMap
+ * this keeps a window (offsets, sizes, done flags) indexed by a sequence number each message carries: put,
+ * mark-done and the committable-offset query are all O(1) amortised.
+ *
+ * The committable offset is the smallest offset still in flight, or the last offset + 1 when nothing is (the
+ * min-in-flight rule: at-least-once with out-of-order completion inside a queue).
+ */
+export class ProcessQueue {
+  readonly key: string;
+  state: ProcessQueueState = 'active';
+  /** Messages cached and not finished. */
+  msgCount = 0;
+  /** Body bytes of those messages. */
+  msgBytes = 0;
+  /** Offset of the last message put, -1 before the first. */
+  queueOffsetMax = -1;
+  /** Where the next pull starts. */
+  nextOffset: number;
+  /** The broker's max offset seen in the last pull answer (for lag). */
+  brokerMaxOffset = -1;
+  /** The committable offset last handed to the offset store. */
+  committedOffset = -1;
+  /** Handler calls of this queue that started and have not finished. */
+  inflight = 0;
+  lastPullTimestamp = Date.now();
+  lastConsumeTimestamp = Date.now();
+  /** Aborts this queue's outstanding long poll when the queue is released. */
+  readonly pullAbort = new AbortController();
+
+  private offsets: number[] = [];
+  private sizes: number[] = [];
+  private done: boolean[] = [];
+  private head = 0;
+  /** Sequence number of offsets[0]. */
+  private base = 0;
+  private capacityWaiter: Deferred | undefined;
+  private idleWaiter: Deferred | undefined;
+
+  constructor(
+    readonly mq: MessageQueue,
+    readonly subscription: SubscriptionData,
+    startOffset: number,
+  ) {
+    this.key = mqKey(mq);
+    this.nextOffset = startOffset;
+  }
+
+  /** Offset span of what is cached: last put - first unfinished; 0 when empty. */
+  get maxSpan(): number {
+    return this.msgCount === 0 ? 0 : this.queueOffsetMax - this.offsets[this.head]!;
+  }
+
+  /**
+   * Adds pulled records; returns the accepted ones with their sequence numbers (records at or below the last
+   * offset put are duplicates of a retried pull and are skipped, as Java's TreeMap would replace them).
+   */
+  put(records: readonly MessageRecord[], accept: (record: MessageRecord, seq: number) => void): number {
+    let bytes = 0;
+    for (let i = 0; i < records.length; i++) {
+      const record = records[i]!;
+      if (record.queueOffset <= this.queueOffsetMax) continue;
+      const seq = this.base + this.offsets.length;
+      this.offsets.push(record.queueOffset);
+      this.sizes.push(record.body.length);
+      this.done.push(false);
+      this.queueOffsetMax = record.queueOffset;
+      bytes += record.body.length;
+      this.msgCount++;
+      accept(record, seq);
+    }
+    this.msgBytes += bytes;
+    return bytes;
+  }
+
+  /**
+   * Marks messages finished by sequence number and returns the bytes released. Messages already finished are
+   * ignored, so a late result after a timeout sweep cannot count twice.
+   */
+  remove(seqs: ArrayLike<number>): number {
+    let bytes = 0;
+    for (let i = 0; i < seqs.length; i++) {
+      const index = seqs[i]! - this.base;
+      if (index < this.head || index >= this.done.length || this.done[index]) continue;
+      this.done[index] = true;
+      bytes += this.sizes[index]!;
+      this.msgCount--;
+    }
+    if (bytes === 0 && seqs.length === 0) return 0;
+    this.msgBytes -= bytes;
+    while (this.head < this.done.length && this.done[this.head]) this.head++;
+    this.compact();
+    this.lastConsumeTimestamp = Date.now();
+    this.signalCapacity();
+    if (this.msgCount === 0 && this.idleWaiter) {
+      this.idleWaiter.resolve();
+      this.idleWaiter = undefined;
+    }
+    return bytes;
+  }
+
+  /** True while the message with this sequence number is cached and unfinished. */
+  contains(seq: number): boolean {
+    const index = seq - this.base;
+    return index >= this.head && index < this.done.length && !this.done[index];
+  }
+
+  /** The smallest offset still in flight, or the last offset + 1; -1 before anything was put. */
+  committableOffset(): number {
+    if (this.head < this.offsets.length) return this.offsets[this.head]!;
+    return this.queueOffsetMax < 0 ? -1 : this.queueOffsetMax + 1;
+  }
+
+  /** Resolves the next time messages are removed (or the queue stops), for a flow-controlled pull loop. */
+  waitForCapacity(): Promise<void> {
+    if (this.state !== 'active') return Promise.resolve();
+    this.capacityWaiter ??= deferred();
+    return this.capacityWaiter.promise;
+  }
+
+  /** Resolves when no handler call of this queue is running. */
+  waitForIdleHandlers(): Promise<void> {
+    if (this.inflight === 0) return Promise.resolve();
+    this.idleWaiter ??= deferred();
+    return this.idleWaiter.promise;
+  }
+
+  /** Called by the consume service when a handler call of this queue settles. */
+  handlerFinished(): void {
+    this.inflight--;
+    if (this.inflight === 0 && this.idleWaiter) {
+      this.idleWaiter.resolve();
+      this.idleWaiter = undefined;
+    }
+  }
+
+  /** Stops pulling: aborts the outstanding long poll and wakes a flow-controlled loop so it can exit. */
+  beginDrain(): void {
+    if (this.state !== 'active') return;
+    this.state = 'draining';
+    this.pullAbort.abort();
+    this.signalCapacity();
+  }
+
+  drop(): void {
+    this.beginDrain();
+    this.state = 'dropped';
+    this.idleWaiter?.resolve();
+    this.idleWaiter = undefined;
+  }
+
+  /** Drops everything cached (used before a reset re-pulls from a new offset); returns the bytes released. */
+  clear(): number {
+    const bytes = this.msgBytes;
+    this.base += this.offsets.length;
+    this.offsets = [];
+    this.sizes = [];
+    this.done = [];
+    this.head = 0;
+    this.msgCount = 0;
+    this.msgBytes = 0;
+    this.signalCapacity();
+    return bytes;
+  }
+
+  private signalCapacity(): void {
+    const waiter = this.capacityWaiter;
+    if (waiter) {
+      this.capacityWaiter = undefined;
+      waiter.resolve();
+    }
+  }
+
+  /** Drops the finished prefix once it dominates the window, keeping the arrays small. */
+  private compact(): void {
+    if (this.head < 1024 || this.head * 2 < this.offsets.length) return;
+    this.offsets.splice(0, this.head);
+    this.sizes.splice(0, this.head);
+    this.done.splice(0, this.head);
+    this.base += this.head;
+    this.head = 0;
+  }
+}

@@ -1,0 +1,187 @@
+import { defer, of, repeat, takeWhile, tap, timer, type Subscription } from 'rxjs';
+import { BrokerError } from '../errors/broker.error';
+import type { EventBus } from '../events/event-bus';
+import type { MessageRecord } from '../model/message';
+import { PullStatus, type PullResult } from '../model/pull-result';
+import { tagMatches } from '../model/subscription';
+import type { ResolvedGroupOptions } from '../options/consumer-options';
+import type { Profile } from '../options/profile';
+import type { OffsetStore } from '../spi/offset-store';
+import type { MessagePuller } from '../spi/transport.roles';
+import { toError } from '../util/deferred';
+import type { ByteBudget } from './byte-budget';
+import type { ConsumeService } from './consume-service';
+import type { ConsumedMessage } from './consumed-message';
+import { untilAborted } from './operators/until-aborted';
+import type { ProcessQueue } from './process-queue';
+
+const STOP = -1;
+const MIB = 1024 * 1024;
+
+/** Per-queue limits; pullThresholdFor*Topic makes them depend on how many queues the consumer owns. */
+export interface PullLimits {
+  readonly count: number;
+  readonly bytes: number;
+}
+
+export interface PullLoopDeps {
+  readonly group: string;
+  readonly options: ResolvedGroupOptions;
+  readonly profile: Profile;
+  readonly puller: MessagePuller;
+  readonly consume: ConsumeService;
+  readonly offsetStore: OffsetStore;
+  readonly budget: ByteBudget;
+  readonly events: EventBus;
+  limits(): PullLimits;
+  /** Resolves at once when not paused, else when resumed. */
+  whenRunning(): Promise<void> | undefined;
+  /** RocketMQ's OFFSET_ILLEGAL repair: store the broker's offset, drop the queue, rebalance. */
+  offsetIllegal(pq: ProcessQueue, nextOffset: number): Promise<void>;
+}
+
+/**
+ * The long-poll loop of one owned queue (PullMessageService + pullMessage). One owner, one outstanding pull.
+ * Flow control is a wait, not a 50 ms poll: a loop over its limits sleeps until its queue frees capacity (or
+ * the app budget frees bytes). Each pull asks for no more than the remaining room, so a limit is overshot by at
+ * most one message (the broker always returns at least one).
+ */
+export class PullLoop {
+  private delay = 0;
+
+  constructor(
+    private readonly pq: ProcessQueue,
+    private readonly deps: PullLoopDeps,
+  ) {}
+
+  start(): Subscription {
+    return defer(() => this.pullOnce())
+      .pipe(
+        tap((delay) => (this.delay = delay)),
+        repeat({ delay: () => (this.delay > 0 ? timer(this.delay) : of(0)) }),
+        takeWhile((delay) => delay !== STOP),
+      )
+      .subscribe();
+  }
+
+  /** One iteration; resolves with the delay before the next one, or STOP. Never rejects. */
+  private async pullOnce(): Promise<number> {
+    const { pq, deps } = this;
+    try {
+      if (pq.state !== 'active') return STOP;
+      pq.lastPullTimestamp = Date.now();
+      const paused = deps.whenRunning();
+      if (paused) {
+        await untilAborted(paused, pq.pullAbort.signal);
+        return 0;
+      }
+      const { options } = deps;
+      const limits = deps.limits();
+      const countRoom = limits.count - pq.msgCount;
+      const bytesRoom = limits.bytes - pq.msgBytes;
+      const spanRoom = options.consumeMode === 'CONCURRENTLY' ? options.consumeConcurrentlyMaxSpan - pq.maxSpan : Number.MAX_SAFE_INTEGER;
+      if (countRoom <= 0 || bytesRoom <= 0 || spanRoom <= 0) {
+        await pq.waitForCapacity();
+        return 0;
+      }
+      if (deps.budget.room() <= 0) {
+        await untilAborted(deps.budget.waitForRoom(), pq.pullAbort.signal);
+        return 0;
+      }
+      const maxMsgs = Math.min(options.pullBatchSize, countRoom, spanRoom);
+      const reserved = deps.budget.reserve(Math.min(options.pullBatchSizeInBytes, bytesRoom));
+      let result: PullResult;
+      try {
+        result = await deps.puller.pull(
+          {
+            group: deps.group,
+            mq: pq.mq,
+            offset: pq.nextOffset,
+            maxMsgs,
+            maxBytes: reserved,
+            subscription: pq.subscription,
+            suspendMs: deps.profile.pullSuspendMs,
+            timeoutMs: deps.profile.pullTimeoutMs,
+            // RocketMQ piggy-backs the commit on pulls to the master in CLUSTERING, when it is > 0.
+            commitOffset: options.messageModel === 'CLUSTERING' && pq.committedOffset > 0 ? pq.committedOffset : undefined,
+          },
+          pq.pullAbort.signal,
+        );
+      } catch (error) {
+        deps.budget.settle(reserved, 0);
+        if (pq.state !== 'active') return STOP; // aborted by a release: expected
+        deps.events.emit('consumer.error', { group: deps.group, where: 'pull', error: toError(error), mq: pq.mq });
+        return error instanceof BrokerError && error.responseCode === 215 ? deps.profile.pullFlowControlDelayMs : deps.profile.pullErrorDelayMs;
+      }
+      if (pq.state !== 'active') {
+        deps.budget.settle(reserved, 0);
+        return STOP;
+      }
+      return await this.handle(result, reserved);
+    } catch (error) {
+      // A bug must not silently end a queue's loop (a "stuck consumer"): report it and try again later.
+      deps.events.emit('consumer.error', { group: deps.group, where: 'pull-loop', error: toError(error), mq: pq.mq });
+      return pq.state === 'active' ? deps.profile.pullErrorDelayMs : STOP;
+    }
+  }
+
+  private async handle(result: PullResult, reserved: number): Promise<number> {
+    const { pq, deps } = this;
+    pq.brokerMaxOffset = result.maxOffset;
+    let found = 0;
+    switch (result.status) {
+      case PullStatus.FOUND: {
+        pq.nextOffset = result.nextBeginOffset;
+        const records = this.filter(result.messages);
+        const accepted: ConsumedMessage[] = [];
+        const bytes = pq.put(records, (record, seq) => accepted.push(deps.consume.wrap(pq, record, seq)));
+        deps.budget.settle(reserved, bytes);
+        found = accepted.length;
+        if (found > 0) deps.consume.submit(pq, accepted);
+        else this.correctTagsOffset();
+        break;
+      }
+      case PullStatus.NO_NEW_MSG:
+      case PullStatus.NO_MATCHED_MSG:
+        deps.budget.settle(reserved, 0);
+        pq.nextOffset = result.nextBeginOffset;
+        this.correctTagsOffset();
+        break;
+      case PullStatus.OFFSET_ILLEGAL:
+        deps.budget.settle(reserved, 0);
+        this.emitPull(result, 0);
+        await deps.offsetIllegal(pq, result.nextBeginOffset);
+        return STOP;
+    }
+    this.emitPull(result, found);
+    return result.status === PullStatus.FOUND && found > 0 ? deps.options.pullInterval : 0;
+  }
+
+  /** The client-side exact tag check after the broker's hash filter. */
+  private filter(records: readonly MessageRecord[]): readonly MessageRecord[] {
+    const sub = this.pq.subscription;
+    if (sub.tags.size === 0) return records;
+    return records.filter((r) => tagMatches(sub, r.properties['TAGS']));
+  }
+
+  /** RocketMQ's correctTagsOffset: with nothing cached, the offset moves past filtered or empty ranges. */
+  private correctTagsOffset(): void {
+    const { pq, deps } = this;
+    if (pq.msgCount !== 0 || pq.nextOffset === pq.committedOffset) return;
+    pq.committedOffset = pq.nextOffset;
+    deps.offsetStore.update(pq.mq, pq.nextOffset, { increaseOnly: true });
+  }
+
+  private emitPull(result: PullResult, found: number): void {
+    const { deps, pq } = this;
+    if (!deps.events.has('consumer.pull')) return;
+    deps.events.emit('consumer.pull', { group: deps.group, mq: pq.mq, status: result.status, found, nextOffset: pq.nextOffset, maxOffset: result.maxOffset });
+  }
+}
+
+export function limitsFromOptions(options: ResolvedGroupOptions, ownedQueues: number): PullLimits {
+  const n = Math.max(1, ownedQueues);
+  const count = options.pullThresholdForTopic === -1 ? options.pullThresholdForQueue : Math.max(1, Math.floor(options.pullThresholdForTopic / n));
+  const mib = options.pullThresholdSizeForTopic === -1 ? options.pullThresholdSizeForQueue : Math.max(1, Math.floor(options.pullThresholdSizeForTopic / n));
+  return { count, bytes: mib * MIB };
+}

@@ -1,0 +1,165 @@
+import { EMPTY, Subject, filter, interval, map, merge, mergeMap, of, takeUntil, timer, type Observable, type Subscription } from 'rxjs';
+import { AllocationError } from '../errors/allocation.error';
+import type { EventBus } from '../events/event-bus';
+import { compareJavaStrings, compareMessageQueues, type MessageQueue } from '../model/message-queue';
+import type { Profile } from '../options/profile';
+import type { AllocationStrategy } from '../spi/allocation-strategy';
+import type { GroupMembership, RouteResolver } from '../spi/transport.roles';
+import { toError } from '../util/deferred';
+import { coalesceMap } from './operators/coalesce-map';
+
+/** What the rebalance drives: the consumer's process-queue table. */
+export interface RebalanceTarget {
+  readonly group: string;
+  readonly clientId: string;
+  readonly broadcasting: boolean;
+  /** Every subscribed topic, the retry topic included. */
+  topics(): readonly string[];
+  /**
+   * Makes the owned queues of `topic` equal `allocated`: releases the others (drained), adds the new ones.
+   * Resolves with whether anything changed and whether every allocated queue is now owned.
+   */
+  applyAllocation(topic: string, allocated: readonly MessageQueue[]): Promise<{ changed: boolean; complete: boolean; added: MessageQueue[]; removed: MessageQueue[] }>;
+  /** Releases queues of topics no longer subscribed. */
+  dropUnsubscribed(topics: ReadonlySet<string>): Promise<void>;
+  /** Called after a pass that changed a topic's assignment (the messageQueueChanged hook). */
+  queuesChanged(topic: string, mqAll: readonly MessageQueue[], allocated: readonly MessageQueue[]): void;
+}
+
+export type RebalanceReason = 'start' | 'timer' | 'notice' | 'route' | 'retry' | 'request';
+
+/**
+ * RocketMQ's RebalanceService for one consumer: a pass runs at start, every rebalanceIntervalMs, on the broker's
+ * membership notices and route changes, and on request; never two at once (a trigger during a pass runs one more
+ * pass after it), at least rebalanceMinGapMs apart, and again after rebalanceRetryMs when a pass was not balanced.
+ */
+export class RebalanceService {
+  private readonly requests = new Subject<RebalanceReason>();
+  private readonly stop$ = new Subject<void>();
+  private subscription: Subscription | undefined;
+  private lastRunEnded = 0;
+  private passes = 0;
+  private idleWaiters: (() => void)[] = [];
+  private running = false;
+
+  constructor(
+    private readonly target: RebalanceTarget,
+    private readonly deps: {
+      readonly strategy: AllocationStrategy;
+      readonly routes: RouteResolver;
+      readonly membership: GroupMembership;
+      readonly events: EventBus;
+      readonly profile: Profile;
+    },
+  ) {}
+
+  /** Completed passes, for readiness checks. */
+  get completedPasses(): number {
+    return this.passes;
+  }
+
+  start(): void {
+    const { profile, membership, routes } = this.deps;
+    const group = this.target.group;
+    const triggers$: Observable<RebalanceReason> = merge(
+      of<RebalanceReason>('start'),
+      interval(profile.rebalanceIntervalMs).pipe(map((): RebalanceReason => 'timer')),
+      membership.changes$.pipe(filter((g) => g === group), map((): RebalanceReason => 'notice')),
+      (routes.changes$ ?? EMPTY).pipe(filter((topic) => this.target.topics().includes(topic)), map((): RebalanceReason => 'route')),
+      this.requests,
+    );
+    this.subscription = triggers$
+      .pipe(
+        coalesceMap((reason) => this.pass(reason)),
+        // Not balanced (a lock refused, an allocation error, a queue that could not start): try again soon.
+        mergeMap((balanced) => (balanced ? EMPTY : timer(profile.rebalanceRetryMs).pipe(map((): RebalanceReason => 'retry')))),
+        takeUntil(this.stop$),
+      )
+      .subscribe((reason) => this.requests.next(reason));
+  }
+
+  /** Asks for a pass soon (after the current one, if any). */
+  request(reason: RebalanceReason = 'request'): void {
+    this.requests.next(reason);
+  }
+
+  /** Stops triggering and waits for a running pass to finish. */
+  async stop(): Promise<void> {
+    this.stop$.next();
+    this.subscription?.unsubscribe();
+    if (this.running) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** One pass over every topic; resolves with "balanced". */
+  private async pass(_reason: RebalanceReason): Promise<boolean> {
+    const gap = this.lastRunEnded + this.deps.profile.rebalanceMinGapMs - Date.now();
+    if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
+    this.running = true;
+    let balanced = true;
+    try {
+      const topics = this.target.topics();
+      for (const topic of topics) {
+        if (!(await this.rebalanceTopic(topic))) balanced = false;
+      }
+      await this.target.dropUnsubscribed(new Set(topics));
+    } catch (error) {
+      this.deps.events.emit('consumer.error', { group: this.target.group, where: 'rebalance', error: toError(error) });
+      balanced = false;
+    } finally {
+      this.running = false;
+      this.lastRunEnded = Date.now();
+      this.passes++;
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const w of waiters) w();
+    }
+    return balanced;
+  }
+
+  private async rebalanceTopic(topic: string): Promise<boolean> {
+    const { target, deps } = this;
+    const group = target.group;
+    let mqAll: MessageQueue[];
+    let cidAll: string[];
+    try {
+      mqAll = [...(await deps.routes.subscribeQueues(topic))].sort(compareMessageQueues);
+      if (mqAll.length === 0) {
+        // RocketMQ: no route yet counts as balanced; the route-change notice brings us back when it appears.
+        target.queuesChanged(topic, [], []);
+        return true;
+      }
+      cidAll = target.broadcasting ? [target.clientId] : [...(await deps.membership.consumerIds(group, topic))].sort(compareJavaStrings);
+    } catch (error) {
+      deps.events.emit('consumer.error', { group, where: 'rebalance', error: toError(error) });
+      return false;
+    }
+    let allocated: MessageQueue[];
+    if (target.broadcasting) {
+      allocated = mqAll;
+    } else {
+      if (cidAll.length === 0) return true; // RocketMQ: no consumer list yet counts as balanced
+      try {
+        allocated = deps.strategy.allocate({ consumerGroup: group, currentCID: target.clientId, mqAll, cidAll });
+      } catch (error) {
+        deps.events.emit('consumer.error', { group, where: 'allocate', error: error instanceof AllocationError ? error : toError(error) });
+        return false;
+      }
+    }
+    const result = await target.applyAllocation(topic, allocated);
+    if (result.changed) {
+      target.queuesChanged(topic, mqAll, allocated);
+      deps.events.emit('consumer.rebalance', {
+        group,
+        clientId: target.clientId,
+        topic,
+        strategy: deps.strategy.name,
+        cidAll,
+        mqAll,
+        allocated,
+        added: result.added,
+        removed: result.removed,
+      });
+    }
+    return result.complete;
+  }
+}

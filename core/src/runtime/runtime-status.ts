@@ -1,0 +1,52 @@
+import type { MessageQueue } from '../model/message-queue';
+import type { ProcessQueueState } from './process-queue';
+
+export interface QueueStatus {
+  readonly mq: MessageQueue;
+  readonly state: ProcessQueueState;
+  readonly cachedCount: number;
+  readonly cachedBytes: number;
+  readonly nextOffset: number;
+  readonly committedOffset: number;
+  /** The broker's max offset at the last pull; -1 before the first answer. */
+  readonly maxOffset: number;
+  /** maxOffset - committedOffset. */
+  readonly lag: number;
+  readonly inflight: number;
+}
+
+export interface ConsumerStatus {
+  readonly group: string;
+  readonly clientId: string;
+  readonly state: 'new' | 'running' | 'stopping' | 'stopped';
+  /** Running and at least one rebalance pass done. */
+  readonly ready: boolean;
+  readonly paused: boolean;
+  readonly strategy: string;
+  readonly queues: readonly QueueStatus[];
+  readonly lag: number;
+  readonly inFlight: number;
+  readonly peakInFlight: number;
+  readonly queuedTasks: number;
+  readonly lastError: { readonly where: string; readonly message: string; readonly at: number } | undefined;
+}
+
+/** What releasing one queue did. */
+export interface ReleaseReport {
+  readonly mq: MessageQueue;
+  /** The offset committed for the queue. */
+  readonly offset: number;
+  /** True when every running handler call finished before the deadline. */
+  readonly drained: boolean;
+  /** Handler calls still running at the deadline (their messages will be consumed again). */
+  readonly abandoned: number;
+  readonly durationMs: number;
+}
+
+export interface StopReport {
+  readonly clientId: string;
+  readonly elapsedMs: number;
+  /** True when every queue drained before the timeout. */
+  readonly drained: boolean;
+  readonly consumers: ReadonlyArray<{ readonly group: string; readonly queues: readonly ReleaseReport[] }>;
+}

@@ -1,0 +1,45 @@
+import type { DependencyContainer } from 'tsyringe';
+import type { MessageModel } from '../model/constants';
+import type { MessageQueue } from '../model/message-queue';
+import type { EventBus } from '../events/event-bus';
+
+/** Where `read` looks (RocketMQ's ReadOffsetType). */
+export type ReadOffsetFrom = 'memory' | 'store' | 'memory-then-store';
+
+/**
+ * Consumer progress for one group, with RocketMQ's OffsetStore semantics (consumer-semantics.md §8):
+ * an in-memory table updated on every commit and persisted in the background, on queue drop and on stop.
+ */
+export interface OffsetStore {
+  load(): Promise<void>;
+  /** Resolves to the next offset to consume, or -1 when none is stored; rejects with OffsetStoreError. */
+  read(mq: MessageQueue, from: ReadOffsetFrom): Promise<number>;
+  /** Records progress in memory. With increaseOnly the value never moves backwards. */
+  update(mq: MessageQueue, offset: number, options: { increaseOnly: boolean }): void;
+  /** An explicit lowering write (admin reset, reset-to-timestamp, OFFSET_ILLEGAL repair), persisted as such. */
+  reset(mq: MessageQueue, offset: number): void;
+  /** Writes the in-memory offsets of these queues to the store; resolves when written. */
+  persist(mqs: Iterable<MessageQueue>): Promise<void>;
+  /** Forgets the in-memory entry (after a queue is released); the stored value stays. */
+  remove(mq: MessageQueue): void;
+  /** Releases resources (connections, timers). */
+  close?(): Promise<void>;
+}
+
+export interface OffsetStoreContext {
+  readonly group: string;
+  readonly clientId: string;
+  readonly messageModel: MessageModel;
+  readonly container: DependencyContainer;
+  readonly events: EventBus;
+}
+
+/**
+ * Makes one OffsetStore per consumer group. `models` says which message models the store can serve:
+ * a BROADCASTING consumer needs a provider that lists it (the broker store serves CLUSTERING only).
+ */
+export interface OffsetStoreProvider {
+  readonly name: string;
+  readonly models: readonly MessageModel[];
+  create(context: OffsetStoreContext): OffsetStore;
+}

@@ -1,0 +1,27 @@
+import type { DependencyContainer } from 'tsyringe';
+import type { EventBus } from '../events/event-bus';
+import type { Profile } from '../options/profile';
+
+/** What a plugin gets when an app registers it. */
+export interface PluginContext {
+  /** `<ip>@<instanceName>` of the app (or producer) registering the plugin. */
+  readonly clientId: string;
+  readonly profile: Profile;
+  readonly events: EventBus;
+  /** Registers a teardown run when the app stops, after its consumers drained (last registered runs first). */
+  addTeardown(teardown: () => Promise<void> | void): void;
+}
+
+/**
+ * A plugin is a value: a name and a register function that puts its services into the app's own child
+ * container. Nothing registers itself at import time.
+ */
+export interface MqkitPlugin {
+  readonly name: string;
+  register(container: DependencyContainer, context: PluginContext): void | Promise<void>;
+}
+
+/** A plugin that supplies broker transport roles. */
+export interface TransportPlugin extends MqkitPlugin {
+  readonly kind: 'transport';
+}

@@ -1,0 +1,139 @@
+import type { Observable } from 'rxjs';
+import type { ConsumeFromWhere, MessageModel } from '../model/constants';
+import type { MessageRecord } from '../model/message';
+import type { MessageQueue } from '../model/message-queue';
+import type { PullResult } from '../model/pull-result';
+import type { SubscriptionData } from '../model/subscription';
+
+/*
+ * The broker transport, split by capability (ARCHITECTURE.md §3). A transport plugin registers the roles it
+ * supports under the tokens in tokens.ts; the runtime asks for what a consumer's options need and fails at start,
+ * naming the missing role, when one is absent.
+ */
+
+/** Topic routes: which queues a consumer reads and a producer writes. May be cached by the transport. */
+export interface RouteResolver {
+  /** Readable queues of a topic (read queue ids of readable brokers); empty when the topic is unknown. */
+  subscribeQueues(topic: string): Promise<readonly MessageQueue[]>;
+  /** Writable queues of brokers that have a master, in RocketMQ's order (brokers sorted by name). */
+  publishQueues(topic: string): Promise<readonly MessageQueue[]>;
+  /** Drops any cached route of the topic, so the next call asks again (after a send or pull failure). */
+  invalidate?(topic: string): void;
+  /** Emits a topic whose route changed (created, queues added, broker gone); wakes the rebalance. */
+  readonly changes$?: Observable<string>;
+}
+
+/** What a consumer group member tells the broker about itself (RocketMQ's ConsumerData in a heartbeat). */
+export interface ConsumerRegistration {
+  readonly group: string;
+  readonly messageModel: MessageModel;
+  readonly consumeFromWhere: ConsumeFromWhere;
+  readonly subscriptions: readonly SubscriptionData[];
+}
+
+/** Group membership: heartbeats, the consumer ids of a group, and the broker's membership-change notices. */
+export interface GroupMembership {
+  /** Registers (or refreshes) this client's consumer groups with every broker serving their topics. */
+  heartbeat(registrations: readonly ConsumerRegistration[]): Promise<void>;
+  /** Removes this client from a group (UNREGISTER_CLIENT); the broker notifies the other members. */
+  unregister(group: string): Promise<void>;
+  /** Client ids of the group's members, as seen by a broker that serves the topic. */
+  consumerIds(group: string, topic: string): Promise<readonly string[]>;
+  /** Emits a group name whenever a broker says its membership changed (NOTIFY_CONSUMER_IDS_CHANGED). */
+  readonly changes$: Observable<string>;
+}
+
+/** One long-poll pull (PULL_MESSAGE). */
+export interface PullRequest {
+  readonly group: string;
+  readonly mq: MessageQueue;
+  readonly offset: number;
+  readonly maxMsgs: number;
+  /** Upper bound on the bytes of bodies returned; the broker still returns at least one message. */
+  readonly maxBytes: number;
+  readonly subscription: SubscriptionData;
+  /** How long the broker may hold the request when there is nothing new. */
+  readonly suspendMs: number;
+  /** Client-side timeout of the request. */
+  readonly timeoutMs: number;
+  /** The consume offset to commit with this pull (RocketMQ's piggy-backed commit); omitted when none. */
+  readonly commitOffset?: number;
+}
+
+export interface MessagePuller {
+  /** Resolves with the pull result; rejects with BrokerError or TimeoutError; an aborted signal ends a held pull. */
+  pull(request: PullRequest, signal: AbortSignal): Promise<PullResult>;
+}
+
+/** Consumer offsets kept by the broker, and the queue offset lookups consumeFromWhere needs. */
+export interface BrokerOffsets {
+  /** The group's committed offset for the queue, or -1 when the broker has none. */
+  queryConsumerOffset(group: string, mq: MessageQueue): Promise<number>;
+  commitConsumerOffset(group: string, mq: MessageQueue, offset: number, options?: { oneway?: boolean }): Promise<void>;
+  minOffset(mq: MessageQueue): Promise<number>;
+  /** The next offset to be written (the message count when min is 0). */
+  maxOffset(mq: MessageQueue): Promise<number>;
+  /** The first offset whose message was stored at or after `timestamp` (RocketMQ's lower boundary). */
+  searchOffset(mq: MessageQueue, timestamp: number): Promise<number>;
+}
+
+/** CONSUMER_SEND_MSG_BACK: the broker re-delivers a failed message later on `%RETRY%<group>`, or dead-letters it. */
+export interface RetryChannel {
+  sendBack(request: {
+    readonly group: string;
+    readonly message: MessageRecord;
+    /** -1: straight to the DLQ; 0: the broker picks 3 + reconsumeTimes; > 0: that level. */
+    readonly delayLevel: number;
+    readonly maxReconsumeTimes: number;
+    readonly timeoutMs: number;
+  }): Promise<void>;
+}
+
+/** LOCK_BATCH_MQ / UNLOCK_BATCH_MQ: broker-side queue locks owned by a client id. */
+export interface QueueLocks {
+  /** Locks what it can and resolves with the queues now held by this client. */
+  lock(group: string, mqs: readonly MessageQueue[]): Promise<readonly MessageQueue[]>;
+  unlock(group: string, mqs: readonly MessageQueue[], options?: { oneway?: boolean }): Promise<void>;
+}
+
+/** A message on its way to the broker. */
+export interface OutgoingRecord {
+  readonly topic: string;
+  readonly body: Buffer;
+  readonly flag: number;
+  /** Includes UNIQ_KEY, TAGS, KEYS, DELAY, WAIT as RocketMQ's producer sets them. */
+  readonly properties: Readonly<Record<string, string>>;
+  readonly sysFlag: number;
+  readonly bornTimestamp: number;
+  readonly reconsumeTimes?: number;
+  readonly maxReconsumeTimes?: number;
+}
+
+export type SendStatus = 'SEND_OK' | 'FLUSH_DISK_TIMEOUT' | 'FLUSH_SLAVE_TIMEOUT' | 'SLAVE_NOT_AVAILABLE';
+
+export interface SendResult {
+  readonly status: SendStatus;
+  /** The producer's UNIQ_KEY. */
+  readonly msgId: string;
+  readonly offsetMsgId: string;
+  readonly messageQueue: MessageQueue;
+  readonly queueOffset: number;
+}
+
+export interface MessageSender {
+  send(mq: MessageQueue, record: OutgoingRecord, options: { producerGroup: string; timeoutMs: number }): Promise<SendResult>;
+  /** Fire and forget (RocketMQ's oneway send): resolves once written, never reports the broker's answer. */
+  sendOneway?(mq: MessageQueue, record: OutgoingRecord, options: { producerGroup: string }): Promise<void>;
+}
+
+/** Topic administration: create a topic with a number of queues on every master, then wait for its route. */
+export interface TopicAdmin {
+  createTopic(options: { topic: string; queues: number; brokers?: readonly string[] }): Promise<void>;
+}
+
+/** Requests the broker sends to a client (RESET_CONSUMER_CLIENT_OFFSET, GET_CONSUMER_RUNNING_INFO). */
+export interface BrokerCallbacks {
+  /** Moves the group's offsets of these queues (RESET_CONSUMER_CLIENT_OFFSET); the member re-pulls from them. */
+  resetOffsets(group: string, offsets: ReadonlyArray<{ readonly mq: MessageQueue; readonly offset: number }>): Promise<void>;
+  runningInfo(group: string): unknown;
+}

@@ -1,0 +1,2 @@
+/** The test kit: wait-for helpers and (later) the contract suites every plugin must pass. */
+export { waitFor, type WaitForOptions } from './testing/wait-for';

@@ -1,0 +1,463 @@
+import {
+  BrokerError,
+  DEFAULT_DELAY_LEVELS_MS,
+  IllegalStateError,
+  MessageConst,
+  PullStatus,
+  dlqTopicOf,
+  isRetryTopic,
+  mqKey,
+  retryTopicOf,
+  type ConsumerRegistration,
+  type MessageQueue,
+  type MessageRecord,
+  type OutgoingRecord,
+  type PullRequest,
+  type PullResult,
+  type SendResult,
+} from '@mqkit/core';
+import { FORBIDDEN_TOPICS, NAME_PATTERN } from '@mqkit/core/internal';
+import { Subject, type Observable } from 'rxjs';
+import { ConsumeQueue, type PullWaiter } from './broker/consume-queue';
+import { DelayScheduler } from './broker/delay-scheduler';
+import { GroupRegistry } from './broker/group-registry';
+import { LockTable } from './broker/lock-table';
+import { StoredMessage, storeSizeOf } from './broker/stored-message';
+
+export interface EmbeddedBrokerOptions {
+  /** Broker names of the embedded cluster, each a master (default ['broker-a']). */
+  readonly brokerNames?: readonly string[];
+  /** Queues of a topic created without a count, or on first send (default 8). */
+  readonly defaultQueueNums?: number;
+  /** Create unknown topics on first send, as RocketMQ's autoCreateTopicEnable (default true). */
+  readonly autoCreateTopic?: boolean;
+  /** The 18 delay levels in ms (default RocketMQ's 1s 5s 10s 30s 1m ... 2h). */
+  readonly delayLevelsMs?: readonly number[];
+  /** Multiplies every delay level; tests shrink time with e.g. 0.01 (default 1). */
+  readonly delayTimeScale?: number;
+  /** Broker-side queue lock lifetime (RocketMQ: 60 s). */
+  readonly lockExpiryMs?: number;
+  /** A member missing heartbeats this long leaves its groups (RocketMQ: 120 s). */
+  readonly channelExpiryMs?: number;
+  /** Largest body the broker stores (RocketMQ: 4 MiB). */
+  readonly maxMessageSize?: number;
+}
+
+/** A client connection to the embedded broker: how the broker reaches the client (its "channel"). */
+export interface BrokerChannelHandlers {
+  /** NOTIFY_CONSUMER_IDS_CHANGED. */
+  notifyConsumerIdsChanged(group: string): void;
+  /** RESET_CONSUMER_CLIENT_OFFSET. */
+  resetOffsets(group: string, offsets: ReadonlyArray<{ mq: MessageQueue; offset: number }>): Promise<void>;
+}
+
+interface TopicConfig {
+  /** Queues per broker name. */
+  readonly queues: Map<string, ConsumeQueue[]>;
+}
+
+const MAX_SCAN = 800; // RocketMQ scans a bounded slice of the consume queue per pull when filtering
+
+function abortError(): Error {
+  const error = new Error('pull aborted');
+  error.name = 'AbortError';
+  return error;
+}
+
+/**
+ * An in-process RocketMQ cluster with RocketMQ's semantics: topics with queues on one or more brokers, appends
+ * with queue offsets, long-poll pulls held until a message arrives or the hold expires, tag filtering by hash plus
+ * exact match, group membership with change notices, consumer offsets, queue locks, the 18 delay levels, the
+ * retry topic and the DLQ. Several apps in one process, each with its own client id, form a real group here.
+ */
+export class EmbeddedBroker {
+  private static defaultInstance: EmbeddedBroker | undefined;
+  readonly brokerNames: readonly string[];
+  readonly defaultQueueNums: number;
+  private readonly topics = new Map<string, TopicConfig>();
+  private readonly offsets = new Map<string, Map<string, number>>();
+  private readonly channels = new Map<string, BrokerChannelHandlers>();
+  private readonly groups: GroupRegistry;
+  private readonly locks: LockTable;
+  private readonly delays: DelayScheduler;
+  private readonly routeChangeSubject = new Subject<string>();
+  private readonly commitLogOffsets = new Map<string, number>();
+  private readonly expiryTimer: NodeJS.Timeout;
+  private readonly options: Required<Omit<EmbeddedBrokerOptions, 'brokerNames' | 'delayLevelsMs' | 'delayTimeScale'>>;
+  private closed = false;
+
+  /** The process-wide broker `memoryTransport()` uses when given none. */
+  static default(): EmbeddedBroker {
+    if (!EmbeddedBroker.defaultInstance || EmbeddedBroker.defaultInstance.closed) EmbeddedBroker.defaultInstance = new EmbeddedBroker();
+    return EmbeddedBroker.defaultInstance;
+  }
+
+  constructor(options: EmbeddedBrokerOptions = {}) {
+    this.brokerNames = [...(options.brokerNames ?? ['broker-a'])].sort();
+    this.defaultQueueNums = options.defaultQueueNums ?? 8;
+    this.options = {
+      defaultQueueNums: this.defaultQueueNums,
+      autoCreateTopic: options.autoCreateTopic ?? true,
+      lockExpiryMs: options.lockExpiryMs ?? 60_000,
+      channelExpiryMs: options.channelExpiryMs ?? 120_000,
+      maxMessageSize: options.maxMessageSize ?? 4 * 1024 * 1024,
+    };
+    const scale = options.delayTimeScale ?? 1;
+    this.delays = new DelayScheduler((options.delayLevelsMs ?? DEFAULT_DELAY_LEVELS_MS).map((ms) => Math.max(1, Math.round(ms * scale))));
+    this.groups = new GroupRegistry((group) => this.notifyGroup(group));
+    this.locks = new LockTable(this.options.lockExpiryMs);
+    for (const name of this.brokerNames) this.commitLogOffsets.set(name, 0);
+    this.expiryTimer = setInterval(() => this.expireChannels(), Math.max(20, Math.min(10_000, this.options.channelExpiryMs / 4)));
+    this.expiryTimer.unref();
+  }
+
+  /** Emits a topic whose route changed (created or grown). */
+  get routeChanges$(): Observable<string> {
+    return this.routeChangeSubject.asObservable();
+  }
+
+  // ---- admin ---------------------------------------------------------------------------------------------
+
+  /** Creates (or grows) a topic with `queues` queues on every broker, or on the listed ones. */
+  createTopic(options: { topic: string; queues?: number; brokers?: readonly string[] }): void {
+    this.assertOpen();
+    const { topic } = options;
+    if (!NAME_PATTERN.test(topic) || topic.length > (isRetryTopic(topic) || topic.startsWith('%DLQ%') ? 255 : 127)) {
+      throw new BrokerError(`topic name ${JSON.stringify(topic)} is invalid`, { responseCode: 29 });
+    }
+    const queues = options.queues ?? this.defaultQueueNums;
+    if (!Number.isInteger(queues) || queues < 1 || queues > 1024) throw new BrokerError(`queue count ${queues} is invalid`, { responseCode: 29 });
+    const brokers = options.brokers ?? this.brokerNames;
+    let config = this.topics.get(topic);
+    if (!config) this.topics.set(topic, (config = { queues: new Map() }));
+    let changed = false;
+    for (const broker of brokers) {
+      if (!this.brokerNames.includes(broker)) throw new BrokerError(`no broker named ${broker}`, { responseCode: 1 });
+      const list = config.queues.get(broker) ?? [];
+      while (list.length < queues) {
+        list.push(new ConsumeQueue());
+        changed = true;
+      }
+      config.queues.set(broker, list);
+    }
+    if (changed) this.routeChangeSubject.next(topic);
+  }
+
+  topicExists(topic: string): boolean {
+    return this.topics.has(topic);
+  }
+
+  /** Every message stored in a topic (optionally one broker / queue), in offset order per queue. */
+  messages(topic: string, brokerName?: string, queueId?: number): StoredMessage[] {
+    const config = this.topics.get(topic);
+    if (!config) return [];
+    const out: StoredMessage[] = [];
+    for (const [broker, queues] of config.queues) {
+      if (brokerName !== undefined && broker !== brokerName) continue;
+      queues.forEach((q, id) => {
+        if (queueId === undefined || id === queueId) out.push(...q.messages);
+      });
+    }
+    return out;
+  }
+
+  /** Messages waiting in the delay levels. */
+  get scheduledCount(): number {
+    return this.delays.pending();
+  }
+
+  // ---- routes --------------------------------------------------------------------------------------------
+
+  subscribeQueues(topic: string): MessageQueue[] {
+    const config = this.topics.get(topic);
+    if (!config) return [];
+    const out: MessageQueue[] = [];
+    for (const broker of [...config.queues.keys()].sort()) {
+      const n = config.queues.get(broker)!.length;
+      for (let queueId = 0; queueId < n; queueId++) out.push({ topic, brokerName: broker, queueId });
+    }
+    return out;
+  }
+
+  /** Writable queues, brokers in name order; an unknown topic is created first when autoCreateTopic is on. */
+  publishQueues(topic: string): MessageQueue[] {
+    if (!this.topics.has(topic) && this.options.autoCreateTopic && !isRetryTopic(topic)) this.createTopic({ topic });
+    return this.subscribeQueues(topic);
+  }
+
+  // ---- channels and groups -------------------------------------------------------------------------------
+
+  /** Opens a client connection. A client id can be connected once at a time (duplicates would share queues). */
+  connect(clientId: string, handlers: BrokerChannelHandlers): void {
+    this.assertOpen();
+    if (this.channels.has(clientId)) {
+      throw new IllegalStateError(`client id ${clientId} is already connected to the embedded broker; give each app its own instanceName`);
+    }
+    this.channels.set(clientId, handlers);
+  }
+
+  /** Closes a connection: the client leaves every group, as when a TCP connection drops. */
+  disconnect(clientId: string): void {
+    if (!this.channels.delete(clientId)) return;
+    this.groups.disconnect(clientId);
+  }
+
+  heartbeat(clientId: string, registrations: readonly ConsumerRegistration[]): void {
+    this.assertChannel(clientId);
+    for (const registration of registrations) {
+      // RocketMQ creates %RETRY%<group> (1 queue) on heartbeat.
+      if (registration.messageModel === 'CLUSTERING') {
+        const retry = retryTopicOf(registration.group);
+        if (!this.topics.has(retry)) this.createTopic({ topic: retry, queues: 1 });
+      }
+      this.groups.heartbeat(clientId, registration);
+    }
+  }
+
+  unregister(clientId: string, group: string): void {
+    this.groups.unregister(clientId, group);
+  }
+
+  consumerIds(group: string): string[] {
+    return this.groups.consumerIds(group);
+  }
+
+  // ---- store ---------------------------------------------------------------------------------------------
+
+  send(mq: MessageQueue, record: OutgoingRecord, bornHost = '127.0.0.1:0'): SendResult {
+    this.assertOpen();
+    const { topic } = record;
+    if (!NAME_PATTERN.test(topic)) throw new BrokerError(`topic ${topic} is invalid`, { responseCode: 29, retriable: false });
+    if (FORBIDDEN_TOPICS.has(topic)) throw new BrokerError(`sending to topic ${topic} is forbidden`, { responseCode: 16, retriable: false });
+    if (record.body.length > this.options.maxMessageSize) throw new BrokerError(`message body ${record.body.length} bytes exceeds ${this.options.maxMessageSize}`, { responseCode: 13, retriable: false });
+    if (!this.topics.has(topic)) {
+      if (!this.options.autoCreateTopic) throw new BrokerError(`topic[${topic}] not exist`, { responseCode: 17, brokerName: mq.brokerName });
+      this.createTopic({ topic });
+    }
+    const queue = this.queue(mq);
+    if (!queue) throw new BrokerError(`queueId ${mq.queueId} of ${topic} on ${mq.brokerName} does not exist`, { responseCode: 29, retriable: false, brokerName: mq.brokerName });
+    const delay = Number(record.properties[MessageConst.DELAY] ?? 0);
+    const uniq = record.properties[MessageConst.UNIQ_KEY] ?? '';
+    if (delay > 0) {
+      // Delayed: parked in the delay level, then appended to the real queue (RocketMQ's SCHEDULE_TOPIC_XXXX).
+      const { [MessageConst.DELAY]: _ignored, ...properties } = record.properties;
+      this.delays.schedule(delay, () => this.append(mq, { ...record, properties }, bornHost, record.reconsumeTimes ?? 0));
+      return { status: 'SEND_OK', msgId: uniq, offsetMsgId: '', messageQueue: mq, queueOffset: -1 };
+    }
+    const stored = this.append(mq, record, bornHost, record.reconsumeTimes ?? 0);
+    return { status: 'SEND_OK', msgId: uniq || stored.offsetMsgId, offsetMsgId: stored.offsetMsgId, messageQueue: mq, queueOffset: stored.queueOffset };
+  }
+
+  /** A long-poll pull with RocketMQ's statuses; held until a message arrives, the hold expires, or abort. */
+  pull(request: PullRequest, signal?: AbortSignal): Promise<PullResult> {
+    if (this.closed) return Promise.reject(new BrokerError('embedded broker is closed', { responseCode: 14 }));
+    const { mq, group } = request;
+    const queue = this.queue(mq);
+    if (!queue) {
+      return Promise.reject(new BrokerError(`topic[${mq.topic}] queue ${mq.queueId} on ${mq.brokerName} not exist`, { responseCode: 17, brokerName: mq.brokerName }));
+    }
+    if (request.commitOffset !== undefined && request.commitOffset >= 0) this.commitConsumerOffset(group, mq, request.commitOffset);
+    const immediate = this.readQueue(queue, request);
+    if (immediate) return Promise.resolve(immediate);
+    if (signal?.aborted) return Promise.reject(abortError());
+    return new Promise<PullResult>((resolve, reject) => {
+      const waiter: PullWaiter = {
+        wake: () => {
+          const result = this.readQueue(queue, request);
+          if (result) finish(() => resolve(result));
+          else queue.park(waiter);
+        },
+      };
+      const timer = setTimeout(() => finish(() => resolve(this.noNewMessage(queue, request.offset))), request.suspendMs);
+      const onAbort = (): void => finish(() => reject(abortError()));
+      const finish = (settle: () => void): void => {
+        clearTimeout(timer);
+        queue.unpark(waiter);
+        signal?.removeEventListener('abort', onAbort);
+        settle();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      queue.park(waiter);
+    });
+  }
+
+  // ---- offsets -------------------------------------------------------------------------------------------
+
+  /** The group's committed offset, or -1 (mqkit asks with setZeroIfNotFound=false semantics). */
+  queryConsumerOffset(group: string, mq: MessageQueue): number {
+    return this.offsets.get(group)?.get(mqKey(mq)) ?? -1;
+  }
+
+  commitConsumerOffset(group: string, mq: MessageQueue, offset: number): void {
+    let table = this.offsets.get(group);
+    if (!table) this.offsets.set(group, (table = new Map()));
+    table.set(mqKey(mq), offset);
+  }
+
+  minOffset(mq: MessageQueue): number {
+    return this.requireQueue(mq).minOffset;
+  }
+
+  maxOffset(mq: MessageQueue): number {
+    return this.requireQueue(mq).maxOffset;
+  }
+
+  searchOffset(mq: MessageQueue, timestamp: number): number {
+    return this.requireQueue(mq).searchOffset(timestamp);
+  }
+
+  /**
+   * Admin reset (RocketMQ's INVOKE_BROKER_TO_RESET_OFFSET): moves the group's offset of every queue of the topic
+   * to the first message stored at or after `timestamp`, and pushes the new offsets to every connected member.
+   */
+  async resetOffsetByTimestamp(group: string, topic: string, timestamp: number): Promise<Array<{ mq: MessageQueue; offset: number }>> {
+    const entries = this.subscribeQueues(topic).map((mq) => ({ mq, offset: this.searchOffset(mq, timestamp) }));
+    for (const { mq, offset } of entries) this.commitConsumerOffset(group, mq, offset);
+    const members = this.groups.consumerIds(group);
+    await Promise.all(members.map((clientId) => this.channels.get(clientId)?.resetOffsets(group, entries)));
+    return entries;
+  }
+
+  // ---- retry and locks -----------------------------------------------------------------------------------
+
+  /**
+   * CONSUMER_SEND_MSG_BACK: past maxReconsumeTimes (or delayLevel < 0) the message goes to %DLQ%<group>;
+   * otherwise it is re-delivered on %RETRY%<group> after its delay level (0: 3 + reconsumeTimes), with
+   * reconsumeTimes + 1 and the original topic in RETRY_TOPIC.
+   */
+  sendBack(request: { group: string; message: MessageRecord; delayLevel: number; maxReconsumeTimes: number }): void {
+    this.assertOpen();
+    const { group, message } = request;
+    const brokerName = this.brokerNames.includes(message.brokerName) ? message.brokerName : this.brokerNames[0]!;
+    const properties: Record<string, string> = { ...message.properties };
+    properties[MessageConst.RETRY_TOPIC] ??= message.topic;
+    properties[MessageConst.ORIGIN_MESSAGE_ID] ??= message.offsetMsgId;
+    delete properties[MessageConst.DELAY];
+    const base = { body: message.body, flag: message.flag, sysFlag: message.sysFlag, bornTimestamp: message.bornTimestamp, properties };
+    if (message.reconsumeTimes >= request.maxReconsumeTimes || request.delayLevel < 0) {
+      const dlq = dlqTopicOf(group);
+      if (!this.topics.get(dlq)?.queues.get(brokerName)) this.createTopic({ topic: dlq, queues: 1, brokers: [brokerName] });
+      this.append({ topic: dlq, brokerName, queueId: 0 }, { ...base, topic: dlq }, message.bornHost, message.reconsumeTimes);
+      return;
+    }
+    const retry = retryTopicOf(group);
+    if (!this.topics.get(retry)?.queues.get(brokerName)) this.createTopic({ topic: retry, queues: 1, brokers: [brokerName] });
+    const level = request.delayLevel === 0 ? 3 + message.reconsumeTimes : request.delayLevel;
+    const mq = { topic: retry, brokerName, queueId: 0 };
+    this.delays.schedule(level, () => this.append(mq, { ...base, topic: retry }, message.bornHost, message.reconsumeTimes + 1));
+  }
+
+  lock(group: string, clientId: string, mqs: readonly MessageQueue[]): MessageQueue[] {
+    return this.locks.lock(group, clientId, mqs);
+  }
+
+  unlock(group: string, clientId: string, mqs: readonly MessageQueue[]): void {
+    this.locks.unlock(group, clientId, mqs);
+  }
+
+  lockHolder(group: string, mq: MessageQueue): string | undefined {
+    return this.locks.holder(group, mq);
+  }
+
+  /** Stops timers; pending long polls answer NO_NEW_MSG as their holds expire. */
+  close(): void {
+    this.closed = true;
+    clearInterval(this.expiryTimer);
+    this.delays.close();
+    if (EmbeddedBroker.defaultInstance === this) EmbeddedBroker.defaultInstance = undefined;
+  }
+
+  // ---- internals -----------------------------------------------------------------------------------------
+
+  private append(mq: MessageQueue, record: Omit<OutgoingRecord, 'reconsumeTimes' | 'maxReconsumeTimes'>, bornHost: string, reconsumeTimes: number): StoredMessage {
+    const queue = this.requireQueue(mq);
+    const clo = this.commitLogOffsets.get(mq.brokerName)!;
+    const stored = new StoredMessage(
+      mq.topic,
+      mq.brokerName,
+      mq.queueId,
+      queue.maxOffset,
+      clo,
+      record.body,
+      record.properties,
+      record.flag,
+      record.sysFlag,
+      record.bornTimestamp,
+      bornHost,
+      Date.now(),
+      this.storeHost(mq.brokerName),
+      reconsumeTimes,
+    );
+    this.commitLogOffsets.set(mq.brokerName, clo + storeSizeOf(mq.topic, record.body, record.properties));
+    queue.append(stored);
+    return stored;
+  }
+
+  /** The answer a pull gets now, or undefined when it should be held (offset == max). */
+  private readQueue(queue: ConsumeQueue, request: PullRequest): PullResult | undefined {
+    const { offset } = request;
+    const max = queue.maxOffset;
+    const min = queue.minOffset;
+    if (max === 0) {
+      if (offset !== 0) return { status: PullStatus.OFFSET_ILLEGAL, nextBeginOffset: 0, minOffset: min, maxOffset: max, messages: [] };
+      return undefined;
+    }
+    if (offset < min) return { status: PullStatus.OFFSET_ILLEGAL, nextBeginOffset: min, minOffset: min, maxOffset: max, messages: [] };
+    if (offset > max) return { status: PullStatus.OFFSET_ILLEGAL, nextBeginOffset: max, minOffset: min, maxOffset: max, messages: [] };
+    if (offset === max) return undefined;
+    const codes = request.subscription.codes;
+    const filtering = codes.size > 0;
+    const messages: StoredMessage[] = [];
+    let bytes = 0;
+    let next = offset;
+    const limit = Math.min(max, offset + (filtering ? MAX_SCAN : request.maxMsgs));
+    for (; next < limit && messages.length < request.maxMsgs; next++) {
+      const m = queue.messages[next]!;
+      if (filtering && !codes.has(m.tagsCode)) continue;
+      const size = m.body.length;
+      if (messages.length > 0 && bytes + size > request.maxBytes) break;
+      messages.push(m);
+      bytes += size;
+    }
+    if (messages.length === 0) return { status: PullStatus.NO_MATCHED_MSG, nextBeginOffset: next, minOffset: min, maxOffset: max, messages };
+    return { status: PullStatus.FOUND, nextBeginOffset: next, minOffset: min, maxOffset: max, messages };
+  }
+
+  private noNewMessage(queue: ConsumeQueue, offset: number): PullResult {
+    return { status: PullStatus.NO_NEW_MSG, nextBeginOffset: offset, minOffset: queue.minOffset, maxOffset: queue.maxOffset, messages: [] };
+  }
+
+  private queue(mq: MessageQueue): ConsumeQueue | undefined {
+    return this.topics.get(mq.topic)?.queues.get(mq.brokerName)?.[mq.queueId];
+  }
+
+  private requireQueue(mq: MessageQueue): ConsumeQueue {
+    const queue = this.queue(mq);
+    if (!queue) throw new BrokerError(`topic[${mq.topic}] queue ${mq.queueId} on ${mq.brokerName} not exist`, { responseCode: 17, brokerName: mq.brokerName });
+    return queue;
+  }
+
+  private storeHost(brokerName: string): string {
+    return `127.0.0.1:${10911 + 100 * Math.max(0, this.brokerNames.indexOf(brokerName))}`;
+  }
+
+  private notifyGroup(group: string): void {
+    // The broker notifies asynchronously, over the network in RocketMQ.
+    setImmediate(() => {
+      for (const clientId of this.groups.consumerIds(group)) this.channels.get(clientId)?.notifyConsumerIdsChanged(group);
+    });
+  }
+
+  private expireChannels(): void {
+    this.groups.expire(this.options.channelExpiryMs);
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new BrokerError('embedded broker is closed', { responseCode: 14 });
+  }
+
+  private assertChannel(clientId: string): void {
+    this.assertOpen();
+    if (!this.channels.has(clientId)) throw new BrokerError(`client ${clientId} is not connected`, { responseCode: 14 });
+  }
+}

@@ -1,0 +1,3 @@
+export { EmbeddedBroker, type EmbeddedBrokerOptions, type BrokerChannelHandlers } from './embedded-broker';
+export { memoryTransport, type MemoryTransportOptions } from './memory.transport';
+export { StoredMessage } from './broker/stored-message';
