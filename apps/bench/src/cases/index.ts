@@ -1,0 +1,4 @@
+import type { BenchCase } from './bench-case';
+
+/** Every case, in the order `npm run bench` runs the embedded ones. */
+export const CASES: readonly BenchCase[] = [];
