@@ -1,6 +1,6 @@
 import { MessageValidationError, ProtocolError } from '@mqkit/core';
 import { describe, expect, it } from 'vitest';
-import { decodeBatchBody, encodeBatchBody } from './batch-body.codec';
+import { decodeBatchBody, encodeBatchBody, type BatchEntry } from './batch-body.codec';
 
 describe('batch body codec (SEND_BATCH_MESSAGE)', () => {
   it('lays out totalSize, magic 0, bodyCRC 0, flag, body and i16 properties per message', () => {
@@ -18,7 +18,7 @@ describe('batch body codec (SEND_BATCH_MESSAGE)', () => {
   });
 
   it('decodes what it encodes, message after message', () => {
-    const entries = [
+    const entries: BatchEntry[] = [
       { flag: 0, body: Buffer.from('one'), properties: { UNIQ_KEY: 'A', WAIT: 'true' } },
       { flag: 1, body: Buffer.alloc(0), properties: {} },
       { flag: -1, body: Buffer.from('ünï'), properties: { TAGS: 't' } },

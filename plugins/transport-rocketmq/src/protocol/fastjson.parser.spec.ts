@@ -1,6 +1,6 @@
 import { ProtocolError } from '@mqkit/core';
 import { describe, expect, it } from 'vitest';
-import { FASTJSON_MAX_DEPTH, fastJsonEntries, parseFastJson } from './fastjson.parser';
+import { FASTJSON_MAX_DEPTH, fastJsonEntries, parseFastJson, type FastJsonMap } from './fastjson.parser';
 
 describe('fastjson parser', () => {
   it('parses standard JSON like JSON.parse', () => {
@@ -17,7 +17,7 @@ describe('fastjson parser', () => {
   it('reads object-typed keys (ResetOffsetBody.offsetTable) into a Map', () => {
     const body =
       '{"offsetTable":{{"brokerName":"broker-a","queueId":0,"topic":"T"}:5,{"brokerName":"broker-a","queueId":1,"topic":"T"}:12}}';
-    const parsed = parseFastJson(body) as { offsetTable: Map<unknown, unknown> };
+    const parsed = parseFastJson(body) as { offsetTable: FastJsonMap };
     expect(parsed.offsetTable).toBeInstanceOf(Map);
     expect(fastJsonEntries(parsed.offsetTable)).toEqual([
       [{ brokerName: 'broker-a', queueId: 0, topic: 'T' }, 5],
