@@ -1,2 +1,3 @@
 /** The test kit: wait-for helpers and (later) the contract suites every plugin must pass. */
 export { waitFor, type WaitForOptions } from './testing/wait-for';
+export { describeOffsetStoreContract, type OffsetStoreContractBackend, type OffsetStoreContractSetup } from './testing/offset-store.contract';

@@ -1,0 +1,24 @@
+import type { MessageQueue } from '@mqkit/core';
+
+/** One flush of a Redis offset store: one script call, whatever the number of queues. */
+export interface OffsetStoreFlushEvent {
+  readonly store: string;
+  readonly group: string;
+  /** Queues sent in this flush (the dirty ones among those asked for). */
+  readonly entries: number;
+  /** Fields the script wrote (raised, new, or explicit resets). */
+  readonly applied: number;
+  /** Commits not higher than what Redis already held (a stale member, or another member ahead). */
+  readonly skipped: number;
+  readonly durationMs: number;
+}
+
+declare module '@mqkit/core' {
+  interface MqkitEvents {
+    /** A Redis offset store wrote its dirty offsets (emitted by @mqkit/offset-store-redis). */
+    'offset-store.flush': OffsetStoreFlushEvent;
+  }
+}
+
+/** Re-exported so the augmentation above is part of the package's types. */
+export type { MessageQueue };

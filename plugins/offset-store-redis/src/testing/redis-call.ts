@@ -1,0 +1,47 @@
+import { Redis } from 'ioredis';
+
+/**
+ * One command on a fresh, non-retrying connection to 127.0.0.1:port (the harness's probes: PING, INFO,
+ * CLUSTER INFO). Rejects at once when nothing listens; never leaves a reconnecting client behind.
+ */
+export async function redisCall(port: number, command: string, ...args: (string | number)[]): Promise<unknown> {
+  const client = new Redis({
+    host: '127.0.0.1',
+    port,
+    lazyConnect: true,
+    retryStrategy: () => null,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    connectTimeout: 2_000,
+    disableClientInfo: true,
+  });
+  // A refused connection is reported by the rejected connect(); without a listener ioredis would also log it.
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    return await client.call(command, ...args);
+  } finally {
+    client.disconnect();
+  }
+}
+
+/** `INFO <section>` parsed into name → value lines (`cmdstat_evalsha` → `calls=3,usec=...`). */
+export async function redisInfo(port: number, section: string): Promise<Map<string, string>> {
+  const text = String(await redisCall(port, 'INFO', section));
+  const out = new Map<string, string>();
+  for (const line of text.split('\r\n')) {
+    const i = line.indexOf(':');
+    if (i > 0 && !line.startsWith('#')) out.set(line.slice(0, i), line.slice(i + 1));
+  }
+  return out;
+}
+
+/** Calls per command from `INFO commandstats` (`evalsha` → 12). */
+export async function commandCalls(port: number): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const [name, value] of await redisInfo(port, 'commandstats')) {
+    const m = /(?:^|,)calls=(\d+)/.exec(value);
+    if (name.startsWith('cmdstat_') && m) out.set(name.slice('cmdstat_'.length), Number(m[1]));
+  }
+  return out;
+}
