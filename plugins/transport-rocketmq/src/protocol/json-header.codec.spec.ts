@@ -28,7 +28,7 @@ describe('JSON header', () => {
   it('writes what it reads, with serializeTypeCurrentRPC and without a missing remark', () => {
     const header = { code: 34, language: 'JAVA', version: 479, opaque: 9, flag: 2, remark: undefined, extFields: { a: 'b' } };
     const text = encodeJsonHeader(header).toString();
-    expect(JSON.parse(text)).toEqual({ code: 34, language: 'JAVA', version: 479, opaque: 9, flag: 2, extFields: { a: 'b' }, serializeTypeCurrentRPC: 'JSON' });
+    expect(text).toBe('{"code":34,"extFields":{"a":"b"},"flag":2,"language":"JAVA","opaque":9,"serializeTypeCurrentRPC":"JSON","version":479}');
     expect(decodeJsonHeader(Buffer.from(text))).toEqual(header);
   });
 

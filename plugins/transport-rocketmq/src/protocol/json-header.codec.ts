@@ -13,20 +13,15 @@ export interface CommandHeader {
 }
 
 /**
- * The JSON header (serialize type 0), as fastjson writes RocketMQ's RemotingCommand. Key order doesn't matter
- * to the reader; `serializeTypeCurrentRPC` is written because the Java client writes it, and ignored on read.
+ * The JSON header (serialize type 0), as fastjson writes RocketMQ's RemotingCommand: keys in alphabetical order,
+ * nulls left out, so a request is byte for byte what the Java client sends. `serializeTypeCurrentRPC` is written
+ * because the Java client writes it, and ignored on read.
  */
 export function encodeJsonHeader(header: CommandHeader): Buffer {
-  const json: Record<string, unknown> = {
-    code: header.code,
-    language: header.language ?? 'JAVA',
-    version: header.version,
-    opaque: header.opaque,
-    flag: header.flag,
-  };
+  const json: Record<string, unknown> = { code: header.code, extFields: header.extFields, flag: header.flag, language: header.language ?? 'JAVA', opaque: header.opaque };
   if (header.remark !== undefined) json['remark'] = header.remark;
-  json['extFields'] = header.extFields;
   json['serializeTypeCurrentRPC'] = 'JSON';
+  json['version'] = header.version;
   return Buffer.from(JSON.stringify(json), 'utf8');
 }
 
