@@ -1,13 +1,20 @@
 import { Redis } from 'ioredis';
 
+/** The password of a server started with `--requirepass`. */
+export interface RedisAuth {
+  readonly password?: string;
+}
+
 /**
- * One command on a fresh, non-retrying connection to 127.0.0.1:port (the harness's probes: PING, INFO,
+ * One command on a fresh, non-retrying connection to 127.0.0.1:port (with a password when given) (the harness's probes: PING, INFO,
  * CLUSTER INFO). Rejects at once when nothing listens; never leaves a reconnecting client behind.
  */
-export async function redisCall(port: number, command: string, ...args: (string | number)[]): Promise<unknown> {
+export async function redisCall(target: number | ({ readonly port: number } & RedisAuth), command: string, ...args: (string | number)[]): Promise<unknown> {
+  const { port, password } = typeof target === 'number' ? { port: target, password: undefined } : target;
   const client = new Redis({
     host: '127.0.0.1',
     port,
+    password,
     lazyConnect: true,
     retryStrategy: () => null,
     maxRetriesPerRequest: 0,

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitFor } from '@mqkit/core/testing';
-import { redisCall } from './redis-call';
+import { redisCall, type RedisAuth } from './redis-call';
 
 /** What to install when redis-server is missing; the same words in every harness error. */
 export const REDIS_INSTALL_HINT = 'install Redis (Debian/Ubuntu: `apt-get install -y redis-server`; macOS: `brew install redis`) or set REDIS_URL to a server to use';
@@ -33,7 +33,7 @@ export interface RedisProcess {
  * its AOF). Fails with REDIS_INSTALL_HINT when the binary is missing, and with the log's tail when the server
  * exits during start (a port taken meanwhile, a bad option).
  */
-export async function spawnRedis(port: number, dir: string, extraArgs: readonly string[] = []): Promise<RedisProcess> {
+export async function spawnRedis(port: number, dir: string, extraArgs: readonly string[] = [], auth: RedisAuth = {}): Promise<RedisProcess> {
   installExitHook();
   const logFile = join(dir, 'redis.log');
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--daemonize', 'no', '--logfile', logFile, ...extraArgs];
@@ -68,7 +68,7 @@ export async function spawnRedis(port: number, dir: string, extraArgs: readonly 
       async () => {
         // An exited server ends the wait at once; the error below says why.
         if (exitedEarly) return true;
-        return (await redisCall(port, 'PING')) === 'PONG';
+        return (await redisCall({ port, ...auth }, 'PING')) === 'PONG';
       },
       { timeoutMs: 15_000, intervalMs: 25, message: `redis-server on 127.0.0.1:${port} to answer PING` },
     );

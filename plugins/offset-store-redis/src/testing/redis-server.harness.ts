@@ -11,7 +11,9 @@ export interface StartRedisServerOptions {
   readonly dir?: string;
   /** Use `REDIS_URL` when it is set instead of starting a server (default true). Tests that restart the server pass false. */
   readonly useRedisUrl?: boolean;
-  /** Extra redis-server arguments, e.g. `['--requirepass', 'secret']`. */
+  /** Starts the server with `--requirepass`; `url` then carries the password. */
+  readonly password?: string;
+  /** Extra redis-server arguments, e.g. `['--maxmemory', '64mb']`. */
   readonly args?: readonly string[];
 }
 
@@ -50,7 +52,8 @@ export async function startRedisServer(options: StartRedisServerOptions = {}): P
   if (fromEnv && options.useRedisUrl !== false && options.port === undefined && options.dir === undefined) return externalServer(fromEnv);
   const ownDir = options.dir === undefined;
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'mqkit-redis-'));
-  const args = options.args ?? [];
+  const auth = options.password === undefined ? {} : { password: options.password };
+  const args = [...(options.password === undefined ? [] : ['--requirepass', options.password]), ...(options.args ?? [])];
   let port = options.port ?? (await freePort());
   let server: RedisProcess | undefined;
   try {
@@ -64,7 +67,7 @@ export async function startRedisServer(options: StartRedisServerOptions = {}): P
   async function spawnWithRetry(): Promise<RedisProcess> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await spawnRedis(port, dir, args);
+        return await spawnRedis(port, dir, args, auth);
       } catch (error) {
         if (options.port !== undefined || attempt >= 3 || !/in use/i.test((error as Error).message)) throw error;
         port = await freePort();
@@ -74,7 +77,7 @@ export async function startRedisServer(options: StartRedisServerOptions = {}): P
 
   const handle: RedisServerHandle = {
     get url() {
-      return `redis://127.0.0.1:${port}`;
+      return `redis://${options.password === undefined ? '' : `:${encodeURIComponent(options.password)}@`}127.0.0.1:${port}`;
     },
     host: '127.0.0.1',
     get port() {
@@ -92,7 +95,7 @@ export async function startRedisServer(options: StartRedisServerOptions = {}): P
     },
     async restart() {
       await handle.halt();
-      server = await spawnRedis(port, dir, args);
+      server = await spawnRedis(port, dir, args, auth);
     },
     async stop() {
       await handle.halt();

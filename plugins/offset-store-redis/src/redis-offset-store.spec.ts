@@ -1,0 +1,236 @@
+import { EventBus, OffsetStoreError, type MessageQueue } from '@mqkit/core';
+import { waitFor } from '@mqkit/core/testing';
+import { Redis } from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { RedisOffsetStore } from './redis-offset-store';
+import { resolveRedisOffsetStoreOptions, type RedisOffsetStoreOptions } from './redis-offset-store.options';
+import { commandCalls, redisCall, startRedisServer, type RedisServerHandle } from './testing';
+
+let redis: RedisServerHandle;
+const open: RedisOffsetStore[] = [];
+
+beforeAll(async () => {
+  redis = await startRedisServer({ useRedisUrl: false });
+});
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+
+const q = (topic: string, queueId: number, brokerName = 'broker-a'): MessageQueue => ({ topic, brokerName, queueId });
+const newGroup = () => `g-${randomUUID().slice(0, 8)}`;
+
+function store(group: string, options: RedisOffsetStoreOptions = {}, events = new EventBus()): RedisOffsetStore {
+  const s = new RedisOffsetStore({ group, events, options: resolveRedisOffsetStoreOptions({ url: redis.url, ...options }) });
+  open.push(s);
+  return s;
+}
+
+/** Script calls (EVAL the first time on a connection, EVALSHA after) and every other command, since `before`. */
+async function callsSince(before: Map<string, number>): Promise<Map<string, number>> {
+  const after = await commandCalls(redis.port);
+  const delta = new Map<string, number>();
+  for (const [name, n] of after) if (n - (before.get(name) ?? 0) > 0) delta.set(name, n - (before.get(name) ?? 0));
+  // The probe's own connection: HELLO, and INFO for the ready check and the stats themselves.
+  delta.delete('info');
+  delta.delete('hello');
+  return delta;
+}
+
+describe('RedisOffsetStore on a real redis-server', () => {
+  it('writes hashes a person can read: <prefix>{<group>}:<topic>, field <brokerName>:<queueId>', async () => {
+    const group = newGroup();
+    const s = store(group, { keyPrefix: 'offsets:' });
+    await s.load();
+    s.update(q('orders', 0), 17, { increaseOnly: true });
+    s.update(q('orders', 3, 'broker-b'), 5, { increaseOnly: true });
+    s.update(q(`%RETRY%${group}`, 0), 2, { increaseOnly: true });
+    await s.persist([q('orders', 0), q('orders', 3, 'broker-b'), q(`%RETRY%${group}`, 0)]);
+    expect(await redisCall(redis.port, 'HGETALL', `offsets:{${group}}:orders`)).toEqual(['broker-a:0', '17', 'broker-b:3', '5']);
+    expect(await redisCall(redis.port, 'HGET', `offsets:{${group}}:%RETRY%${group}`, 'broker-a:0')).toBe('2');
+  });
+
+  it('flushes 1,000 queues of two topics in one script call, and makes no call when nothing changed', async () => {
+    const events = new EventBus();
+    const flushes: number[] = [];
+    events.on('offset-store.flush', (e) => flushes.push(e.entries));
+    const s = store(newGroup(), {}, events);
+    await s.load();
+    const queues = Array.from({ length: 1_000 }, (_, i) => q(i % 2 ? 'T1' : 'T2', i));
+    queues.forEach((mq, i) => s.update(mq, i + 1, { increaseOnly: true }));
+    const before = await commandCalls(redis.port);
+    await s.persist(queues);
+    // commandstats also counts the HGET/HSET the script runs inside Redis: one per queue, not round trips.
+    const delta = Object.fromEntries(await callsSince(before));
+    expect((delta['eval'] ?? 0) + (delta['evalsha'] ?? 0)).toBe(1);
+    expect(delta).toMatchObject({ hget: 1_000, hset: 1_000 });
+    expect(Object.keys(delta).filter((c) => !['eval', 'evalsha', 'hget', 'hset'].includes(c))).toEqual([]);
+    expect(flushes).toEqual([1_000]);
+    const unchanged = await commandCalls(redis.port);
+    await s.persist(queues);
+    expect((await callsSince(unchanged)).size).toBe(0);
+    queues.forEach((mq, i) => s.update(mq, i + 2, { increaseOnly: true }));
+    const second = await commandCalls(redis.port);
+    await s.persist(queues);
+    expect(Object.fromEntries(await callsSince(second))).toEqual({ evalsha: 1, hget: 1_000, hset: 1_000 });
+  });
+
+  it('emits consumer.commit for every offset a flush wrote', async () => {
+    const events = new EventBus();
+    const commits: string[] = [];
+    events.on('consumer.commit', (e) => commits.push(`${e.mq.queueId}=${e.offset}`));
+    const s = store(newGroup(), {}, events);
+    await s.load();
+    s.update(q('T', 0), 4, { increaseOnly: true });
+    s.update(q('T', 1), 6, { increaseOnly: true });
+    await s.persist([q('T', 0), q('T', 1)]);
+    expect(commits.sort()).toEqual(['0=4', '1=6']);
+  });
+
+  it('refuses offsets that are not non-negative integers', async () => {
+    const s = store(newGroup());
+    expect(() => s.update(q('T', 0), -1, { increaseOnly: false })).toThrow(OffsetStoreError);
+    expect(() => s.update(q('T', 0), 1.5, { increaseOnly: true })).toThrow(/non-negative integer/);
+    expect(() => s.reset(q('T', 0), Number.NaN)).toThrow(OffsetStoreError);
+  });
+
+  it('leaves an unreadable stored value alone on commit and says which key; a reset repairs it', async () => {
+    const group = newGroup();
+    const events = new EventBus();
+    const errors: Error[] = [];
+    events.on('offset-store.error', (e) => errors.push(e.error));
+    const s = store(group, {}, events);
+    await s.load();
+    await redisCall(redis.port, 'HSET', `mqkit:offset:{${group}}:T`, 'broker-a:0', 'garbage');
+    s.update(q('T', 0), 10, { increaseOnly: true });
+    s.update(q('T', 1), 11, { increaseOnly: true });
+    const failure = await s.persist([q('T', 0), q('T', 1)]).then(() => undefined, (e: unknown) => e);
+    expect(failure).toBeInstanceOf(OffsetStoreError);
+    expect((failure as OffsetStoreError).key).toBe(`mqkit:offset:{${group}}:T`);
+    expect((failure as OffsetStoreError).message).toContain('broker-a:0');
+    expect(errors).toContain(failure);
+    expect(await redisCall(redis.port, 'HMGET', `mqkit:offset:{${group}}:T`, 'broker-a:0', 'broker-a:1')).toEqual(['garbage', '11']);
+    s.reset(q('T', 0), 3);
+    await s.persist([q('T', 0)]);
+    expect(await redisCall(redis.port, 'HGET', `mqkit:offset:{${group}}:T`, 'broker-a:0')).toBe('3');
+  });
+
+  it('rejects persist after close, and close waits for the flush in flight', async () => {
+    const group = newGroup();
+    const s = store(group);
+    await s.load();
+    s.update(q('T', 0), 9, { increaseOnly: true });
+    const inFlight = s.persist([q('T', 0)]);
+    await s.close();
+    await inFlight;
+    expect(await redisCall(redis.port, 'HGET', `mqkit:offset:{${group}}:T`, 'broker-a:0')).toBe('9');
+    await expect(s.persist([q('T', 0)])).rejects.toThrow(/closed/);
+  });
+
+  it('fails load with an OffsetStoreError when Redis cannot be reached', async () => {
+    const events = new EventBus();
+    const errors: Error[] = [];
+    events.on('offset-store.error', (e) => errors.push(e.error));
+    const s = store(newGroup(), { url: 'redis://127.0.0.1:1' }, events);
+    await expect(s.load()).rejects.toThrow(/cannot connect to Redis.*ECONNREFUSED/);
+    expect(errors).toHaveLength(1);
+  });
+});
+
+describe('RedisOffsetStore auth and database', () => {
+  let secured: RedisServerHandle;
+  beforeAll(async () => {
+    secured = await startRedisServer({ useRedisUrl: false, password: 's3cret' });
+  });
+  afterAll(async () => {
+    await secured?.stop();
+  });
+
+  it('passes the password and database number of the URL to ioredis', async () => {
+    const group = newGroup();
+    const s = store(group, { url: `redis://:s3cret@127.0.0.1:${secured.port}/3` });
+    await s.load();
+    s.update(q('T', 0), 21, { increaseOnly: true });
+    await s.persist([q('T', 0)]);
+    const probe = new Redis({ port: secured.port, host: '127.0.0.1', password: 's3cret', db: 3, lazyConnect: true });
+    try {
+      await probe.connect();
+      expect(await probe.hget(`mqkit:offset:{${group}}:T`, 'broker-a:0')).toBe('21');
+      await probe.select(0);
+      expect(await probe.exists(`mqkit:offset:{${group}}:T`)).toBe(0);
+    } finally {
+      probe.disconnect();
+    }
+  });
+
+  it('fails load with the server\'s answer when the password is wrong', async () => {
+    const s = store(newGroup(), { url: `redis://127.0.0.1:${secured.port}`, redis: { password: 'wrong' } });
+    await expect(s.load()).rejects.toThrow(OffsetStoreError);
+  });
+});
+
+describe('RedisOffsetStore while Redis is down', () => {
+  it('keeps commits in memory, reports each failure, and the first flush after the restart writes the latest offsets', async () => {
+    const server = await startRedisServer({ useRedisUrl: false });
+    try {
+      const group = newGroup();
+      const events = new EventBus();
+      const errors: string[] = [];
+      events.on('offset-store.error', (e) => errors.push(e.error.message));
+      const s = new RedisOffsetStore({ group, events, options: resolveRedisOffsetStoreOptions({ url: server.url }) });
+      open.push(s);
+      await s.load();
+      s.update(q('T', 0), 100, { increaseOnly: true });
+      await s.persist([q('T', 0)]);
+      await server.halt();
+      await waitFor(() => errors.some((m) => m.includes('lost the connection')), { message: 'the lost-connection event' });
+      s.update(q('T', 0), 150, { increaseOnly: true });
+      const failure = await s.persist([q('T', 0)]).then(() => undefined, (e: unknown) => e);
+      expect(failure).toBeInstanceOf(OffsetStoreError);
+      expect((failure as OffsetStoreError).retriable).toBe(true);
+      expect((failure as Error).message).toMatch(/unreachable/);
+      s.update(q('T', 0), 180, { increaseOnly: true });
+      await expect(s.read(q('T', 0), 'memory')).resolves.toBe(180);
+      await server.restart();
+      expect(await redisCall(server.port, 'HGET', `mqkit:offset:{${group}}:T`, 'broker-a:0')).toBe('100');
+      await waitFor(() => s.persist([q('T', 0)]).then(() => true), { timeoutMs: 10_000, intervalMs: 100, message: 'a flush after the reconnect' });
+      expect(await redisCall(server.port, 'HGET', `mqkit:offset:{${group}}:T`, 'broker-a:0')).toBe('180');
+      expect(errors.filter((m) => m.includes('cannot write')).length).toBeGreaterThanOrEqual(1);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('asks to pause pulling past maxUnpersistedMessages and to resume after a successful flush', async () => {
+    const server = await startRedisServer({ useRedisUrl: false });
+    try {
+      const s = new RedisOffsetStore({ group: newGroup(), events: new EventBus(), options: resolveRedisOffsetStoreOptions({ url: server.url, maxUnpersistedMessages: 100 }) });
+      open.push(s);
+      const signals: boolean[] = [];
+      s.watchBackpressure((paused) => signals.push(paused));
+      await s.load();
+      const [a, b] = [q('T', 0), q('T', 1)];
+      s.update(a, 1_000, { increaseOnly: true });
+      s.update(b, 0, { increaseOnly: true });
+      await s.persist([a, b]);
+      await server.halt();
+      s.update(a, 1_060, { increaseOnly: true });
+      await expect(s.persist([a, b])).rejects.toThrow(OffsetStoreError);
+      expect(signals).toEqual([]);
+      s.update(b, 41, { increaseOnly: true });
+      await expect(s.persist([a, b])).rejects.toThrow(OffsetStoreError);
+      expect(signals).toEqual([true]);
+      const late: boolean[] = [];
+      s.watchBackpressure((paused) => late.push(paused));
+      expect(late).toEqual([true]);
+      await server.restart();
+      await waitFor(() => s.persist([a, b]).then(() => true), { timeoutMs: 10_000, intervalMs: 100, message: 'a flush after the reconnect' });
+      expect(signals).toEqual([true, false]);
+    } finally {
+      await server.stop();
+    }
+  });
+});
