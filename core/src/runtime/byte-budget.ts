@@ -9,6 +9,7 @@ export class ByteBudget {
   private used = 0;
   private peak = 0;
   private waiter: Deferred | undefined;
+  private wantedRoom = 1;
 
   constructor(readonly limit: number) {}
 
@@ -46,16 +47,17 @@ export class ByteBudget {
     this.wake();
   }
 
-  /** Resolves the next time bytes are released. */
-  waitForRoom(): Promise<void> {
-    if (this.room() > 0) return Promise.resolve();
+  /** Resolves once at least `minRoom` bytes are free (a low watermark, so pulls are not one message each). */
+  waitForRoom(minRoom: number): Promise<void> {
+    if (this.room() >= minRoom) return Promise.resolve();
+    this.wantedRoom = this.waiter ? Math.min(this.wantedRoom, minRoom) : minRoom;
     this.waiter ??= deferred();
     return this.waiter.promise;
   }
 
   private wake(): void {
     const waiter = this.waiter;
-    if (waiter && this.room() > 0) {
+    if (waiter && this.room() >= this.wantedRoom) {
       this.waiter = undefined;
       waiter.resolve();
     }

@@ -31,7 +31,7 @@ export interface ConsumeService {
   readonly peakInFlight: number;
   readonly queued: number;
   wrap(pq: ProcessQueue, record: MessageRecord, seq: number): ConsumedMessage;
-  submit(pq: ProcessQueue, messages: ConsumedMessage[]): void;
+  submit(pq: ProcessQueue, messages: readonly ConsumedMessage[]): void;
   discardQueued(pq: ProcessQueue): void;
   abortRunning(pqs: ReadonlySet<ProcessQueue>, reason: Error): number;
   close(): void;

@@ -305,10 +305,8 @@ export class ConsumerRuntime {
     const abandoned = pq.inflight;
     if (abandoned > 0) this.consume.abortRunning(new Set([pq]), new Error(`queue ${mqLabel(pq.mq)} released before its handler finished`));
     const offset = pq.committableOffset();
-    if (offset > pq.committedOffset) {
-      pq.committedOffset = offset;
-      this.deps.offsetStore.update(pq.mq, offset, { increaseOnly: true });
-    }
+    if (offset > pq.committedOffset) pq.committedOffset = offset;
+    if (pq.committedOffset >= 0) this.deps.offsetStore.update(pq.mq, pq.committedOffset, { increaseOnly: true });
     pq.drop();
     this.deps.budget.release(pq.clear());
     try {
@@ -342,7 +340,13 @@ export class ConsumerRuntime {
   }
 
   private async persistOwned(): Promise<void> {
-    const mqs = [...this.table.values()].filter((pq) => pq.state === 'active').map((pq) => pq.mq);
+    const mqs: MessageQueue[] = [];
+    for (const pq of this.table.values()) {
+      if (pq.state !== 'active') continue;
+      // The consume path keeps progress on the ProcessQueue; the store's table catches up here.
+      if (pq.committedOffset >= 0) this.deps.offsetStore.update(pq.mq, pq.committedOffset, { increaseOnly: true });
+      mqs.push(pq.mq);
+    }
     if (mqs.length === 0) return;
     try {
       await this.deps.offsetStore.persist(mqs);

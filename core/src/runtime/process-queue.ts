@@ -43,6 +43,7 @@ export class ProcessQueue {
   /** Sequence number of offsets[0]. */
   private base = 0;
   private capacityWaiter: Deferred | undefined;
+  private capacityMarks = { count: 0, bytes: 0, span: 0 };
   private idleWaiter: Deferred | undefined;
 
   constructor(
@@ -107,6 +108,26 @@ export class ProcessQueue {
     return bytes;
   }
 
+  /** remove() for one message, without an array (the per-message handler path). */
+  removeOne(seq: number): number {
+    const index = seq - this.base;
+    if (index < this.head || index >= this.done.length || this.done[index]) return 0;
+    this.done[index] = true;
+    const bytes = this.sizes[index]!;
+    this.msgCount--;
+    this.msgBytes -= bytes;
+    if (index === this.head) {
+      while (this.head < this.done.length && this.done[this.head]) this.head++;
+      this.compact();
+    }
+    this.signalCapacity();
+    if (this.msgCount === 0 && this.idleWaiter) {
+      this.idleWaiter.resolve();
+      this.idleWaiter = undefined;
+    }
+    return bytes;
+  }
+
   /** True while the message with this sequence number is cached and unfinished. */
   contains(seq: number): boolean {
     const index = seq - this.base;
@@ -119,11 +140,19 @@ export class ProcessQueue {
     return this.queueOffsetMax < 0 ? -1 : this.queueOffsetMax + 1;
   }
 
-  /** Resolves the next time messages are removed (or the queue stops), for a flow-controlled pull loop. */
-  waitForCapacity(): Promise<void> {
-    if (this.state !== 'active') return Promise.resolve();
+  /**
+   * Resolves once the cache is back at or under these marks (or the queue stops), for a flow-controlled pull loop.
+   * The marks are low watermarks, so one finished message does not wake the loop for a one-message pull.
+   */
+  waitForCapacity(marks: { count: number; bytes: number; span: number }): Promise<void> {
+    if (this.state !== 'active' || this.belowMarks(marks)) return Promise.resolve();
+    this.capacityMarks = marks;
     this.capacityWaiter ??= deferred();
     return this.capacityWaiter.promise;
+  }
+
+  private belowMarks(marks: { count: number; bytes: number; span: number }): boolean {
+    return this.msgCount <= marks.count && this.msgBytes <= marks.bytes && this.maxSpan <= marks.span;
   }
 
   /** Resolves when no handler call of this queue is running. */
@@ -173,7 +202,7 @@ export class ProcessQueue {
 
   private signalCapacity(): void {
     const waiter = this.capacityWaiter;
-    if (waiter) {
+    if (waiter && (this.state !== 'active' || this.belowMarks(this.capacityMarks))) {
       this.capacityWaiter = undefined;
       waiter.resolve();
     }

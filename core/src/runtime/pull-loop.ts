@@ -77,15 +77,23 @@ export class PullLoop {
       }
       const { options } = deps;
       const limits = deps.limits();
+      const maxSpan = options.consumeMode === 'CONCURRENTLY' ? options.consumeConcurrentlyMaxSpan : Number.MAX_SAFE_INTEGER;
       const countRoom = limits.count - pq.msgCount;
       const bytesRoom = limits.bytes - pq.msgBytes;
-      const spanRoom = options.consumeMode === 'CONCURRENTLY' ? options.consumeConcurrentlyMaxSpan - pq.maxSpan : Number.MAX_SAFE_INTEGER;
+      const spanRoom = maxSpan - pq.maxSpan;
       if (countRoom <= 0 || bytesRoom <= 0 || spanRoom <= 0) {
-        await pq.waitForCapacity();
+        // Java re-checks every 50 ms; here the loop sleeps until the queue is back under a low watermark
+        // (room for a full batch), so the next pull is a useful one.
+        const batch = Math.min(options.pullBatchSize, limits.count);
+        await pq.waitForCapacity({
+          count: limits.count - batch,
+          bytes: limits.bytes - Math.min(options.pullBatchSizeInBytes, limits.bytes),
+          span: maxSpan - Math.min(options.pullBatchSize, maxSpan),
+        });
         return 0;
       }
       if (deps.budget.room() <= 0) {
-        await untilAborted(deps.budget.waitForRoom(), pq.pullAbort.signal);
+        await untilAborted(deps.budget.waitForRoom(Math.min(options.pullBatchSizeInBytes, deps.budget.limit)), pq.pullAbort.signal);
         return 0;
       }
       const maxMsgs = Math.min(options.pullBatchSize, countRoom, spanRoom);
@@ -166,10 +174,8 @@ export class PullLoop {
 
   /** RocketMQ's correctTagsOffset: with nothing cached, the offset moves past filtered or empty ranges. */
   private correctTagsOffset(): void {
-    const { pq, deps } = this;
-    if (pq.msgCount !== 0 || pq.nextOffset === pq.committedOffset) return;
-    pq.committedOffset = pq.nextOffset;
-    deps.offsetStore.update(pq.mq, pq.nextOffset, { increaseOnly: true });
+    const { pq } = this;
+    if (pq.msgCount === 0 && pq.nextOffset > pq.committedOffset) pq.committedOffset = pq.nextOffset;
   }
 
   private emitPull(result: PullResult, found: number): void {

@@ -91,8 +91,10 @@ export class RebalanceService {
   }
 
   /** One pass over every topic; resolves with "balanced". */
-  private async pass(_reason: RebalanceReason): Promise<boolean> {
-    const gap = this.lastRunEnded + this.deps.profile.rebalanceMinGapMs - Date.now();
+  private async pass(reason: RebalanceReason): Promise<boolean> {
+    // RocketMQ keeps every pass 1 s apart. A membership notice skips that gap here: while a member that lost a
+    // queue waits, the member that gained it is already consuming, and every such millisecond is a duplicate.
+    const gap = reason === 'notice' || reason === 'route' ? 0 : this.lastRunEnded + this.deps.profile.rebalanceMinGapMs - Date.now();
     if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
     this.running = true;
     let balanced = true;

@@ -258,7 +258,9 @@ export class EmbeddedBroker {
     }
     if (request.commitOffset !== undefined && request.commitOffset >= 0) this.commitConsumerOffset(group, mq, request.commitOffset);
     const immediate = this.readQueue(queue, request);
-    if (immediate) return Promise.resolve(immediate);
+    // Answer on a later turn of the event loop, as a network reply would: resolving in a microtask would let a
+    // consumer with a backlog run pull after pull without ever yielding to timers and I/O.
+    if (immediate) return new Promise((resolve) => setImmediate(resolve, immediate));
     if (signal?.aborted) return Promise.reject(abortError());
     return new Promise<PullResult>((resolve, reject) => {
       const waiter: PullWaiter = {

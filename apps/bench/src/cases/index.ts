@@ -1,4 +1,5 @@
 import type { BenchCase } from './bench-case';
+import { pipelineCase } from './pipeline.case';
 
 /** Every case, in the order `npm run bench` runs the embedded ones. */
-export const CASES: readonly BenchCase[] = [];
+export const CASES: readonly BenchCase[] = [pipelineCase];

@@ -50,16 +50,22 @@ export class StoredMessage implements MessageRecord {
 
 export function storeSizeOf(topic: string, body: Buffer, properties: Readonly<Record<string, string>>): number {
   let props = 0;
-  for (const [k, v] of Object.entries(properties)) props += k.length + v.length + 2;
+  for (const k in properties) props += k.length + properties[k]!.length + 2;
   return RECORD_OVERHEAD + body.length + topic.length + props;
 }
 
+const hostPrefixes = new Map<string, string>();
+
 /** RocketMQ's offset message id: 16 bytes (IPv4 4, port 4, commit-log offset 8) as 32 uppercase hex chars. */
 export function offsetMsgIdOf(storeHost: string, commitLogOffset: number): string {
-  const [ip = '127.0.0.1', port = '0'] = storeHost.split(':');
-  const buf = Buffer.alloc(16);
-  ip.split('.').forEach((part, i) => buf.writeUInt8(Number(part) & 0xff, i));
-  buf.writeInt32BE(Number(port), 4);
-  buf.writeBigInt64BE(BigInt(commitLogOffset), 8);
-  return buf.toString('hex').toUpperCase();
+  let prefix = hostPrefixes.get(storeHost);
+  if (prefix === undefined) {
+    const [ip = '127.0.0.1', port = '0'] = storeHost.split(':');
+    const buf = Buffer.alloc(8);
+    ip.split('.').forEach((part, i) => buf.writeUInt8(Number(part) & 0xff, i));
+    buf.writeInt32BE(Number(port), 4);
+    prefix = buf.toString('hex').toUpperCase();
+    hostPrefixes.set(storeHost, prefix);
+  }
+  return prefix + commitLogOffset.toString(16).toUpperCase().padStart(16, '0');
 }

@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+
+/** Peak resident set of this process (VmHWM), in MiB. */
+export function peakRssMb(): number {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (m) return Math.round((Number(m[1]) / 1024) * 10) / 10;
+  } catch {
+    // not Linux: fall back to the current RSS
+  }
+  return Math.round((process.memoryUsage().rss / 1024 / 1024) * 10) / 10;
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** `--name value` flags. */
+export function flag(args: readonly string[], name: string, fallback: number): number {
+  const i = args.indexOf(`--${name}`);
+  if (i < 0 || i + 1 >= args.length) return fallback;
+  const n = Number(args[i + 1]);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} needs a positive number (got ${args[i + 1]})`);
+  return n;
+}
+
+export function log(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+/** Resolves when `check` is true, polling every `ms` (benchmarks only; tests use waitFor). */
+export async function until(check: () => boolean, ms = 5): Promise<void> {
+  while (!check()) await new Promise((r) => setTimeout(r, ms));
+}
+
+/** Collects garbage left by setup (with --expose-gc), so a timed phase does not pay for the fill before it. */
+export function settleHeap(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc) {
+    gc();
+    gc();
+  }
+}

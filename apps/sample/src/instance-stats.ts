@@ -1,0 +1,15 @@
+/** Per-instance counters, registered in each app's container and injected into the consumer. */
+export class InstanceStats {
+  consumed = 0;
+
+  constructor(
+    readonly name: string,
+    /** Deliveries per sequence key, shared by every instance of the run. */
+    readonly deliveries: Map<number, number>,
+  ) {}
+
+  record(seq: number): void {
+    this.consumed++;
+    this.deliveries.set(seq, (this.deliveries.get(seq) ?? 0) + 1);
+  }
+}
