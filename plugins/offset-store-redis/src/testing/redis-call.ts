@@ -33,8 +33,8 @@ export async function redisCall(target: number | ({ readonly port: number } & Re
 }
 
 /** `INFO <section>` parsed into name → value lines (`cmdstat_evalsha` → `calls=3,usec=...`). */
-export async function redisInfo(port: number, section: string): Promise<Map<string, string>> {
-  const text = String(await redisCall(port, 'INFO', section));
+export async function redisInfo(target: number | ({ readonly port: number } & RedisAuth), section: string): Promise<Map<string, string>> {
+  const text = String(await redisCall(target, 'INFO', section));
   const out = new Map<string, string>();
   for (const line of text.split('\r\n')) {
     const i = line.indexOf(':');
@@ -43,12 +43,21 @@ export async function redisInfo(port: number, section: string): Promise<Map<stri
   return out;
 }
 
-/** Calls per command from `INFO commandstats` (`evalsha` → 12). */
-export async function commandCalls(port: number): Promise<Map<string, number>> {
+/**
+ * Requests per command from `INFO commandstats` (`evalsha` → 12): executed calls plus rejected and failed ones (a
+ * MOVED redirect counts as rejected), so a redirected request still shows as a round trip. Note that commands a
+ * script runs inside Redis (its HGET/HSET) are counted too.
+ */
+export async function commandCalls(port: number, auth: RedisAuth = {}): Promise<Map<string, number>> {
   const out = new Map<string, number>();
-  for (const [name, value] of await redisInfo(port, 'commandstats')) {
-    const m = /(?:^|,)calls=(\d+)/.exec(value);
-    if (name.startsWith('cmdstat_') && m) out.set(name.slice('cmdstat_'.length), Number(m[1]));
+  for (const [name, value] of await redisInfo({ port, ...auth }, 'commandstats')) {
+    if (!name.startsWith('cmdstat_')) continue;
+    let n = 0;
+    for (const field of ['calls', 'rejected_calls', 'failed_calls']) {
+      const m = new RegExp(`(?:^|,)${field}=(\\d+)`).exec(value);
+      if (m) n += Number(m[1]);
+    }
+    out.set(name.slice('cmdstat_'.length), n);
   }
   return out;
 }
