@@ -1,6 +1,9 @@
-import type { AllocationInput, AllocationStrategy, MessageQueue } from '@mqkit/core';
+import { AllocationError, type AllocationInput, type AllocationStrategy, type MessageQueue } from '@mqkit/core';
 import { checkAllocationInput } from '@mqkit/core/internal';
 import { pairWeight, stringHash32 } from '../hashing/rendezvous-hash';
+
+/** Queue indexes fit in 21 bits of a sort key (see below). */
+const INDEX_SPACE = 2 ** 21;
 
 /** The hash key of a queue; NUL cannot occur in topic or broker names, so keys never collide by concatenation. */
 function queueKey(mq: MessageQueue): string {
@@ -27,15 +30,23 @@ export function balancedRendezvousOwners(mqAll: readonly MessageQueue[], cidAll:
   const m = cidAll.length;
   const owners = new Int32Array(n).fill(-1);
   if (n === 0 || m === 0) return owners;
+  if (n >= INDEX_SPACE) throw new AllocationError(`BALANCED_RENDEZVOUS supports up to ${INDEX_SPACE - 1} queues, got ${n}`);
   const queueHashes = mqAll.map((mq) => stringHash32(queueKey(mq)));
   const weights: Uint32Array[] = [];
   const preferences: Int32Array[] = [];
   for (let c = 0; c < m; c++) {
     const memberHash = stringHash32(cidAll[c]!);
     const w = new Uint32Array(n);
-    for (let q = 0; q < n; q++) w[q] = pairWeight(queueHashes[q]!, memberHash);
-    const order = Int32Array.from({ length: n }, (_, q) => q);
-    order.sort((a, b) => w[b]! - w[a]! || a - b);
+    // Sort keys packed in one double, (2^32 - 1 - weight) * 2^21 + queue index (< 2^53): a comparator-free numeric
+    // sort gives the highest weight first and, on equal weights, the lower queue index.
+    const keys = new Float64Array(n);
+    for (let q = 0; q < n; q++) {
+      w[q] = pairWeight(queueHashes[q]!, memberHash);
+      keys[q] = (0xffffffff - w[q]!) * INDEX_SPACE + q;
+    }
+    keys.sort();
+    const order = new Int32Array(n);
+    for (let k = 0; k < n; k++) order[k] = keys[k]! % INDEX_SPACE;
     weights.push(w);
     preferences.push(order);
   }

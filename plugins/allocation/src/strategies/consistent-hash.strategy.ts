@@ -16,6 +16,8 @@ import { ConsistentHashRouter } from './consistent-hash-router';
 export class AllocateMessageQueueConsistentHash implements AllocationStrategy {
   readonly name = 'CONSISTENT_HASH';
   private readonly hashFunction: (key: string) => number;
+  // The last ring built: every member of a rebalance (and every topic of a group) asks with the same cidAll.
+  private cached?: { cidAll: readonly string[]; router: ConsistentHashRouter };
 
   constructor(
     readonly virtualNodeCnt = 10,
@@ -29,7 +31,15 @@ export class AllocateMessageQueueConsistentHash implements AllocationStrategy {
 
   allocate(input: AllocationInput): MessageQueue[] {
     if (!checkAllocationInput(input)) return [];
-    const router = new ConsistentHashRouter(input.cidAll, this.virtualNodeCnt, this.hashFunction);
+    const router = this.routerFor(input.cidAll);
     return input.mqAll.filter((mq) => router.routeNode(messageQueueString(mq)) === input.currentCID);
+  }
+
+  private routerFor(cidAll: readonly string[]): ConsistentHashRouter {
+    const cached = this.cached;
+    if (cached && cached.cidAll.length === cidAll.length && cached.cidAll.every((id, i) => id === cidAll[i])) return cached.router;
+    const router = new ConsistentHashRouter(cidAll, this.virtualNodeCnt, this.hashFunction);
+    this.cached = { cidAll: [...cidAll], router };
+    return router;
   }
 }
