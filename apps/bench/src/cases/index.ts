@@ -1,5 +1,6 @@
 import type { BenchCase } from './bench-case';
+import { offsetsCase } from './offsets.case';
 import { pipelineCase } from './pipeline.case';
 
 /** Every case, in the order `npm run bench` runs the embedded ones. */
-export const CASES: readonly BenchCase[] = [pipelineCase];
+export const CASES: readonly BenchCase[] = [pipelineCase, offsetsCase];
