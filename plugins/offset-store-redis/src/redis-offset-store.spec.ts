@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RedisOffsetStore } from './redis-offset-store';
 import { resolveRedisOffsetStoreOptions, type RedisOffsetStoreOptions } from './redis-offset-store.options';
 import { commandCalls, redisCall, startRedisServer, type RedisServerHandle } from './testing';
+import { TEST_TLS_CERT, TEST_TLS_KEY } from './testing/tls.fixture';
 
 let redis: RedisServerHandle;
 const open: RedisOffsetStore[] = [];
@@ -169,6 +170,31 @@ describe('RedisOffsetStore auth and database', () => {
   it('fails load with the server\'s answer when the password is wrong', async () => {
     const s = store(newGroup(), { url: `redis://127.0.0.1:${secured.port}`, redis: { password: 'wrong' } });
     await expect(s.load()).rejects.toThrow(OffsetStoreError);
+  });
+});
+
+describe('RedisOffsetStore over TLS', () => {
+  let secure: RedisServerHandle;
+  beforeAll(async () => {
+    secure = await startRedisServer({ useRedisUrl: false, tls: { cert: TEST_TLS_CERT, key: TEST_TLS_KEY } });
+  });
+  afterAll(async () => {
+    await secure?.stop();
+  });
+
+  it('connects with a rediss:// URL and the tls options passed through to ioredis', async () => {
+    const group = newGroup();
+    expect(secure.url).toBe(`rediss://127.0.0.1:${secure.port}`);
+    const s = store(group, { url: secure.url, redis: { tls: { ca: TEST_TLS_CERT } } });
+    await s.load();
+    s.update(q('T', 0), 33, { increaseOnly: true });
+    await s.persist([q('T', 0)]);
+    expect(await redisCall({ port: secure.port, tls: { ca: TEST_TLS_CERT } }, 'HGET', `mqkit:offset:{${group}}:T`, 'broker-a:0')).toBe('33');
+  });
+
+  it('refuses a server whose certificate it does not trust', async () => {
+    const s = store(newGroup(), { url: secure.url });
+    await expect(s.load()).rejects.toThrow(/cannot connect to Redis.*(self.signed|certificate)/i);
   });
 });
 

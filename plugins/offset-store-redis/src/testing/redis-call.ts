@@ -1,8 +1,9 @@
 import { Redis } from 'ioredis';
 
-/** The password of a server started with `--requirepass`. */
+/** How to reach a harness server: its password (`--requirepass`) and, for a TLS server, the CA to trust. */
 export interface RedisAuth {
   readonly password?: string;
+  readonly tls?: { readonly ca: string };
 }
 
 /**
@@ -10,11 +11,12 @@ export interface RedisAuth {
  * CLUSTER INFO). Rejects at once when nothing listens; never leaves a reconnecting client behind.
  */
 export async function redisCall(target: number | ({ readonly port: number } & RedisAuth), command: string, ...args: (string | number)[]): Promise<unknown> {
-  const { port, password } = typeof target === 'number' ? { port: target, password: undefined } : target;
+  const { port, password, tls } = typeof target === 'number' ? { port: target, password: undefined, tls: undefined } : target;
   const client = new Redis({
     host: '127.0.0.1',
     port,
     password,
+    tls: tls ? { ca: tls.ca } : undefined,
     lazyConnect: true,
     retryStrategy: () => null,
     maxRetriesPerRequest: 0,

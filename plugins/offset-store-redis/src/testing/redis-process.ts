@@ -29,14 +29,17 @@ export interface RedisProcess {
 }
 
 /**
- * Spawns `redis-server` from PATH with its data and log in `dir` and waits until it answers PING (after loading
- * its AOF). Fails with REDIS_INSTALL_HINT when the binary is missing, and with the log's tail when the server
- * exits during start (a port taken meanwhile, a bad option).
+ * Spawns `redis-server` from PATH with its data and log in `dir`, and waits until it answers PING (after loading
+ * its AOF). The wait (8 s) stays below vitest's default hook timeout, so a server that never answers is stopped
+ * here rather than left behind by a timed-out hook. Fails with REDIS_INSTALL_HINT when the binary is missing, and
+ * with the log's tail when the server exits during start (a port taken meanwhile, a bad option).
  */
 export async function spawnRedis(port: number, dir: string, extraArgs: readonly string[] = [], auth: RedisAuth = {}): Promise<RedisProcess> {
   installExitHook();
   const logFile = join(dir, 'redis.log');
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--daemonize', 'no', '--logfile', logFile, ...extraArgs];
+  // A TLS server listens on its TLS port only.
+  const ports = auth.tls ? ['--port', '0', '--tls-port', String(port)] : ['--port', String(port)];
+  const args = [...ports, '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--daemonize', 'no', '--logfile', logFile, ...extraArgs];
   const child = spawn('redis-server', args, { stdio: 'ignore' });
   live.add(child);
   let exitedEarly: Error | undefined;
@@ -70,7 +73,7 @@ export async function spawnRedis(port: number, dir: string, extraArgs: readonly 
         if (exitedEarly) return true;
         return (await redisCall({ port, ...auth }, 'PING')) === 'PONG';
       },
-      { timeoutMs: 15_000, intervalMs: 25, message: `redis-server on 127.0.0.1:${port} to answer PING` },
+      { timeoutMs: 8_000, intervalMs: 25, message: `redis-server on 127.0.0.1:${port} to answer PING` },
     );
   } catch (error) {
     await stop();

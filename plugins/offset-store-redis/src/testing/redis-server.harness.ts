@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port';
@@ -11,6 +11,11 @@ export interface StartRedisServerOptions {
   readonly dir?: string;
   /** Use `REDIS_URL` when it is set instead of starting a server (default true). Tests that restart the server pass false. */
   readonly useRedisUrl?: boolean;
+  /**
+   * Serves TLS only (`--port 0 --tls-port <port>`) with this certificate and key (PEM); `url` is then
+   * `rediss://...` and clients must trust `cert` (e.g. `redis: { tls: { ca: cert } }`).
+   */
+  readonly tls?: { readonly cert: string; readonly key: string };
   /** Starts the server with `--requirepass`; `url` then carries the password. */
   readonly password?: string;
   /** Extra redis-server arguments, e.g. `['--maxmemory', '64mb']`. */
@@ -52,8 +57,14 @@ export async function startRedisServer(options: StartRedisServerOptions = {}): P
   if (fromEnv && options.useRedisUrl !== false && options.port === undefined && options.dir === undefined) return externalServer(fromEnv);
   const ownDir = options.dir === undefined;
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'mqkit-redis-'));
-  const auth = options.password === undefined ? {} : { password: options.password };
+  const auth = { password: options.password, tls: options.tls && { ca: options.tls.cert } };
   const args = [...(options.password === undefined ? [] : ['--requirepass', options.password]), ...(options.args ?? [])];
+  if (options.tls) {
+    // redis-server reads certificates from files: keep them next to its data.
+    writeFileSync(join(dir, 'tls-cert.pem'), options.tls.cert);
+    writeFileSync(join(dir, 'tls-key.pem'), options.tls.key, { mode: 0o600 });
+    args.push('--tls-cert-file', join(dir, 'tls-cert.pem'), '--tls-key-file', join(dir, 'tls-key.pem'), '--tls-auth-clients', 'no');
+  }
   let port = options.port ?? (await freePort());
   let server: RedisProcess | undefined;
   try {
@@ -77,7 +88,7 @@ export async function startRedisServer(options: StartRedisServerOptions = {}): P
 
   const handle: RedisServerHandle = {
     get url() {
-      return `redis://${options.password === undefined ? '' : `:${encodeURIComponent(options.password)}@`}127.0.0.1:${port}`;
+      return `${options.tls ? 'rediss' : 'redis'}://${options.password === undefined ? '' : `:${encodeURIComponent(options.password)}@`}127.0.0.1:${port}`;
     },
     host: '127.0.0.1',
     get port() {
