@@ -8,17 +8,23 @@ export interface TestApi {
 }
 
 export interface DescribeContractOptions extends AllocationContractOptions {
-  /** The runner's describe and it; default vitest's, loaded only when this function runs (vitest is an optional peer). */
+  /** The runner's describe and it; default: the running vitest's (or describe/it globals). */
   readonly testApi?: TestApi;
 }
 
-function loadVitest(): TestApi {
-  try {
-    // Required lazily so that importing @mqkit/allocation/testing never needs vitest.
-    return require('vitest') as TestApi;
-  } catch (error) {
-    throw new Error('describeAllocationStrategyContract needs vitest (an optional peer dependency of @mqkit/allocation); install it or pass { testApi: { describe, it } }', { cause: error });
-  }
+const isTestApi = (api: unknown): api is TestApi =>
+  typeof (api as TestApi | undefined)?.describe === 'function' && typeof (api as TestApi | undefined)?.it === 'function';
+
+/**
+ * Finds the running test framework without importing it, so that importing @mqkit/allocation/testing never needs
+ * vitest (an optional peer). vitest refuses `require('vitest')` from CommonJS, but inside its workers it publishes
+ * its module as `globalThis.__vitest_index__`; `describe`/`it` globals cover vitest's globals mode, jest and mocha.
+ */
+function findTestApi(): TestApi {
+  const scope = globalThis as { __vitest_index__?: unknown; describe?: unknown; it?: unknown };
+  if (isTestApi(scope.__vitest_index__)) return scope.__vitest_index__;
+  if (isTestApi(scope)) return scope;
+  throw new Error('describeAllocationStrategyContract runs inside a test file (vitest, or a runner with describe/it globals); elsewhere pass { testApi: { describe, it } }');
 }
 
 /**
@@ -33,7 +39,7 @@ function loadVitest(): TestApi {
  * ```
  */
 export function describeAllocationStrategyContract(name: string, factory: () => AllocationStrategy, options: DescribeContractOptions = {}): void {
-  const { describe, it } = options.testApi ?? loadVitest();
+  const { describe, it } = options.testApi ?? findTestApi();
   describe(`allocation strategy contract: ${name}`, () => {
     for (const [title, check] of Object.entries(allocationContractChecks)) it(title, () => check(factory, options));
   });
