@@ -25,6 +25,10 @@ export function checkDeclaration(issues: IssueCollector, options: ConsumerOption
  */
 export function resolveGroupOptions(issues: IssueCollector, options: Partial<ConsumerOptions> & { group: string }, now = Date.now()): ResolvedGroupOptions {
   const o = { ...CONSUMER_DEFAULTS, consumeTimestamp: formatConsumeTimestamp(now - 30 * 60_000), ...stripUndefined(options) } as ResolvedGroupOptions;
+  // Java fails a lone consumeThreadMax below the default min (20); a default should never cause an error.
+  if (options.consumeThreadMin === undefined && typeof options.consumeThreadMax === 'number' && options.consumeThreadMax >= 1 && options.consumeThreadMax < o.consumeThreadMin) {
+    (o as { consumeThreadMin: number }).consumeThreadMin = Math.max(1, options.consumeThreadMax);
+  }
   issues.oneOf('messageModel', options.messageModel, Object.values(MessageModel));
   issues.oneOf('consumeMode', options.consumeMode, Object.values(ConsumeMode));
   issues.oneOf('consumeFromWhere', options.consumeFromWhere, Object.values(ConsumeFromWhere));
@@ -33,7 +37,8 @@ export function resolveGroupOptions(issues: IssueCollector, options: Partial<Con
   }
   issues.intRange('consumeThreadMin', options.consumeThreadMin, 1, 1000);
   issues.intRange('consumeThreadMax', options.consumeThreadMax, 1, 1000);
-  if (Number.isInteger(o.consumeThreadMin) && Number.isInteger(o.consumeThreadMax) && o.consumeThreadMin > o.consumeThreadMax) {
+  const inRange = (n: unknown) => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= 1000;
+  if (inRange(o.consumeThreadMin) && inRange(o.consumeThreadMax) && o.consumeThreadMin > o.consumeThreadMax) {
     issues.add('consumeThreadMin', o.consumeThreadMin, `at most consumeThreadMax (${o.consumeThreadMax})`);
   }
   issues.intRange('consumeConcurrentlyMaxSpan', options.consumeConcurrentlyMaxSpan, 1, 65535);

@@ -48,6 +48,9 @@ export interface PullLoopDeps {
  */
 export class PullLoop {
   private delay = 0;
+  /** The last answer had no messages: the next pull will probably be held as a long poll. */
+  private idle = true;
+  private typicalMessageBytes = 1024;
 
   constructor(
     private readonly pq: ProcessQueue,
@@ -92,12 +95,18 @@ export class PullLoop {
         });
         return 0;
       }
-      if (deps.budget.room() <= 0) {
-        await untilAborted(deps.budget.waitForRoom(Math.min(options.pullBatchSizeInBytes, deps.budget.limit)), pq.pullAbort.signal);
+      // Waiting for a sixteenth of the app budget (or a full pull, if smaller) keeps pulls useful without letting
+      // a queue wait for room that other queues' pulls keep taking.
+      const watermark = Math.min(options.pullBatchSizeInBytes, Math.max(1, Math.floor(deps.budget.limit / 16)));
+      if (deps.budget.room() < watermark) {
+        await untilAborted(deps.budget.waitForRoom(watermark), pq.pullAbort.signal);
         return 0;
       }
       const maxMsgs = Math.min(options.pullBatchSize, countRoom, spanRoom);
-      const reserved = deps.budget.reserve(Math.min(options.pullBatchSizeInBytes, bytesRoom));
+      // An idle queue's pull is likely to be held by the broker for the whole long poll: it reserves about one
+      // message, not a full batch, so idle queues do not sit on the budget that busy ones need.
+      const wanted = Math.min(options.pullBatchSizeInBytes, bytesRoom);
+      const reserved = deps.budget.reserve(this.idle ? Math.min(wanted, this.typicalMessageBytes) : wanted);
       let result: PullResult;
       try {
         result = await deps.puller.pull(
@@ -136,6 +145,8 @@ export class PullLoop {
   private async handle(result: PullResult, reserved: number): Promise<number> {
     const { pq, deps } = this;
     pq.brokerMaxOffset = result.maxOffset;
+    this.idle = result.status !== PullStatus.FOUND || result.messages.length === 0;
+    if (!this.idle) this.typicalMessageBytes = Math.max(1, result.messages[result.messages.length - 1]!.body.length);
     let found = 0;
     switch (result.status) {
       case PullStatus.FOUND: {

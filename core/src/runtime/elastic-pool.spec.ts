@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { ElasticPool, type PoolTask } from './elastic-pool';
+
+interface Job extends PoolTask {
+  release?: () => void;
+}
+
+function pool(min: number, max: number) {
+  let running = 0;
+  let peak = 0;
+  const jobs: Job[] = [];
+  const p: ElasticPool<Job> = new ElasticPool<Job>(min, max, async (job) => {
+    running++;
+    peak = Math.max(peak, running);
+    await new Promise<void>((resolve) => (job.release = resolve));
+    running--;
+    p.settle(job);
+  });
+  const submit = (n: number) => {
+    for (let i = 0; i < n; i++) {
+      const job: Job = { settled: false };
+      jobs.push(job);
+      p.submit(job);
+    }
+  };
+  return { p, submit, jobs, running: () => running, peak: () => peak };
+}
+
+describe('ElasticPool', () => {
+  it('grows to max under backlog and never past it', async () => {
+    const t = pool(2, 5);
+    t.submit(50);
+    await Promise.resolve();
+    expect(t.running()).toBe(5);
+    expect(t.p.queued).toBe(45);
+    for (let round = 0; round < 20; round++) {
+      for (const job of t.jobs.filter((j) => j.release && !j.settled)) job.release!();
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(t.peak()).toBe(5);
+    expect(t.jobs.every((j) => j.settled)).toBe(true);
+  });
+
+  it('runs min at a time when work trickles in, and shrinks back towards min', async () => {
+    const t = pool(2, 8);
+    t.submit(1);
+    t.submit(1);
+    expect(t.p.currentLimit).toBe(2);
+    t.submit(6);
+    expect(t.p.currentLimit).toBe(8);
+    for (let round = 0; round < 10; round++) {
+      for (const job of t.jobs.filter((j) => j.release && !j.settled)) job.release!();
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(t.p.currentLimit).toBe(2);
+  });
+
+  it('settle is idempotent (a timed-out task settles early, then again when it returns)', () => {
+    const t = pool(1, 1);
+    t.submit(2);
+    const first = t.jobs[0]!;
+    t.p.settle(first);
+    t.p.settle(first);
+    expect(t.p.inFlight).toBe(1);
+  });
+
+  it('discard drops waiting tasks only', async () => {
+    const t = pool(1, 1);
+    t.submit(3);
+    t.p.discard(() => true);
+    expect(t.p.queued).toBe(0);
+    expect(t.p.inFlight).toBe(1);
+  });
+});

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import type { MessageRecord } from '../model/message';
+import { parseSubscription } from '../model/subscription';
+import { ProcessQueue } from './process-queue';
+
+const mq = { topic: 'T', brokerName: 'b', queueId: 0 };
+
+function records(offsets: number[], size = 10): MessageRecord[] {
+  return offsets.map((queueOffset) => ({ queueOffset, body: Buffer.alloc(size) }) as unknown as MessageRecord);
+}
+
+function put(pq: ProcessQueue, offsets: number[], size = 10): number[] {
+  const seqs: number[] = [];
+  pq.put(records(offsets, size), (_r, seq) => seqs.push(seq));
+  return seqs;
+}
+
+describe('ProcessQueue', () => {
+  it('commits the smallest offset still in flight, then last + 1 when empty', () => {
+    const pq = new ProcessQueue(mq, parseSubscription('T', '*'), 0);
+    expect(pq.committableOffset()).toBe(-1);
+    const seqs = put(pq, [10, 11, 12, 13]);
+    expect(pq.committableOffset()).toBe(10);
+    pq.remove([seqs[1]!, seqs[2]!]);
+    expect(pq.committableOffset()).toBe(10);
+    pq.removeOne(seqs[0]!);
+    expect(pq.committableOffset()).toBe(13);
+    pq.removeOne(seqs[3]!);
+    expect(pq.committableOffset()).toBe(14);
+  });
+
+  it('counts messages and body bytes, and the offset span', () => {
+    const pq = new ProcessQueue(mq, parseSubscription('T', '*'), 0);
+    const seqs = put(pq, [0, 5, 9], 100);
+    expect(pq.msgCount).toBe(3);
+    expect(pq.msgBytes).toBe(300);
+    expect(pq.maxSpan).toBe(9);
+    expect(pq.remove([seqs[0]!])).toBe(100);
+    expect(pq.maxSpan).toBe(4);
+    expect(pq.msgCount).toBe(2);
+    expect(pq.msgBytes).toBe(200);
+  });
+
+  it('ignores offsets at or below the last one put, and finished messages removed twice', () => {
+    const pq = new ProcessQueue(mq, parseSubscription('T', '*'), 0);
+    const seqs = put(pq, [1, 2]);
+    expect(put(pq, [2, 3])).toHaveLength(1);
+    expect(pq.msgCount).toBe(3);
+    expect(pq.removeOne(seqs[0]!)).toBe(10);
+    expect(pq.removeOne(seqs[0]!)).toBe(0);
+    expect(pq.msgCount).toBe(2);
+  });
+
+  it('keeps sequence numbers valid across compaction of a long window', () => {
+    const pq = new ProcessQueue(mq, parseSubscription('T', '*'), 0);
+    const seqs = put(pq, Array.from({ length: 5000 }, (_, i) => i));
+    for (let i = 0; i < 4000; i++) pq.removeOne(seqs[i]!);
+    expect(pq.committableOffset()).toBe(4000);
+    expect(pq.contains(seqs[3999]!)).toBe(false);
+    expect(pq.contains(seqs[4000]!)).toBe(true);
+    pq.removeOne(seqs[4999]!);
+    expect(pq.committableOffset()).toBe(4000);
+    for (let i = 4000; i < 4999; i++) pq.removeOne(seqs[i]!);
+    expect(pq.committableOffset()).toBe(5000);
+    expect(pq.msgCount).toBe(0);
+  });
+
+  it('wakes a flow-controlled waiter only once back under its marks', async () => {
+    const pq = new ProcessQueue(mq, parseSubscription('T', '*'), 0);
+    const seqs = put(pq, [0, 1, 2, 3]);
+    let woke = false;
+    const wait = pq.waitForCapacity({ count: 2, bytes: 1e9, span: 1e9 }).then(() => (woke = true));
+    pq.removeOne(seqs[0]!);
+    await Promise.resolve();
+    expect(woke).toBe(false);
+    pq.removeOne(seqs[1]!);
+    await wait;
+    expect(woke).toBe(true);
+  });
+
+  it('clear() drops the cache; late removals of old messages count nothing', () => {
+    const pq = new ProcessQueue(mq, parseSubscription('T', '*'), 0);
+    const seqs = put(pq, [0, 1]);
+    expect(pq.clear()).toBe(20);
+    expect(pq.removeOne(seqs[0]!)).toBe(0);
+    expect(pq.msgCount).toBe(0);
+  });
+
+  it('beginDrain aborts the pull signal and releases capacity waiters', async () => {
+    const pq = new ProcessQueue(mq, parseSubscription('T', '*'), 0);
+    put(pq, [0, 1]);
+    const wait = pq.waitForCapacity({ count: 0, bytes: 0, span: 0 });
+    pq.beginDrain();
+    await wait;
+    expect(pq.pullAbort.signal.aborted).toBe(true);
+    expect(pq.state).toBe('draining');
+  });
+});
