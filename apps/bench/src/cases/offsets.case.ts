@@ -15,6 +15,8 @@ interface RoundResult {
   readonly roundTripsPerFlush: number;
   readonly flushes: number;
   readonly fieldWritesPerSec: number;
+  /** Median time of one flush (script call and reply), ms. */
+  readonly flushMs: number;
 }
 
 /**
@@ -28,9 +30,11 @@ async function round(redis: RedisServerHandle, queues: number, flushMs: number, 
   const events = new EventBus();
   let scriptInternalCalls = 0;
   let fieldWrites = 0;
+  const flushMsAll: number[] = [];
   events.on('offset-store.flush', (e) => {
     scriptInternalCalls += e.entries + e.applied; // the script's one HGET per entry and one HSET per write
     fieldWrites += e.applied;
+    flushMsAll.push(e.durationMs);
   });
   const store = new RedisOffsetStore({ group, events, options: resolveRedisOffsetStoreOptions({ url: redis.url }) });
   await store.load();
@@ -82,7 +86,7 @@ async function round(redis: RedisServerHandle, queues: number, flushMs: number, 
   await store.close();
   await redisCall(redis.port, 'DEL', offsetKeyOf(DEFAULT_KEY_PREFIX, group, TOPIC));
   const seconds = (carried.at - t0) / 1000;
-  return { commitsPerSec: carried.commits / seconds, roundTripsPerFlush: (requests - scriptInternalCalls) / done, flushes: done, fieldWritesPerSec: fieldWrites / seconds };
+  return { commitsPerSec: carried.commits / seconds, roundTripsPerFlush: (requests - scriptInternalCalls) / done, flushes: done, fieldWritesPerSec: fieldWrites / seconds, flushMs: median(flushMsAll) };
 }
 
 export const offsetsCase: BenchCase = {
@@ -105,7 +109,7 @@ export const offsetsCase: BenchCase = {
         const [f, s] = [fast.at(-1)!, slow.at(-1)!];
         log(
           `round ${r + 1}: 100 ms flush ${Math.round(f.commitsPerSec)} commits/s (${Math.round(f.fieldWritesPerSec)} field writes/s, ` +
-            `${f.roundTripsPerFlush.toFixed(3)} round trips/flush over ${f.flushes}); 5 s flush ${Math.round(s.commitsPerSec)} commits/s ` +
+            `${f.roundTripsPerFlush.toFixed(3)} round trips/flush over ${f.flushes}, median flush ${f.flushMs} ms); 5 s flush ${Math.round(s.commitsPerSec)} commits/s ` +
             `(${s.roundTripsPerFlush.toFixed(3)} round trips/flush over ${s.flushes})`,
         );
       }
