@@ -1,3 +1,5 @@
 import { projectConfig } from '../vitest.shared.mts';
 
-export default projectConfig(import.meta.dirname);
+// Integration files run one at a time (they start real servers and whole consumer groups), after the unit
+// projects (nx: test dependsOn ^test).
+export default projectConfig(import.meta.dirname, { fileParallelism: false, testTimeout: 60_000, hookTimeout: 120_000 });

@@ -1,0 +1,36 @@
+// Sums reports/vitest/*.json (one per project with a test script). A project without a report, a skipped or
+// todo test, and a test file that failed to load count as failures. Prints "N passed, N failed" last.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+const rootPkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+const projectDirs = rootPkg.workspaces.flatMap((pattern) => {
+  if (!pattern.endsWith('/*')) return [pattern];
+  const base = pattern.slice(0, -2);
+  return fs.readdirSync(path.join(root, base)).map((d) => path.join(base, d));
+});
+
+let passed = 0;
+let failed = 0;
+for (const dir of projectDirs) {
+  const pkgFile = path.join(root, dir, 'package.json');
+  if (!fs.existsSync(pkgFile)) continue;
+  const pkg = JSON.parse(fs.readFileSync(pkgFile, 'utf8'));
+  if (!pkg.scripts || !pkg.scripts.test) continue;
+  const report = path.join(root, 'reports', 'vitest', `${path.basename(dir)}.json`);
+  if (!fs.existsSync(report)) {
+    console.error(`[ci] ${pkg.name}: no test report (${path.relative(root, report)}): counted as failed`);
+    failed += 1;
+    continue;
+  }
+  const r = JSON.parse(fs.readFileSync(report, 'utf8'));
+  const skipped = (r.numPendingTests || 0) + (r.numTodoTests || 0);
+  const brokenFiles = (r.testResults || []).filter((f) => f.status === 'failed' && !(f.assertionResults || []).some((a) => a.status === 'failed')).length;
+  passed += r.numPassedTests || 0;
+  failed += (r.numFailedTests || 0) + skipped + brokenFiles;
+  console.error(`[ci] ${pkg.name}: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped, ${brokenFiles} files failed to run`);
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 || passed === 0 ? 1 : 0);
