@@ -52,16 +52,27 @@ export async function startGroup(options: {
   return apps;
 }
 
-/** Sends payloads {i} for i in [from, to), `parallel` sends at a time. */
-export async function produce(broker: EmbeddedBroker, topic: string, from: number, to: number, parallel = 256): Promise<void> {
+/** A producer that sends payloads {i} for i in [from, to), `parallel` sends at a time. */
+export async function openProducer(broker: EmbeddedBroker, topic: string, parallel = 256) {
   const producer = await createProducer({ transport: memoryTransport({ broker }), group: `producer-${topic}` });
+  return {
+    async send(from: number, to: number): Promise<void> {
+      for (let start = from; start < to; start += parallel) {
+        const end = Math.min(to, start + parallel);
+        const sends: Promise<unknown>[] = [];
+        for (let i = start; i < end; i++) sends.push(producer.send({ topic, payload: { i } }));
+        await Promise.all(sends);
+      }
+    },
+    stop: () => producer.stop(),
+  };
+}
+
+/** Sends payloads {i} for i in [from, to). */
+export async function produce(broker: EmbeddedBroker, topic: string, from: number, to: number): Promise<void> {
+  const producer = await openProducer(broker, topic);
   try {
-    for (let start = from; start < to; start += parallel) {
-      const end = Math.min(to, start + parallel);
-      const sends: Promise<unknown>[] = [];
-      for (let i = start; i < end; i++) sends.push(producer.send({ topic, payload: { i } }));
-      await Promise.all(sends);
-    }
+    await producer.send(from, to);
   } finally {
     await producer.stop();
   }
