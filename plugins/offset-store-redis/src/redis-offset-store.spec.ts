@@ -1,12 +1,9 @@
 import { EventBus, OffsetStoreError, type MessageQueue } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
-import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RedisOffsetStore } from './redis-offset-store';
 import { resolveRedisOffsetStoreOptions, type RedisOffsetStoreOptions } from './redis-offset-store.options';
 import { commandCalls, redisCall, startRedisServer, type RedisServerHandle } from './testing';
-import { TEST_TLS_CERT, TEST_TLS_KEY } from './testing/tls.fixture';
 
 let redis: RedisServerHandle;
 const open: RedisOffsetStore[] = [];
@@ -129,134 +126,5 @@ describe('RedisOffsetStore on a real redis-server', () => {
     await inFlight;
     expect(await redisCall(redis.port, 'HGET', `mqkit:offset:{${group}}:T`, 'broker-a:0')).toBe('9');
     await expect(s.persist([q('T', 0)])).rejects.toThrow(/closed/);
-  });
-
-  it('fails load with an OffsetStoreError when Redis cannot be reached', async () => {
-    const events = new EventBus();
-    const errors: Error[] = [];
-    events.on('offset-store.error', (e) => errors.push(e.error));
-    const s = store(newGroup(), { url: 'redis://127.0.0.1:1' }, events);
-    await expect(s.load()).rejects.toThrow(/cannot connect to Redis.*ECONNREFUSED/);
-    expect(errors).toHaveLength(1);
-  });
-});
-
-describe('RedisOffsetStore auth and database', () => {
-  let secured: RedisServerHandle;
-  beforeAll(async () => {
-    secured = await startRedisServer({ useRedisUrl: false, password: 's3cret' });
-  });
-  afterAll(async () => {
-    await secured?.stop();
-  });
-
-  it('passes the password and database number of the URL to ioredis', async () => {
-    const group = newGroup();
-    const s = store(group, { url: `redis://:s3cret@127.0.0.1:${secured.port}/3` });
-    await s.load();
-    s.update(q('T', 0), 21, { increaseOnly: true });
-    await s.persist([q('T', 0)]);
-    const probe = new Redis({ port: secured.port, host: '127.0.0.1', password: 's3cret', db: 3, lazyConnect: true });
-    try {
-      await probe.connect();
-      expect(await probe.hget(`mqkit:offset:{${group}}:T`, 'broker-a:0')).toBe('21');
-      await probe.select(0);
-      expect(await probe.exists(`mqkit:offset:{${group}}:T`)).toBe(0);
-    } finally {
-      probe.disconnect();
-    }
-  });
-
-  it('fails load with the server\'s answer when the password is wrong', async () => {
-    const s = store(newGroup(), { url: `redis://127.0.0.1:${secured.port}`, redis: { password: 'wrong' } });
-    await expect(s.load()).rejects.toThrow(OffsetStoreError);
-  });
-});
-
-describe('RedisOffsetStore over TLS', () => {
-  let secure: RedisServerHandle;
-  beforeAll(async () => {
-    secure = await startRedisServer({ useRedisUrl: false, tls: { cert: TEST_TLS_CERT, key: TEST_TLS_KEY } });
-  });
-  afterAll(async () => {
-    await secure?.stop();
-  });
-
-  it('connects with a rediss:// URL and the tls options passed through to ioredis', async () => {
-    const group = newGroup();
-    expect(secure.url).toBe(`rediss://127.0.0.1:${secure.port}`);
-    const s = store(group, { url: secure.url, redis: { tls: { ca: TEST_TLS_CERT } } });
-    await s.load();
-    s.update(q('T', 0), 33, { increaseOnly: true });
-    await s.persist([q('T', 0)]);
-    expect(await redisCall({ port: secure.port, tls: { ca: TEST_TLS_CERT } }, 'HGET', `mqkit:offset:{${group}}:T`, 'broker-a:0')).toBe('33');
-  });
-
-  it('refuses a server whose certificate it does not trust', async () => {
-    const s = store(newGroup(), { url: secure.url });
-    await expect(s.load()).rejects.toThrow(/cannot connect to Redis.*(self.signed|certificate)/i);
-  });
-});
-
-describe('RedisOffsetStore while Redis is down', () => {
-  it('keeps commits in memory, reports each failure, and the first flush after the restart writes the latest offsets', async () => {
-    const server = await startRedisServer({ useRedisUrl: false });
-    try {
-      const group = newGroup();
-      const events = new EventBus();
-      const errors: string[] = [];
-      events.on('offset-store.error', (e) => errors.push(e.error.message));
-      const s = new RedisOffsetStore({ group, events, options: resolveRedisOffsetStoreOptions({ url: server.url }) });
-      open.push(s);
-      await s.load();
-      s.update(q('T', 0), 100, { increaseOnly: true });
-      await s.persist([q('T', 0)]);
-      await server.halt();
-      await waitFor(() => errors.some((m) => m.includes('lost the connection')), { message: 'the lost-connection event' });
-      s.update(q('T', 0), 150, { increaseOnly: true });
-      const failure = await s.persist([q('T', 0)]).then(() => undefined, (e: unknown) => e);
-      expect(failure).toBeInstanceOf(OffsetStoreError);
-      expect((failure as OffsetStoreError).retriable).toBe(true);
-      expect((failure as Error).message).toMatch(/unreachable/);
-      s.update(q('T', 0), 180, { increaseOnly: true });
-      await expect(s.read(q('T', 0), 'memory')).resolves.toBe(180);
-      await server.restart();
-      expect(await redisCall(server.port, 'HGET', `mqkit:offset:{${group}}:T`, 'broker-a:0')).toBe('100');
-      await waitFor(() => s.persist([q('T', 0)]).then(() => true), { timeoutMs: 10_000, intervalMs: 100, message: 'a flush after the reconnect' });
-      expect(await redisCall(server.port, 'HGET', `mqkit:offset:{${group}}:T`, 'broker-a:0')).toBe('180');
-      expect(errors.filter((m) => m.includes('cannot write')).length).toBeGreaterThanOrEqual(1);
-    } finally {
-      await server.stop();
-    }
-  });
-
-  it('asks to pause pulling past maxUnpersistedMessages and to resume after a successful flush', async () => {
-    const server = await startRedisServer({ useRedisUrl: false });
-    try {
-      const s = new RedisOffsetStore({ group: newGroup(), events: new EventBus(), options: resolveRedisOffsetStoreOptions({ url: server.url, maxUnpersistedMessages: 100 }) });
-      open.push(s);
-      const signals: boolean[] = [];
-      s.watchBackpressure((paused) => signals.push(paused));
-      await s.load();
-      const [a, b] = [q('T', 0), q('T', 1)];
-      s.update(a, 1_000, { increaseOnly: true });
-      s.update(b, 0, { increaseOnly: true });
-      await s.persist([a, b]);
-      await server.halt();
-      s.update(a, 1_060, { increaseOnly: true });
-      await expect(s.persist([a, b])).rejects.toThrow(OffsetStoreError);
-      expect(signals).toEqual([]);
-      s.update(b, 41, { increaseOnly: true });
-      await expect(s.persist([a, b])).rejects.toThrow(OffsetStoreError);
-      expect(signals).toEqual([true]);
-      const late: boolean[] = [];
-      s.watchBackpressure((paused) => late.push(paused));
-      expect(late).toEqual([true]);
-      await server.restart();
-      await waitFor(() => s.persist([a, b]).then(() => true), { timeoutMs: 10_000, intervalMs: 100, message: 'a flush after the reconnect' });
-      expect(signals).toEqual([true, false]);
-    } finally {
-      await server.stop();
-    }
   });
 });
