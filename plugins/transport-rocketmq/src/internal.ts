@@ -1,1 +1,57 @@
-export {};
+/**
+ * Internals shared with mqkit's own packages (the integration harness, benchmarks): the codecs and the
+ * connection layer. Not a stable API for applications.
+ */
+
+// Wire constants and commands
+export {
+  LanguageCode,
+  MAX_FRAME_LENGTH,
+  MessageMagic,
+  MessageSysFlag,
+  MQVersion,
+  PermName,
+  PullSysFlag,
+  RemotingFlag,
+  RequestCode,
+  ResponseCode,
+  SerializeType,
+  languageName,
+  type LanguageName,
+} from './protocol/remoting-codes';
+export { emptyFields, isOneway, isResponse, remotingCommand, stringFields, type RemotingCommand } from './protocol/remoting-command';
+
+// Frames and headers
+export { decodeCommand, encodeCommand } from './protocol/frame.codec';
+export { FrameDecoder } from './protocol/frame-decoder';
+export { decodeJsonHeader, encodeJsonHeader, type CommandHeader } from './protocol/json-header.codec';
+export { decodeRocketMqHeader, encodeRocketMqHeader } from './protocol/rocketmq-header.codec';
+
+// Messages and bodies
+export { decodeMessageRecord, decodeMessageRecords, MIN_RECORD_SIZE, offsetMsgIdOf, type MessageDecodeOptions } from './protocol/message-record.decoder';
+export { encodeMessageRecord, type MessageRecordInput } from './protocol/message-record.encoder';
+export { decodeBatchBody, encodeBatchBody, type BatchEntry, type DecodedBatchEntry } from './protocol/batch-body.codec';
+export { decodeProperties, encodeProperties, NAME_VALUE_SEPARATOR, PROPERTY_SEPARATOR } from './protocol/properties.codec';
+export { DEFAULT_MAX_INFLATED_BYTES, deflateBody, inflateBody, type InflatedBody } from './protocol/body-compression';
+export { formatIpv6, formatSocketAddress, isV4Mapped, parseSocketAddress, type RawSocketAddress } from './protocol/socket-address.codec';
+export { formatLong, parseLong, readSafeInt64, toSafeNumber } from './protocol/checked-long';
+export {
+  FASTJSON_MAX_DEPTH,
+  fastJsonEntries,
+  isFastJsonObject,
+  parseFastJson,
+  parseFastJsonBody,
+  type FastJsonMap,
+  type FastJsonObject,
+  type FastJsonValue,
+} from './protocol/fastjson.parser';
+
+// ACL
+export { aclSignature, aclSigningContent, checkCredentials, signExtFields, ACCESS_KEY, SECURITY_TOKEN, SIGNATURE } from './acl/acl-signer';
+
+// Connections
+export { RemotingConnection, type RemotingConnectionOptions, type RemotingConnectionState } from './remoting/remoting-connection';
+export { RemotingClient } from './remoting/remoting-client';
+export { openSocket, parseAddress } from './remoting/open-socket';
+export { RECONNECT_DEFAULTS, reconnectDelay } from './remoting/reconnect-backoff';
+export type { OutgoingRequest, RemotingReply, RemotingRequestHandler, RequestOptions } from './remoting/remoting-request';
