@@ -28,8 +28,12 @@ export class ConsistentHashRouter {
 
   /** The client owning `key`: the first ring entry at or after hash(key), wrapping to the first; undefined if empty. */
   routeNode(key: string): string | undefined {
+    return this.routeHash(this.hashFunction(key));
+  }
+
+  /** The client owning a key whose hash is already known. */
+  routeHash(hash: number): string | undefined {
     if (this.hashes.length === 0) return undefined;
-    const hash = this.hashFunction(key);
     let lo = 0;
     let hi = this.hashes.length;
     while (lo < hi) {

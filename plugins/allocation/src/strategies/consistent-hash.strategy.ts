@@ -18,6 +18,8 @@ export class AllocateMessageQueueConsistentHash implements AllocationStrategy {
   private readonly hashFunction: (key: string) => number;
   // The last ring built: every member of a rebalance (and every topic of a group) asks with the same cidAll.
   private cached?: { cidAll: readonly string[]; router: ConsistentHashRouter };
+  // Queue keys hash the same every time; MD5 of each queue on every call is most of this strategy's cost.
+  private readonly queueHashes = new Map<string, number>();
 
   constructor(
     readonly virtualNodeCnt = 10,
@@ -32,7 +34,17 @@ export class AllocateMessageQueueConsistentHash implements AllocationStrategy {
   allocate(input: AllocationInput): MessageQueue[] {
     if (!checkAllocationInput(input)) return [];
     const router = this.routerFor(input.cidAll);
-    return input.mqAll.filter((mq) => router.routeNode(messageQueueString(mq)) === input.currentCID);
+    return input.mqAll.filter((mq) => router.routeHash(this.queueHash(messageQueueString(mq))) === input.currentCID);
+  }
+
+  private queueHash(key: string): number {
+    let hash = this.queueHashes.get(key);
+    if (hash === undefined) {
+      if (this.queueHashes.size >= 65_536) this.queueHashes.clear(); // bounded: topics come and go
+      hash = this.hashFunction(key);
+      this.queueHashes.set(key, hash);
+    }
+    return hash;
   }
 
   private routerFor(cidAll: readonly string[]): ConsistentHashRouter {
