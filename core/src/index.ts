@@ -62,6 +62,7 @@ export type {
   SendResult,
   SendStatus,
   TopicAdmin,
+  OffsetAdmin,
 } from './spi/transport.roles';
 
 // Allocation

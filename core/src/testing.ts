@@ -1,3 +1,4 @@
 /** The test kit: wait-for helpers and (later) the contract suites every plugin must pass. */
 export { waitFor, type WaitForOptions } from './testing/wait-for';
 export { describeOffsetStoreContract, type OffsetStoreContractBackend, type OffsetStoreContractSetup } from './testing/offset-store.contract';
+export { simulateCrash } from './testing/simulate-crash';

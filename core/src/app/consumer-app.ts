@@ -34,6 +34,12 @@ export interface ConsumerControl {
   pause(): void;
   resume(): void;
   status(): ConsumerStatus;
+  /**
+   * Moves the whole group (every member, not just this one) back or forward to the first message stored at or
+   * after `timestamp`, for each subscribed topic (or the given ones): the broker pushes the new offsets to every
+   * member, which drops what it cached and pulls again from there.
+   */
+  resetOffsetByTimestamp(timestamp: number, topics?: readonly string[]): Promise<void>;
 }
 
 export interface AppStatus {
@@ -134,10 +140,33 @@ export class ConsumerApp {
     return this.stopReport;
   }
 
+  /**
+   * Simulates a crash (for failure tests, exported as `simulateCrash` from the testing entry): consumers stop at
+   * once without committing, unlocking or unregistering, and the transport connection closes, as when the process
+   * is killed. The broker notices the member is gone; its queue locks stay until they expire.
+   */
+  async crashForTesting(): Promise<void> {
+    if (this.state !== 'running') return;
+    this.state = 'stopped';
+    this.stop$.next();
+    for (const runtime of this.runtimes.values()) runtime.crash();
+    this.stopReport = Promise.resolve({ clientId: this.clientId, elapsedMs: 0, drained: false, consumers: [] });
+    await this.host.teardown();
+  }
+
   consumer(group: string): ConsumerControl {
     const runtime = this.runtimes.get(group);
     if (!runtime) throw new IllegalStateError(`no consumer group ${group} in app ${this.clientId} (started groups: ${[...this.runtimes.keys()].join(', ') || 'none'})`);
-    return { group, pause: () => runtime.pause(), resume: () => runtime.resume(), status: () => runtime.status() };
+    return {
+      group,
+      pause: () => runtime.pause(),
+      resume: () => runtime.resume(),
+      status: () => runtime.status(),
+      resetOffsetByTimestamp: async (timestamp, topics) => {
+        const admin = this.role(Tokens.OffsetAdmin, 'offset reset');
+        for (const topic of topics ?? runtime.definition.subscriptions.map((s) => s.topic)) await admin.resetOffsetByTimestamp(group, topic, timestamp);
+      },
+    };
   }
 
   status(): AppStatus {
@@ -236,7 +265,7 @@ export class ConsumerApp {
           budget: this.budget,
           hooks: this.options.hooks ?? [],
           strategy,
-          offsetStore: provider.create({ group: definition.group, clientId: this.clientId, messageModel: o.messageModel, container: this.container, events: this.events }),
+          offsetStore: provider.create({ group: definition.group, clientId: this.clientId, instanceName: this.options.instanceName, messageModel: o.messageModel, container: this.container, events: this.events }),
           routes: this.container.resolve(Tokens.RouteResolver),
           membership: this.container.resolve(Tokens.GroupMembership),
           puller: this.container.resolve(Tokens.MessagePuller),

@@ -3,12 +3,13 @@ import type { MessageRecord } from '../model/message';
 import type { ResolvedGroupOptions } from '../options/consumer-options';
 import type { Profile } from '../options/profile';
 import type { OffsetStore } from '../spi/offset-store';
-import type { QueueLocks, RetryChannel } from '../spi/transport.roles';
+import type { RetryChannel } from '../spi/transport.roles';
 import type { ByteBudget } from './byte-budget';
 import type { ConsumeHook } from './consume-hook';
 import type { ConsumedMessage } from './consumed-message';
 import type { HandlerBinding } from './handler-binding';
 import type { ProcessQueue } from './process-queue';
+import type { QueueLockManager } from './queue-lock-manager';
 
 export interface ConsumeServiceDeps {
   readonly group: string;
@@ -19,7 +20,8 @@ export interface ConsumeServiceDeps {
   readonly handlers: ReadonlyMap<string, HandlerBinding>;
   readonly offsetStore: OffsetStore;
   readonly retry: RetryChannel | undefined;
-  readonly locks: QueueLocks | undefined;
+  /** Present when queues are consumed under broker locks (ORDERLY in CLUSTERING, or exclusiveHandoff). */
+  readonly lockManager: QueueLockManager | undefined;
   readonly events: EventBus;
   readonly hooks: readonly ConsumeHook[];
   readonly budget: ByteBudget;

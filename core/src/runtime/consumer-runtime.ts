@@ -12,6 +12,8 @@ import type { BrokerOffsets, ConsumerRegistration, GroupMembership, MessagePulle
 import { deferred, toError, type Deferred } from '../util/deferred';
 import type { ByteBudget } from './byte-budget';
 import { ConcurrentConsumeService } from './concurrent-consume.service';
+import { OrderlyConsumeService } from './orderly-consume.service';
+import { QueueLockManager } from './queue-lock-manager';
 import type { ConsumeHook } from './consume-hook';
 import type { ConsumeService } from './consume-service';
 import { bindHandler, type HandlerBinding } from './handler-binding';
@@ -51,6 +53,8 @@ export class ConsumerRuntime {
   private readonly handlers = new Map<string, HandlerBinding>();
   private consume!: ConsumeService;
   private rebalance!: RebalanceService;
+  /** Broker locks: ORDERLY in CLUSTERING, or exclusiveHandoff. */
+  private readonly lockManager: QueueLockManager | undefined;
   private readonly stop$ = new Subject<void>();
   private limits: PullLimits;
   private paused: Deferred | undefined;
@@ -69,6 +73,10 @@ export class ConsumerRuntime {
       // RocketMQ's copySubscription: CLUSTERING consumers also read their retry topic, with "*".
       const retry = retryTopicOf(this.group);
       this.subscriptions.set(retry, parseSubscription(retry, '*'));
+    }
+    const o = definition.options;
+    if (deps.locks && o.messageModel === 'CLUSTERING' && (o.consumeMode === 'ORDERLY' || o.exclusiveHandoff)) {
+      this.lockManager = new QueueLockManager(this.group, deps.locks, deps.profile, deps.events);
     }
     this.unsubscribeErrors = deps.events.on('consumer.error', (e) => {
       if (e.group === this.group) this.lastError = { where: e.where, message: e.error.message, at: Date.now() };
@@ -90,7 +98,7 @@ export class ConsumerRuntime {
     const { deps } = this;
     const o = this.definition.options;
     await deps.offsetStore.load();
-    this.consume = new ConcurrentConsumeService({
+    const serviceDeps = {
       group: this.group,
       clientId: deps.clientId,
       options: o,
@@ -98,11 +106,12 @@ export class ConsumerRuntime {
       handlers: this.handlers,
       offsetStore: deps.offsetStore,
       retry: deps.retry,
-      locks: deps.locks,
+      lockManager: this.lockManager,
       events: deps.events,
       hooks: deps.hooks,
       budget: deps.budget,
-    });
+    };
+    this.consume = o.consumeMode === 'ORDERLY' ? new OrderlyConsumeService(serviceDeps) : new ConcurrentConsumeService(serviceDeps);
     this.rebalance = new RebalanceService(
       {
         group: this.group,
@@ -122,6 +131,7 @@ export class ConsumerRuntime {
         takeUntil(this.stop$),
       )
       .subscribe();
+    this.lockManager?.startRenewing(() => [...this.table.values()].filter((pq) => pq.state === 'active'));
     this.rebalance.start();
     deps.events.emit('consumer.started', { group: this.group, clientId: deps.clientId });
   }
@@ -165,12 +175,34 @@ export class ConsumerRuntime {
     } catch (error) {
       this.deps.events.emit('consumer.error', { group: this.group, where: 'unregister', error: toError(error) });
     }
+    this.lockManager?.stop();
     this.consume.close();
     await this.deps.offsetStore.close?.();
     this.unsubscribeErrors();
     this.state = 'stopped';
     this.deps.events.emit('consumer.stopped', { group: this.group, clientId: this.deps.clientId });
     return reports;
+  }
+
+  /**
+   * What a killed process looks like to the broker: everything stops at once, nothing is persisted, nothing is
+   * unlocked or unregistered (the app then closes its connection). For failure tests.
+   */
+  crash(): void {
+    if (this.state !== 'running') return;
+    this.state = 'stopped';
+    this.stop$.next();
+    void this.rebalance.stop();
+    this.lockManager?.stop();
+    for (const pq of this.table.values()) {
+      pq.drop();
+      this.loops.get(pq.key)?.unsubscribe();
+      this.consume.abortRunning(new Set([pq]), new Error('crashed'));
+    }
+    this.loops.clear();
+    this.table.clear();
+    this.consume.close();
+    this.unsubscribeErrors();
   }
 
   status(): ConsumerStatus {
@@ -213,7 +245,7 @@ export class ConsumerRuntime {
     for (const pq of this.table.values()) {
       if (pq.mq.topic !== topic || wanted.has(pq.key) || pq.state !== 'active') continue;
       removed.push(pq.mq);
-      releases.push(this.release(pq, Date.now() + this.deps.profile.drainTimeoutMs));
+      releases.push(this.release(pq, Date.now() + this.releaseBoundMs()));
     }
     const added: MessageQueue[] = [];
     let complete = true;
@@ -236,13 +268,21 @@ export class ConsumerRuntime {
 
   private async dropUnsubscribed(topics: ReadonlySet<string>): Promise<void> {
     const stale = [...this.table.values()].filter((pq) => !topics.has(pq.mq.topic) && pq.state === 'active');
-    await Promise.all(stale.map((pq) => this.release(pq, Date.now() + this.deps.profile.drainTimeoutMs)));
+    await Promise.all(stale.map((pq) => this.release(pq, Date.now() + this.releaseBoundMs())));
+  }
+
+  /** How long a released queue waits for its running calls: ORDERLY waits for its batch up to RocketMQ's 20 s. */
+  private releaseBoundMs(): number {
+    return this.definition.options.consumeMode === 'ORDERLY' ? this.deps.profile.lockForceReleaseMs : this.deps.profile.drainTimeoutMs;
   }
 
   /** New queue: compute where to start (RocketMQ's computePullFromWhere), create its ProcessQueue, start pulling. */
   private async addQueue(mq: MessageQueue): Promise<boolean> {
     const subscription = this.subscriptions.get(mq.topic);
     if (!subscription || this.state !== 'running') return false;
+    // Under locks the queue is taken only once its previous owner unlocked it (after draining and persisting), or
+    // its lock expired; the offset is read after that, so it is the previous owner's final one.
+    if (this.lockManager && !(await this.lockManager.lock(mq))) return false;
     let offset: number;
     try {
       offset = await this.startOffset(mq);
@@ -253,6 +293,7 @@ export class ConsumerRuntime {
     if (this.state !== 'running' || this.table.has(mqKey(mq))) return false;
     const pq = new ProcessQueue(mq, subscription, offset);
     pq.committedOffset = offset;
+    if (this.lockManager) this.lockManager.markLocked(pq);
     this.deps.offsetStore.update(mq, offset, { increaseOnly: false });
     this.table.set(pq.key, pq);
     this.startLoop(pq);
@@ -286,6 +327,7 @@ export class ConsumerRuntime {
       events: this.deps.events,
       limits: () => this.limits,
       whenRunning: () => this.paused?.promise,
+      lockValid: this.lockManager ? (q) => this.lockManager!.isValid(q) : undefined,
       offsetIllegal: (q, next) => this.offsetIllegal(q, next),
     });
     this.loops.set(pq.key, loop.start());
@@ -315,6 +357,7 @@ export class ConsumerRuntime {
       this.deps.events.emit('consumer.error', { group: this.group, where: 'persist-on-release', error: toError(error), mq: pq.mq });
     }
     this.deps.offsetStore.remove(pq.mq);
+    if (this.lockManager) await this.lockManager.unlock([pq.mq]);
     if (this.table.get(pq.key) === pq) this.table.delete(pq.key);
     const report: ReleaseReport = { mq: pq.mq, offset: pq.committedOffset, drained, abandoned, durationMs: Date.now() - started };
     this.deps.events.emit('consumer.queue-released', { group: this.group, ...report });

@@ -33,6 +33,9 @@ export class ProcessQueue {
   inflight = 0;
   lastPullTimestamp = Date.now();
   lastConsumeTimestamp = Date.now();
+  /** Broker queue lock held (ORDERLY and exclusiveHandoff); see QueueLockManager. */
+  locked = false;
+  lastLockTimestamp = 0;
   /** Aborts this queue's outstanding long poll when the queue is released. */
   readonly pullAbort = new AbortController();
 
@@ -126,6 +129,11 @@ export class ProcessQueue {
       this.idleWaiter = undefined;
     }
     return bytes;
+  }
+
+  /** The lock is held and was granted less than `expiryMs` ago (RocketMQ's isLockExpired, inverted). */
+  lockValid(expiryMs: number, now = Date.now()): boolean {
+    return this.locked && now - this.lastLockTimestamp <= expiryMs;
   }
 
   /** True while the message with this sequence number is cached and unfinished. */

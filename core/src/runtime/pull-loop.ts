@@ -36,6 +36,8 @@ export interface PullLoopDeps {
   limits(): PullLimits;
   /** Resolves at once when not paused, else when resumed. */
   whenRunning(): Promise<void> | undefined;
+  /** Under broker locks: pull only while the queue's lock is valid (RocketMQ's orderly check 7c). */
+  readonly lockValid?: (pq: ProcessQueue) => boolean;
   /** RocketMQ's OFFSET_ILLEGAL repair: store the broker's offset, drop the queue, rebalance. */
   offsetIllegal(pq: ProcessQueue, nextOffset: number): Promise<void>;
 }
@@ -78,6 +80,7 @@ export class PullLoop {
         await untilAborted(paused, pq.pullAbort.signal);
         return 0;
       }
+      if (deps.lockValid && !deps.lockValid(pq)) return deps.profile.pullErrorDelayMs;
       const { options } = deps;
       const limits = deps.limits();
       const maxSpan = options.consumeMode === 'CONCURRENTLY' ? options.consumeConcurrentlyMaxSpan : Number.MAX_SAFE_INTEGER;

@@ -29,6 +29,8 @@ export interface OffsetStore {
 export interface OffsetStoreContext {
   readonly group: string;
   readonly clientId: string;
+  /** The app's `instanceName` option when one was given (stable across restarts). */
+  readonly instanceName: string | undefined;
   readonly messageModel: MessageModel;
   readonly container: DependencyContainer;
   readonly events: EventBus;

@@ -9,6 +9,7 @@ import type {
   RetryChannel,
   RouteResolver,
   TopicAdmin,
+  OffsetAdmin,
 } from './transport.roles';
 import type { OffsetStoreProvider } from './offset-store';
 import type { AllocationStrategy } from './allocation-strategy';
@@ -26,6 +27,7 @@ export const Tokens = {
   QueueLocks: token<QueueLocks>('QueueLocks'),
   MessageSender: token<MessageSender>('MessageSender'),
   TopicAdmin: token<TopicAdmin>('TopicAdmin'),
+  OffsetAdmin: token<OffsetAdmin>('OffsetAdmin'),
   /** Registered by core: the runtime's answers to broker-initiated requests, for transports to call. */
   BrokerCallbacks: token<BrokerCallbacks>('BrokerCallbacks'),
   OffsetStoreProvider: token<OffsetStoreProvider>('OffsetStoreProvider'),
@@ -43,4 +45,5 @@ export const TransportRoleNames: ReadonlyMap<InjectionToken<unknown>, string> = 
   [Tokens.QueueLocks, 'QueueLocks'],
   [Tokens.MessageSender, 'MessageSender'],
   [Tokens.TopicAdmin, 'TopicAdmin'],
+  [Tokens.OffsetAdmin, 'OffsetAdmin'],
 ]);

@@ -131,6 +131,14 @@ export interface TopicAdmin {
   createTopic(options: { topic: string; queues: number; brokers?: readonly string[] }): Promise<void>;
 }
 
+/**
+ * RocketMQ's INVOKE_BROKER_TO_RESET_OFFSET: the broker moves a group's offsets of a topic to the first message
+ * stored at or after `timestamp` and pushes them to every connected member (RESET_CONSUMER_CLIENT_OFFSET).
+ */
+export interface OffsetAdmin {
+  resetOffsetByTimestamp(group: string, topic: string, timestamp: number): Promise<void>;
+}
+
 /** Requests the broker sends to a client (RESET_CONSUMER_CLIENT_OFFSET, GET_CONSUMER_RUNNING_INFO). */
 export interface BrokerCallbacks {
   /** Moves the group's offsets of these queues (RESET_CONSUMER_CLIENT_OFFSET); the member re-pulls from them. */

@@ -1,1 +1,1 @@
-export {};
+export { readOffsetsFile, writeOffsetsFile, type OffsetMap } from './offsets-file';

@@ -9,6 +9,7 @@ import {
   type RetryChannel,
   type RouteResolver,
   type TopicAdmin,
+  type OffsetAdmin,
   type TransportPlugin,
 } from '@mqkit/core';
 import { Subject, share } from 'rxjs';
@@ -76,6 +77,9 @@ export function memoryTransport(options: MemoryTransportOptions = {}): Transport
         sendOneway: async (mq, record) => void broker.send(mq, record, bornHost),
       };
       const admin: TopicAdmin = { createTopic: async (o) => broker.createTopic(o) };
+      const offsetAdmin: OffsetAdmin = {
+        resetOffsetByTimestamp: async (group, topic, timestamp) => void (await broker.resetOffsetByTimestamp(group, topic, timestamp)),
+      };
       container.register(Tokens.RouteResolver, { useValue: routes });
       container.register(Tokens.GroupMembership, { useValue: membership });
       container.register(Tokens.MessagePuller, { useValue: puller });
@@ -84,6 +88,7 @@ export function memoryTransport(options: MemoryTransportOptions = {}): Transport
       container.register(Tokens.QueueLocks, { useValue: locks });
       container.register(Tokens.MessageSender, { useValue: sender });
       container.register(Tokens.TopicAdmin, { useValue: admin });
+      container.register(Tokens.OffsetAdmin, { useValue: offsetAdmin });
       context.addTeardown(() => {
         broker.disconnect(clientId);
         notices.complete();

@@ -1,0 +1,87 @@
+import { waitFor } from '@mqkit/core/testing';
+import type { MessageQueue } from '@mqkit/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Deliveries, Harness, consumerClass, unique } from '../support/fixtures';
+
+let harness: Harness;
+afterEach(async () => harness?.close());
+
+describe('operational controls', () => {
+  it('pause stops pulling and resume continues; nothing is lost', async () => {
+    harness = new Harness();
+    const topic = unique('T');
+    const group = unique('g');
+    harness.broker.createTopic({ topic, queues: 2 });
+    const seen = new Deliveries();
+    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m) => seen.record(m.payload.seq));
+    const app = await harness.app([Handler]);
+    await harness.produce(topic, 500);
+    await waitFor(() => seen.unique === 500);
+    app.consumer(group).pause();
+    expect(app.consumer(group).status().paused).toBe(true);
+    await harness.produce(topic, 500, { from: 500 });
+    // Paused: no pull goes out, so nothing new arrives however long we look.
+    const pulls: number[] = [];
+    const off = app.on('consumer.pull', (e) => pulls.push(e.found));
+    await waitFor(() => app.consumer(group).status().queues.every((q) => q.cachedCount === 0));
+    const before = seen.unique;
+    await new Promise((r) => setTimeout(r, 300)); // a window in which a running consumer would have pulled
+    expect(seen.unique).toBe(before);
+    expect(pulls.filter((n) => n > 0)).toEqual([]);
+    off();
+    app.consumer(group).resume();
+    await waitFor(() => seen.unique === 1_000);
+    expect(seen.missing(1_000)).toEqual([]);
+  }, 20_000);
+
+  it('reset to a timestamp reaches every member of a running group of 3 and re-delivers from the right offset', async () => {
+    harness = new Harness();
+    const topic = unique('T');
+    const group = unique('g');
+    harness.broker.createTopic({ topic, queues: 6 });
+    const seen = new Deliveries();
+    const firstOffsets = new Map<number, number[]>();
+    let resetDone = false;
+    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m) => {
+      seen.record(m.payload.seq);
+      if (resetDone) firstOffsets.set(m.queueId, [...(firstOffsets.get(m.queueId) ?? []), m.queueOffset]);
+    });
+    const apps = [await harness.app([Handler]), await harness.app([Handler]), await harness.app([Handler])];
+    await harness.produce(topic, 600);
+    await waitFor(() => seen.unique === 600);
+    await new Promise((r) => setTimeout(r, 5));
+    const mark = Date.now();
+    await new Promise((r) => setTimeout(r, 5));
+    await harness.produce(topic, 600, { from: 600 });
+    await waitFor(() => seen.unique === 1_200);
+    const expected = new Map<number, number>();
+    for (let q = 0; q < 6; q++) expected.set(q, harness.broker.searchOffset({ topic, brokerName: 'broker-a', queueId: q }, mark));
+    resetDone = true;
+    const totalBefore = seen.total;
+    await apps[1]!.consumer(group).resetOffsetByTimestamp(mark);
+    // Every queue, whichever member owns it, is consumed again from the first message stored at or after `mark`.
+    await waitFor(() => seen.total - totalBefore === 600, { timeoutMs: 20_000, message: () => `${seen.total - totalBefore} re-delivered` });
+    for (let q = 0; q < 6; q++) expect(Math.min(...(firstOffsets.get(q) ?? [Infinity]))).toBe(expected.get(q));
+    expect(new Set(apps.flatMap((a) => a.consumer(group).status().queues.filter((x) => x.mq.topic === topic).map((x) => x.mq.queueId))).size).toBe(6);
+  }, 30_000);
+
+  it('messageQueueListener gets the full and the allocated set on every change', async () => {
+    harness = new Harness();
+    const topic = unique('T');
+    const group = unique('g');
+    harness.broker.createTopic({ topic, queues: 4 });
+    const events: { member: string; all: MessageQueue[]; mine: MessageQueue[] }[] = [];
+    const Handler = consumerClass({ group, topic }, () => undefined);
+    const listener = (member: string) => (e: { group: string; topic: string; mqAll: readonly MessageQueue[]; mqAssigned: readonly MessageQueue[] }) => {
+      if (e.topic === topic) events.push({ member, all: [...e.mqAll], mine: [...e.mqAssigned] });
+    };
+    await harness.app([Handler], { messageQueueListener: listener('a') });
+    await waitFor(() => events.some((e) => e.member === 'a' && e.mine.length === 4));
+    await harness.app([Handler], { messageQueueListener: listener('b') });
+    await waitFor(() => events.some((e) => e.member === 'a' && e.mine.length === 2) && events.some((e) => e.member === 'b' && e.mine.length === 2));
+    const a = events.filter((e) => e.member === 'a').at(-1)!;
+    const b = events.filter((e) => e.member === 'b').at(-1)!;
+    expect(b.all.map((q) => q.queueId)).toEqual([0, 1, 2, 3]);
+    expect([...a.mine, ...b.mine].map((q) => q.queueId).sort()).toEqual([0, 1, 2, 3]);
+  }, 20_000);
+});
