@@ -46,6 +46,31 @@ export {
   type FastJsonValue,
 } from './protocol/fastjson.parser';
 
+export { stringifyFastJson, type FastJsonWritable } from './protocol/fastjson.writer';
+
+// Client requests and responses (pure builders and parsers; not wired into core's roles yet)
+export { asArray, asInt, asObject, asString, expectCode, jsonBody, longField, optionalLongField } from './client/broker-response';
+export {
+  brokerAddressOf,
+  MASTER_ID,
+  parseTopicRoute,
+  publishQueuesOf,
+  routeRequest,
+  STANDARD_JSON_VERSION,
+  subscribeQueuesOf,
+  type BrokerData,
+  type QueueData,
+  type TopicRoute,
+} from './client/topic-route.codec';
+export { heartbeatRequest, parseHeartbeatResponse, unregisterRequest, type ConsumeType, type HeartbeatInput } from './client/heartbeat.codec';
+export { parsePullResponse, pullMessageRequest, type PullOutcome } from './client/pull-message.codec';
+export {
+  parseConsumerRunningInfoRequest,
+  parseNotifyConsumerIdsChanged,
+  parseResetOffsetRequest,
+  type ResetOffsetRequest,
+} from './client/broker-callbacks.codec';
+
 // ACL
 export { aclSignature, aclSigningContent, checkCredentials, signExtFields, ACCESS_KEY, SECURITY_TOKEN, SIGNATURE } from './acl/acl-signer';
 

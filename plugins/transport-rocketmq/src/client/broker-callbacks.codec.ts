@@ -1,0 +1,59 @@
+import { ProtocolError, type MessageQueue } from '@mqkit/core';
+import { parseLong, toSafeNumber } from '../protocol/checked-long';
+import { fastJsonEntries, isFastJsonObject, parseFastJsonBody } from '../protocol/fastjson.parser';
+import type { RemotingCommand } from '../protocol/remoting-command';
+import { asInt, asString } from './broker-response';
+
+/** NOTIFY_CONSUMER_IDS_CHANGED (40, oneway): the group whose membership changed. */
+export function parseNotifyConsumerIdsChanged(request: RemotingCommand): { readonly group: string } {
+  return { group: required(request, 'consumerGroup') };
+}
+
+/** RESET_CONSUMER_CLIENT_OFFSET (220, oneway): the new offset of each queue of the group's topic. */
+export interface ResetOffsetRequest {
+  readonly group: string;
+  readonly topic: string;
+  readonly timestamp: number;
+  readonly isForce: boolean;
+  readonly offsets: ReadonlyArray<{ readonly mq: MessageQueue; readonly offset: number }>;
+}
+
+/**
+ * Reads RESET_CONSUMER_CLIENT_OFFSET: header group/topic/timestamp/isForce and a ResetOffsetBody whose offsetTable
+ * has MessageQueue objects as keys (fastjson's non-standard form). Offsets beyond 2^53 are UnsafeLongErrors.
+ * Without a body the table is empty, as the Java client treats it.
+ */
+export function parseResetOffsetRequest(request: RemotingCommand): ResetOffsetRequest {
+  const offsets: Array<{ mq: MessageQueue; offset: number }> = [];
+  if (request.body.length > 0) {
+    const body = parseFastJsonBody(request.body);
+    if (!isFastJsonObject(body)) throw new ProtocolError('ResetOffsetBody is not an object');
+    for (const [key, value] of fastJsonEntries(body['offsetTable'])) {
+      if (!isFastJsonObject(key)) throw new ProtocolError('ResetOffsetBody.offsetTable key is not a MessageQueue');
+      const mq = { topic: asString(key['topic'], 'offsetTable key.topic'), brokerName: asString(key['brokerName'], 'offsetTable key.brokerName'), queueId: asInt(key['queueId'], 'offsetTable key.queueId') };
+      let offset: number;
+      if (typeof value === 'bigint') offset = toSafeNumber(value, 'offsetTable offset');
+      else if (typeof value === 'number' && Number.isSafeInteger(value)) offset = value;
+      else throw new ProtocolError(`offsetTable offset of ${mq.topic}/${mq.brokerName}/${mq.queueId} is not an integer`);
+      offsets.push({ mq, offset });
+    }
+  }
+  return {
+    group: required(request, 'group'),
+    topic: required(request, 'topic'),
+    timestamp: parseLong(required(request, 'timestamp'), 'timestamp'),
+    isForce: request.extFields['isForce'] === 'true',
+    offsets,
+  };
+}
+
+/** GET_CONSUMER_RUNNING_INFO (307, sync): which group the admin tool asks about. */
+export function parseConsumerRunningInfoRequest(request: RemotingCommand): { readonly group: string; readonly clientId: string; readonly jstackEnable: boolean } {
+  return { group: required(request, 'consumerGroup'), clientId: request.extFields['clientId'] ?? '', jstackEnable: request.extFields['jstackEnable'] === 'true' };
+}
+
+function required(request: RemotingCommand, key: string): string {
+  const value = request.extFields[key];
+  if (value === undefined) throw new ProtocolError(`request ${request.code} has no ${key}`);
+  return value;
+}

@@ -1,0 +1,61 @@
+import { BrokerError, ProtocolError } from '@mqkit/core';
+import { isFastJsonObject, parseFastJsonBody, type FastJsonObject, type FastJsonValue } from '../protocol/fastjson.parser';
+import { parseLong } from '../protocol/checked-long';
+import type { RemotingCommand } from '../protocol/remoting-command';
+
+/**
+ * Returns the response when its code is one of `accepted` (default SUCCESS only); otherwise throws a BrokerError
+ * carrying the code, the broker's remark and what was asked, with RocketMQ's retry verdict for the code.
+ */
+export function expectCode(response: RemotingCommand, what: string, options: { accepted?: readonly number[]; brokerName?: string } = {}): RemotingCommand {
+  const accepted = options.accepted ?? [0];
+  if (accepted.includes(response.code)) return response;
+  throw new BrokerError(`${what} failed: code ${response.code}${response.remark ? ` (${response.remark})` : ''}`, {
+    responseCode: response.code,
+    brokerName: options.brokerName,
+  });
+}
+
+/** A required extFields long as a checked number; absent or malformed is a ProtocolError naming the field. */
+export function longField(response: RemotingCommand, key: string): number {
+  const text = response.extFields[key];
+  if (text === undefined) throw new ProtocolError(`response ${response.code} has no ${key}`);
+  return parseLong(text, key);
+}
+
+/** An optional extFields long, undefined when absent. */
+export function optionalLongField(response: RemotingCommand, key: string): number | undefined {
+  const text = response.extFields[key];
+  return text === undefined ? undefined : parseLong(text, key);
+}
+
+/** The response body parsed as (fastjson) JSON; an empty body is a ProtocolError naming what was expected. */
+export function jsonBody(response: RemotingCommand, what: string): FastJsonValue {
+  if (response.body.length === 0) throw new ProtocolError(`${what}: response has no body`);
+  return parseFastJsonBody(response.body);
+}
+
+/** A parsed JSON object, or a ProtocolError naming `path`. */
+export function asObject(value: FastJsonValue | undefined, path: string): FastJsonObject {
+  if (!isFastJsonObject(value)) throw new ProtocolError(`${path} is not an object`);
+  return value;
+}
+
+/** A parsed JSON array, or a ProtocolError naming `path`; null and absent read as empty, as fastjson leaves empty sets out. */
+export function asArray(value: FastJsonValue | undefined, path: string): FastJsonValue[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new ProtocolError(`${path} is not an array`);
+  return value;
+}
+
+/** A string field, or a ProtocolError naming `path`. */
+export function asString(value: FastJsonValue | undefined, path: string): string {
+  if (typeof value !== 'string') throw new ProtocolError(`${path} is not a string`);
+  return value;
+}
+
+/** An int32 field, or a ProtocolError naming `path`. */
+export function asInt(value: FastJsonValue | undefined, path: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < -0x80000000 || value > 0x7fffffff) throw new ProtocolError(`${path} is not an int`);
+  return value;
+}
