@@ -10,6 +10,8 @@ import { readOffsetsFile, writeOffsetsFile, type OffsetMap } from './offsets-fil
 export class FileOffsetStore implements OffsetStore {
   private readonly table = new OffsetTable();
   private stored: OffsetMap = new Map();
+  /** Queues this instance has persisted. */
+  private readonly written = new Set<string>();
   private writing: Promise<void> = Promise.resolve();
 
   constructor(
@@ -25,6 +27,10 @@ export class FileOffsetStore implements OffsetStore {
   async read(mq: MessageQueue, from: ReadOffsetFrom): Promise<number> {
     if (from !== 'store' && this.table.has(mq)) return this.table.get(mq);
     if (from === 'memory') return -1;
+    // RocketMQ's READ_FROM_STORE re-reads the file: another run of this member may have written it since load.
+    const onDisk = await readOffsetsFile(this.path, this.group);
+    // What this instance persisted itself is newer than the disk while its write is still under way.
+    for (const [key, value] of onDisk) if (!this.written.has(key)) this.stored.set(key, value);
     const entry = this.stored.get(mqKey(mq));
     if (!entry) return -1;
     this.table.load(mq, entry.offset);
@@ -43,7 +49,11 @@ export class FileOffsetStore implements OffsetStore {
   persist(mqs: Iterable<MessageQueue>): Promise<void> {
     const entries = this.table.select(mqs);
     if (entries.length === 0) return this.writing;
-    for (const e of entries) this.stored.set(mqKey(e.mq), { mq: e.mq, offset: e.offset });
+    for (const e of entries) {
+      const key = mqKey(e.mq);
+      this.stored.set(key, { mq: e.mq, offset: e.offset });
+      this.written.add(key);
+    }
     const written = entries.map((entry) => ({ entry, offset: entry.offset, lowering: entry.lowering }));
     const snapshot: OffsetMap = new Map(this.stored);
     const next = this.writing.then(async () => {
