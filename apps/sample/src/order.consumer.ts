@@ -22,6 +22,8 @@ export interface OrderEvent {
   tags: 'created || paid',
   consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
   consumeThreadMax: 32,
+  // Queues change hands only after the previous owner drained, committed and unlocked them: no duplicates.
+  exclusiveHandoff: true,
 })
 export class OrderConsumer {
   constructor(private readonly stats: InstanceStats) {}

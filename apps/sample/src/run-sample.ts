@@ -36,8 +36,10 @@ export async function runSample(options: SampleOptions, progress: (line: string)
   };
   const deliveries = new Map<number, number>();
   const instances: Instance[] = [];
-  const assignments = new Set<string>();
-  let baseline: string | undefined;
+  // Member lists for which some instance saw its assignment change; a membership change counts as a rebalance
+  // when an instance saw the new member list change what it owns.
+  const changedUnder = new Set<string>();
+  const membershipChanges: string[] = [];
 
   const startInstance = async (name: string): Promise<Instance> => {
     const stats = new InstanceStats(name, deliveries);
@@ -45,8 +47,7 @@ export async function runSample(options: SampleOptions, progress: (line: string)
     scope.register(InstanceStats, { useValue: stats });
     const app = await createConsumerApp({ transport: transport(), consumers: [OrderConsumer], container: scope, instanceName: `sample-${name}` });
     app.on('consumer.rebalance', (e) => {
-      const members = [...e.cidAll].join(',');
-      if (baseline !== undefined && members !== baseline) assignments.add(members);
+      if (e.added.length + e.removed.length > 0) changedUnder.add([...e.cidAll].join(','));
     });
     await app.start();
     const instance: Instance = { name, app, stats, stopped: false };
@@ -59,7 +60,6 @@ export async function runSample(options: SampleOptions, progress: (line: string)
 
   for (let i = 1; i <= options.instances; i++) await startInstance(`${i}`);
   await waitForStableGroup(instances, options.instances);
-  baseline = instances[0]!.app.status().consumers[0] ? memberList(instances) : undefined;
 
   let produced = 0;
   const body = 'x'.repeat(Math.max(0, options.size - 64));
@@ -72,11 +72,15 @@ export async function runSample(options: SampleOptions, progress: (line: string)
     const sendStart = Date.now();
     const inFlight = new Set<Promise<void>>();
     for (let seq = 0; seq < options.messages; seq++) {
-      if (seq === joinAt) await startInstance(`${options.instances + 1}`);
+      if (seq === joinAt) {
+        await startInstance(`${options.instances + 1}`);
+        membershipChanges.push(memberList(instances));
+      }
       if (seq === leaveAt) {
         const leaving = instances[0]!;
         leaving.stopped = true;
         await leaving.app.stop({ timeoutMs: 10_000 });
+        membershipChanges.push(memberList(instances));
       }
       const order: OrderEvent = { seq, customer: `c-${seq % 97}`, amount: seq % 1000, note: body };
       const p = producer
@@ -101,7 +105,7 @@ export async function runSample(options: SampleOptions, progress: (line: string)
   }
   const consumed = instances.reduce((n, i) => n + i.stats.consumed, 0);
   const unique = deliveries.size;
-  return { produced, consumed, unique, duplicates: consumed - unique, lost: produced - unique, rebalances: assignments.size, elapsedMs: Date.now() - started };
+  return { produced, consumed, unique, duplicates: consumed - unique, lost: produced - unique, rebalances: membershipChanges.filter((m) => changedUnder.has(m)).length, elapsedMs: Date.now() - started };
 }
 
 function memberList(instances: readonly Instance[]): string {

@@ -34,8 +34,9 @@ export interface MqkitEvents {
   'consumer.error': { group: string; where: string; error: Error; mq?: MessageQueue };
   /** A released queue finished draining (or hit its bound). */
   'consumer.queue-released': { group: string; mq: MessageQueue; offset: number; drained: boolean; abandoned: number; durationMs: number };
-  'consumer.paused': { group: string };
-  'consumer.resumed': { group: string };
+  /** Pulling paused by the user (`pause()`) or by the offset store's backpressure. */
+  'consumer.paused': { group: string; reason: 'user' | 'offset-store' };
+  'consumer.resumed': { group: string; reason: 'user' | 'offset-store' };
   'producer.send': { group: string; topic: string; mq: MessageQueue; msgId: string; attempts: number };
   'producer.error': { group: string; topic: string; error: Error; attempt: number };
   'offset-store.error': { store: string; group: string; error: Error };

@@ -58,6 +58,9 @@ export class ConsumerRuntime {
   private readonly stop$ = new Subject<void>();
   private limits: PullLimits;
   private paused: Deferred | undefined;
+  /** Held by the offset store's backpressure, apart from the user's pause, so resume() does not cancel it. */
+  private storeHold: Deferred | undefined;
+  private unwatchStore: (() => void) | undefined;
   private lastError: { where: string; message: string; at: number } | undefined;
   private state: 'new' | 'running' | 'stopping' | 'stopped' = 'new';
   private readonly unsubscribeErrors: () => void;
@@ -131,6 +134,7 @@ export class ConsumerRuntime {
         takeUntil(this.stop$),
       )
       .subscribe();
+    this.unwatchStore = deps.offsetStore.watchBackpressure?.((hold) => this.holdForStore(hold));
     this.lockManager?.startRenewing(() => [...this.table.values()].filter((pq) => pq.state === 'active'));
     this.rebalance.start();
     deps.events.emit('consumer.started', { group: this.group, clientId: deps.clientId });
@@ -144,7 +148,7 @@ export class ConsumerRuntime {
   pause(): void {
     if (this.paused) return;
     this.paused = deferred();
-    this.deps.events.emit('consumer.paused', { group: this.group });
+    this.deps.events.emit('consumer.paused', { group: this.group, reason: 'user' });
   }
 
   resume(): void {
@@ -152,8 +156,19 @@ export class ConsumerRuntime {
     if (!paused) return;
     this.paused = undefined;
     paused.resolve();
-    this.deps.events.emit('consumer.resumed', { group: this.group });
+    this.deps.events.emit('consumer.resumed', { group: this.group, reason: 'user' });
     this.requestRebalance();
+  }
+
+  private holdForStore(hold: boolean): void {
+    if (hold && !this.storeHold) {
+      this.storeHold = deferred();
+      this.deps.events.emit('consumer.paused', { group: this.group, reason: 'offset-store' });
+    } else if (!hold && this.storeHold) {
+      this.storeHold.resolve();
+      this.storeHold = undefined;
+      this.deps.events.emit('consumer.resumed', { group: this.group, reason: 'offset-store' });
+    }
   }
 
   get isPaused(): boolean {
@@ -169,6 +184,8 @@ export class ConsumerRuntime {
     // Wake paused loops so they see the release and exit.
     this.paused?.resolve();
     this.paused = undefined;
+    this.unwatchStore?.();
+    this.holdForStore(false);
     const reports = await Promise.all([...this.table.values()].map((pq) => this.release(pq, deadline)));
     try {
       await this.deps.membership.unregister(this.group);
@@ -222,7 +239,7 @@ export class ConsumerRuntime {
       clientId: this.deps.clientId,
       state: this.state,
       ready: this.state === 'running' && this.rebalance.completedPasses > 0,
-      paused: this.isPaused,
+      paused: this.isPaused || this.storeHold !== undefined,
       strategy: this.deps.strategy.name,
       queues,
       lag: queues.reduce((sum, q) => sum + q.lag, 0),
@@ -326,7 +343,7 @@ export class ConsumerRuntime {
       budget: this.deps.budget,
       events: this.deps.events,
       limits: () => this.limits,
-      whenRunning: () => this.paused?.promise,
+      whenRunning: () => this.paused?.promise ?? this.storeHold?.promise,
       lockValid: this.lockManager ? (q) => this.lockManager!.isValid(q) : undefined,
       offsetIllegal: (q, next) => this.offsetIllegal(q, next),
     });

@@ -24,6 +24,12 @@ export interface OffsetStore {
   remove(mq: MessageQueue): void;
   /** Releases resources (connections, timers). */
   close?(): Promise<void>;
+  /**
+   * Flow control from the store: the store calls `listener(true)` to pause pulling (e.g. too much progress could
+   * not be persisted during an outage) and `listener(false)` to resume. A listener added while paused hears
+   * `true` at once. Returns an unsubscribe function.
+   */
+  watchBackpressure?(listener: (paused: boolean) => void): () => void;
 }
 
 export interface OffsetStoreContext {
