@@ -1,0 +1,188 @@
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AclCredentials } from './acl-signature';
+import { readDescriptor, writeDescriptor, type ClusterDescriptor, type ClusterProcessRecord } from './cluster-descriptor';
+import { launchProcess, waitForUnregistered } from './cluster-process';
+import { readClusterInfo } from './cluster-readiness';
+import { isProcessAlive, stopProcess } from './process-control';
+import type { ProbeOptions } from './remoting-probe';
+import { RocketMqHarnessError } from './rocketmq-harness.error';
+
+/** One broker master of a cluster. */
+export interface RocketMqBrokerInfo {
+  readonly name: string;
+  /** `127.0.0.1:<listenPort>`, as the name server hands it to clients. */
+  readonly addr: string;
+  /** The JVM's pid while the harness runs it; undefined when stopped or not managed by the harness. */
+  readonly pid: number | undefined;
+}
+
+/**
+ * A RocketMQ cluster for tests: one name server and its brokers. Made by `startRocketMqCluster` (the owner,
+ * which alone may `stop()` it), `attachRocketMqCluster` (another process, e.g. a vitest worker: may stop and
+ * restart brokers) or `connectRocketMqCluster` (an existing cluster the harness does not manage).
+ */
+export class RocketMqCluster {
+  private constructor(
+    private descriptor: ClusterDescriptor,
+    /** The descriptor file, or undefined for a cluster the harness does not manage. */
+    readonly descriptorFile: string | undefined,
+    private readonly owner: boolean,
+  ) {}
+
+  /** @internal Used by the start/attach/connect functions. */
+  static create(descriptor: ClusterDescriptor, descriptorFile: string | undefined, owner: boolean): RocketMqCluster {
+    return new RocketMqCluster(descriptor, descriptorFile, owner);
+  }
+
+  /** `127.0.0.1:<port>` of the name server. */
+  get namesrvAddr(): string {
+    return this.descriptor.namesrvAddr;
+  }
+
+  get clusterName(): string {
+    return this.descriptor.clusterName;
+  }
+
+  /** RocketMQ version of the processes (for a connected cluster: unknown, `''`). */
+  get version(): string {
+    return this.descriptor.version;
+  }
+
+  /** True when the harness started the processes and can stop and restart them. */
+  get managed(): boolean {
+    return this.descriptorFile !== undefined;
+  }
+
+  /** The PEM certificate to trust when the cluster enforces TLS; undefined for plain TCP. */
+  get tlsCertificate(): string | undefined {
+    return this.descriptor.tls?.certPem;
+  }
+
+  /** ACL credentials (a SUPER user) when the cluster has ACL on. */
+  get acl(): AclCredentials | undefined {
+    return this.descriptor.acl;
+  }
+
+  /** Options for the harness's own probe requests against this cluster (TLS, signing). */
+  get probeOptions(): ProbeOptions {
+    return { tls: this.descriptor.tls ? { ca: this.descriptor.tls.certPem } : undefined, credentials: this.descriptor.acl };
+  }
+
+  get brokers(): readonly RocketMqBrokerInfo[] {
+    this.refresh();
+    return this.descriptor.processes
+      .filter((p) => p.role === 'broker')
+      .map((p) => ({ name: p.name, addr: p.addr, pid: p.pid !== undefined && isProcessAlive(p.pid) ? p.pid : undefined }));
+  }
+
+  /** The pids of every process of the cluster that is still running. */
+  pids(): number[] {
+    this.refresh();
+    return this.descriptor.processes.flatMap((p) => (p.pid !== undefined && isProcessAlive(p.pid) ? [p.pid] : []));
+  }
+
+  /**
+   * Stops one broker by pid (SIGTERM, so it flushes offsets; `force` = SIGKILL, a crash) and waits until the
+   * name server no longer lists it. Its ports and store are kept for {@link startBroker}.
+   */
+  async stopBroker(name: string, options: { force?: boolean } = {}): Promise<void> {
+    const record = this.record(name);
+    if (record.pid !== undefined) await stopProcess(record.pid, this.descriptor.baseDir, { force: options.force });
+    record.pid = undefined;
+    this.save();
+    await waitForUnregistered(name, { namesrvAddr: this.namesrvAddr, probe: this.probeOptions, timeoutMs: 30_000 });
+  }
+
+  /** Starts a stopped broker again on the same ports and store; resolves once it answers and is registered. */
+  async startBroker(name: string, options: { timeoutMs?: number } = {}): Promise<void> {
+    const record = this.record(name);
+    if (record.pid !== undefined && isProcessAlive(record.pid)) return;
+    // From a worker the broker must outlive the worker: detach it. The owner's stop() ends it by pid.
+    await launchProcess(record, {
+      namesrvAddr: this.namesrvAddr,
+      probe: this.probeOptions,
+      timeoutMs: options.timeoutMs ?? 120_000,
+      detached: !this.owner,
+    }).finally(() => this.save());
+  }
+
+  /**
+   * Stops every process (brokers first, in parallel, then the name server) and removes the cluster folder;
+   * set MQKIT_ROCKETMQ_KEEP=1 to keep it (logs, stores). Only the owner stops: elsewhere this does nothing, so a
+   * test file cannot end the run's shared cluster.
+   */
+  async stop(): Promise<void> {
+    if (!this.owner || !this.descriptorFile) return;
+    this.refresh();
+    const marker = this.descriptor.baseDir;
+    const brokers = this.descriptor.processes.filter((p) => p.role === 'broker');
+    await Promise.all(brokers.map(async (p) => (p.pid !== undefined ? stopProcess(p.pid, marker) : undefined)));
+    for (const p of this.descriptor.processes.filter((q) => q.role === 'namesrv')) {
+      if (p.pid !== undefined) await stopProcess(p.pid, marker);
+    }
+    for (const p of this.descriptor.processes) p.pid = undefined;
+    if (process.env['MQKIT_ROCKETMQ_KEEP'] === '1') this.save();
+    else await rm(this.descriptor.baseDir, { recursive: true, force: true });
+  }
+
+  private record(name: string): ClusterProcessRecord {
+    if (!this.descriptorFile) throw new RocketMqHarnessError('start', `the cluster at ${this.namesrvAddr} is not managed by the harness`);
+    this.refresh();
+    const record = this.descriptor.processes.find((p) => p.role === 'broker' && p.name === name);
+    if (!record) throw new RocketMqHarnessError('start', `no broker ${name}; brokers: ${this.descriptor.processes.map((p) => p.name).join(', ')}`);
+    return record;
+  }
+
+  /** Another process may have restarted a broker: the file is the truth. */
+  private refresh(): void {
+    if (this.descriptorFile && existsSync(this.descriptorFile)) this.descriptor = readDescriptor(this.descriptorFile);
+  }
+
+  private save(): void {
+    if (this.descriptorFile && existsSync(this.descriptor.baseDir)) writeDescriptor(this.descriptorFile, this.descriptor);
+  }
+}
+
+/** Uses the cluster whose `cluster.json` another process wrote (see {@link RocketMqCluster}). */
+export function attachRocketMqCluster(descriptorFile: string): RocketMqCluster {
+  return RocketMqCluster.create(readDescriptor(descriptorFile), descriptorFile, false);
+}
+
+/**
+ * Uses an existing cluster the harness did not start (e.g. from `MQKIT_ROCKETMQ_NAMESRV`): asks its name server
+ * which brokers it has. Such a cluster cannot be stopped or restarted by the harness.
+ */
+export async function connectRocketMqCluster(
+  namesrvAddr: string,
+  options: { tlsCertificate?: string; acl?: AclCredentials } = {},
+): Promise<RocketMqCluster> {
+  const probe: ProbeOptions = { tls: options.tlsCertificate ? { ca: options.tlsCertificate } : undefined, credentials: options.acl };
+  const brokers = await readClusterInfo(namesrvAddr, probe);
+  const descriptor: ClusterDescriptor = {
+    version: '',
+    baseDir: '',
+    clusterName: brokers[0]?.clusterName ?? 'DefaultCluster',
+    namesrvAddr,
+    ownerPid: 0,
+    tls: options.tlsCertificate ? { certPem: options.tlsCertificate } : undefined,
+    acl: options.acl,
+    processes: brokers.map((b) => ({
+      role: 'broker' as const,
+      name: b.brokerName,
+      addr: b.addr ?? '',
+      pid: undefined,
+      spec: { command: '', args: [], cwd: '', logFile: '' },
+    })),
+  };
+  return RocketMqCluster.create(descriptor, undefined, false);
+}
+
+/** The descriptor file name inside a cluster folder. */
+export const DESCRIPTOR_FILE = 'cluster.json';
+
+/** Path of the descriptor of the cluster in `baseDir`. */
+export function descriptorPath(baseDir: string): string {
+  return join(baseDir, DESCRIPTOR_FILE);
+}
