@@ -59,12 +59,12 @@ export interface SimulationOptions {
   readonly steps: number;
 }
 
-/** The simulator's defaults: the sizes the issue names, ~60 changes per group size. */
+/** The simulator's defaults: the sizes the issue names, about 100 changes per group size. */
 export const DEFAULT_SIMULATION: SimulationOptions = {
   seed: 1,
   queueCounts: [8, 16, 64, 256],
   brokers: 2,
   minMembers: 2,
   maxMembers: 12,
-  steps: 660,
+  steps: 1100,
 };

@@ -1,9 +1,7 @@
-import { AllocationError, type AllocationInput, type AllocationStrategy, type MessageQueue } from '@mqkit/core';
+import type { AllocationInput, AllocationStrategy, MessageQueue } from '@mqkit/core';
 import { checkAllocationInput } from '@mqkit/core/internal';
-import { pairWeight, stringHash32 } from '../hashing/rendezvous-hash';
-
-/** Queue indexes fit in 21 bits of a sort key (see below). */
-const INDEX_SPACE = 2 ** 21;
+import { pairWeightBits, stringHash32 } from '../hashing/rendezvous-hash';
+import { descendingOrder } from './descending-order';
 
 /** The hash key of a queue; NUL cannot occur in topic or broker names, so keys never collide by concatenation. */
 function queueKey(mq: MessageQueue): string {
@@ -30,23 +28,14 @@ export function balancedRendezvousOwners(mqAll: readonly MessageQueue[], cidAll:
   const m = cidAll.length;
   const owners = new Int32Array(n).fill(-1);
   if (n === 0 || m === 0) return owners;
-  if (n >= INDEX_SPACE) throw new AllocationError(`BALANCED_RENDEZVOUS supports up to ${INDEX_SPACE - 1} queues, got ${n}`);
   const queueHashes = mqAll.map((mq) => stringHash32(queueKey(mq)));
   const weights: Uint32Array[] = [];
   const preferences: Int32Array[] = [];
   for (let c = 0; c < m; c++) {
     const memberHash = stringHash32(cidAll[c]!);
     const w = new Uint32Array(n);
-    // Sort keys packed in one double, (2^32 - 1 - weight) * 2^21 + queue index (< 2^53): a comparator-free numeric
-    // sort gives the highest weight first and, on equal weights, the lower queue index.
-    const keys = new Float64Array(n);
-    for (let q = 0; q < n; q++) {
-      w[q] = pairWeight(queueHashes[q]!, memberHash);
-      keys[q] = (0xffffffff - w[q]!) * INDEX_SPACE + q;
-    }
-    keys.sort();
-    const order = new Int32Array(n);
-    for (let k = 0; k < n; k++) order[k] = keys[k]! % INDEX_SPACE;
+    for (let q = 0; q < n; q++) w[q] = pairWeightBits(queueHashes[q]!, memberHash);
+    const order = descendingOrder(w);
     weights.push(w);
     preferences.push(order);
   }
@@ -57,7 +46,9 @@ export function balancedRendezvousOwners(mqAll: readonly MessageQueue[], cidAll:
   const bidders: number[] = [];
   for (let round = 0; round < n && unassigned > 0; round++) {
     bidders.length = 0;
-    for (let c = 0; c < m; c++) if (owners[preferences[c]![round]!] === -1) bidders.push(c);
+    // Capacities only shrink (floor+1 -> floor once the ceil slots are gone), so a full member stays full.
+    const capacity = ceilSlotsLeft > 0 ? floor + 1 : floor;
+    for (let c = 0; c < m; c++) if (load[c]! < capacity && owners[preferences[c]![round]!] === -1) bidders.push(c);
     bidders.sort((a, b) => weights[b]![preferences[b]![round]!]! - weights[a]![preferences[a]![round]!]! || a - b);
     for (const c of bidders) {
       const q = preferences[c]![round]!;
