@@ -81,6 +81,8 @@ export type { ConsumerAppOptions, MessageQueueListener, StopOptions } from './ap
 export { createProducer, type StandaloneProducer, type StandaloneProducerOptions } from './app/create-producer';
 
 // Producer
-export { Producer } from './producer/producer';
+export { Producer, type SendOptions } from './producer/producer';
+export { selectByHash, selectByRandom, type MessageQueueSelector } from './producer/queue-selector';
+export { LatencyFaultTolerance } from './producer/latency-fault-tolerance';
 export type { ProducerOptions } from './producer/producer-options';
 export type { OutgoingMessage } from './producer/outgoing-message';

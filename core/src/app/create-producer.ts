@@ -24,6 +24,8 @@ export interface StandaloneProducer {
   readonly clientId: string;
   readonly events: EventBus;
   send: Producer['send'];
+  sendOneway: Producer['sendOneway'];
+  sendBatch: Producer['sendBatch'];
   stop(): Promise<void>;
 }
 
@@ -58,7 +60,9 @@ export async function createProducer(options: StandaloneProducerOptions): Promis
     producer,
     clientId,
     events,
-    send: (message) => producer.send(message),
+    send: (message, options) => producer.send(message, options),
+    sendOneway: (message, options) => producer.sendOneway(message, options),
+    sendBatch: (messages) => producer.sendBatch(messages),
     stop: async () => {
       await producer.stop();
       await host.teardown();

@@ -14,6 +14,12 @@ export interface ProducerOptions {
   readonly maxMessageSize?: number;
   /** Encodes `payload`; JSON by default. */
   readonly codec?: Codec;
+  /** Bodies of at least this many bytes are zlib-compressed (4096). */
+  readonly compressMsgBodyOverHowmuch?: number;
+  /** Avoid brokers that were slow or failed, for a time from RocketMQ's latency table (false, as in RocketMQ). */
+  readonly sendLatencyFaultEnable?: boolean;
+  /** Retry on another broker when a sync send is stored but not confirmed (FLUSH_DISK_TIMEOUT...). Default false. */
+  readonly retryAnotherBrokerWhenNotStoreOK?: boolean;
 }
 
 export interface ResolvedProducerOptions {
@@ -22,6 +28,9 @@ export interface ResolvedProducerOptions {
   readonly retryTimesWhenSendFailed: number;
   readonly maxMessageSize: number;
   readonly codec: Codec | undefined;
+  readonly compressMsgBodyOverHowmuch: number;
+  readonly sendLatencyFaultEnable: boolean;
+  readonly retryAnotherBrokerWhenNotStoreOK: boolean;
 }
 
 export function resolveProducerOptions(options: ProducerOptions): ResolvedProducerOptions {
@@ -31,6 +40,9 @@ export function resolveProducerOptions(options: ProducerOptions): ResolvedProduc
   issues.intRange('sendMsgTimeout', options.sendMsgTimeout, 1, 3_600_000);
   issues.intRange('retryTimesWhenSendFailed', options.retryTimesWhenSendFailed, 0, 100);
   issues.intRange('maxMessageSize', options.maxMessageSize, 1, 64 * 1024 * 1024);
+  issues.intRange('compressMsgBodyOverHowmuch', options.compressMsgBodyOverHowmuch, 1, 64 * 1024 * 1024);
+  issues.boolean('sendLatencyFaultEnable', options.sendLatencyFaultEnable);
+  issues.boolean('retryAnotherBrokerWhenNotStoreOK', options.retryAnotherBrokerWhenNotStoreOK);
   if (issues.issues.length > 0) throw new ConfigurationError(issues.issues as ConfigurationIssue[]);
   return {
     group: options.group,
@@ -38,5 +50,8 @@ export function resolveProducerOptions(options: ProducerOptions): ResolvedProduc
     retryTimesWhenSendFailed: options.retryTimesWhenSendFailed ?? 2,
     maxMessageSize: options.maxMessageSize ?? 4 * 1024 * 1024,
     codec: options.codec,
+    compressMsgBodyOverHowmuch: options.compressMsgBodyOverHowmuch ?? 4096,
+    sendLatencyFaultEnable: options.sendLatencyFaultEnable ?? false,
+    retryAnotherBrokerWhenNotStoreOK: options.retryAnotherBrokerWhenNotStoreOK ?? false,
   };
 }

@@ -5,13 +5,16 @@ import { IllegalStateError } from '../errors/state.error';
 import { MessageValidationError } from '../errors/validation.error';
 import { TimeoutError } from '../errors/timeout.error';
 import type { EventBus } from '../events/event-bus';
-import { MessageConst } from '../model/constants';
+import { MessageConst, isRetryTopic } from '../model/constants';
 import type { MessageQueue } from '../model/message-queue';
 import type { MessageSender, OutgoingRecord, RouteResolver, SendResult } from '../spi/transport.roles';
 import { toError } from '../util/deferred';
+import { compressBody } from './compression';
+import { LatencyFaultTolerance } from './latency-fault-tolerance';
 import { validateBody, validateDelayLevel, validateProperties, validateTopic } from './message-validator';
 import type { OutgoingMessage } from './outgoing-message';
 import type { ResolvedProducerOptions } from './producer-options';
+import { selectByHash, type MessageQueueSelector } from './queue-selector';
 import { UniqKeyGenerator } from './uniq-key';
 
 interface TopicCursor {
@@ -27,16 +30,31 @@ export interface ProducerDeps {
   readonly events: EventBus;
 }
 
+/** How one send picks its queue. Without any of these: RocketMQ's default path (round robin, retries). */
+export interface SendOptions {
+  /** Ordered send: every message with this key goes to one queue (|String.hashCode(key)| mod n, as Java's SelectMessageQueueByHash). */
+  readonly shardingKey?: string;
+  /** Ordered send with your own choice of queue. */
+  readonly selector?: MessageQueueSelector;
+  /** Send to exactly this queue. */
+  readonly queue?: MessageQueue;
+}
+
+/** RocketMQ's batch limits: a batch refuses delayed and retry-topic messages and mixes no topics. */
+const BATCH_RECORD_OVERHEAD = 22;
+
 /**
- * Sends messages with RocketMQ's producer behaviour: round robin over the topic's writable queues (one counter
- * per topic with a random start), validation before anything is sent, one UNIQ_KEY per message kept across
- * retries, and sync retries on retryable failures that avoid the broker that just failed, all within one
- * sendMsgTimeout budget.
+ * Sends messages with RocketMQ's producer behaviour (producer-semantics.md): round robin over the topic's writable
+ * queues (one counter per topic with a random start), validation before anything is sent, one UNIQ_KEY per message
+ * kept across retries, sync retries only on retryable failures and avoiding the broker that just failed, all within
+ * one sendMsgTimeout budget; optional latency fault tolerance; ordered sends by key or selector (one attempt, as in
+ * RocketMQ); oneway sends; batches; zlib compression of bodies over compressMsgBodyOverHowmuch.
  */
 export class Producer {
   private readonly cursors = new Map<string, TopicCursor>();
   private readonly uniq = new UniqKeyGenerator();
   private readonly inflight = new Set<Promise<unknown>>();
+  private readonly faults = new LatencyFaultTolerance();
   private stopped = false;
 
   constructor(private readonly deps: ProducerDeps) {}
@@ -45,14 +63,45 @@ export class Producer {
     return this.deps.options.group;
   }
 
-  /** Sends and resolves with the broker's result (FLUSH_DISK_TIMEOUT and friends are results, not errors). */
-  send<T>(message: OutgoingMessage<T>): Promise<SendResult> {
-    if (this.stopped) return Promise.reject(new IllegalStateError(`producer ${this.group} is stopped`));
-    const promise = this.sendWithRetries(message);
-    this.inflight.add(promise);
-    const forget = (): void => void this.inflight.delete(promise);
-    promise.then(forget, forget);
-    return promise;
+  /**
+   * Sends and resolves with the broker's result. FLUSH_DISK_TIMEOUT, FLUSH_SLAVE_TIMEOUT and SLAVE_NOT_AVAILABLE
+   * are results (the message is stored), as in RocketMQ. Rejects with MessageValidationError before sending
+   * anything when the message breaks a rule, BrokerError for a broker refusal, TimeoutError past the budget.
+   */
+  send<T>(message: OutgoingMessage<T>, options: SendOptions = {}): Promise<SendResult> {
+    return this.track(() => {
+      const record = this.buildRecord(message);
+      const selector = options.queue ? () => options.queue! : options.selector ?? (options.shardingKey !== undefined ? selectByHash(options.shardingKey) : undefined);
+      return selector ? this.sendSelected(record, message, selector) : this.sendWithRetries(record);
+    });
+  }
+
+  /** Oneway (RocketMQ's sendOneway): one attempt, resolves once written, never reports the broker's answer. */
+  sendOneway<T>(message: OutgoingMessage<T>, options: SendOptions = {}): Promise<void> {
+    return this.track(async () => {
+      const record = this.buildRecord(message);
+      const queues = await this.deps.routes.publishQueues(record.topic);
+      if (queues.length === 0) throw new BrokerError(`No route info of this topic: ${record.topic}`, { responseCode: 17 });
+      const mq = options.queue ?? (options.selector ?? (options.shardingKey !== undefined ? selectByHash(options.shardingKey) : undefined))?.(queues, message) ?? this.pick(record.topic, queues, undefined);
+      const { sender, options: o } = this.deps;
+      if (sender.sendOneway) await sender.sendOneway(mq, record, { producerGroup: o.group });
+      else void sender.send(mq, record, { producerGroup: o.group, timeoutMs: o.sendMsgTimeout }).catch(() => undefined);
+    });
+  }
+
+  /**
+   * A batch (RocketMQ's send(Collection)): one topic, no delay levels, no retry topics, one WAIT value; each message
+   * gets its own UNIQ_KEY; the encoded batch must fit maxMessageSize. Sent as one message: one queue, retried as a
+   * whole; the result's msgId joins the inner ids with commas and queueOffset is the first message's.
+   */
+  sendBatch<T>(messages: readonly OutgoingMessage<T>[]): Promise<SendResult> {
+    return this.track(async () => {
+      const records = this.buildBatch(messages);
+      if (!this.deps.sender.sendBatch) {
+        throw new MessageValidationError('batch.unsupported', 'the transport cannot send batches (MessageSender.sendBatch)');
+      }
+      return this.sendWithRetries(records[0]!, records);
+    });
   }
 
   /** Resolves after every send in flight has settled; later sends are refused. */
@@ -62,7 +111,7 @@ export class Producer {
   }
 
   /** Validates and encodes a message into what goes on the wire (throws MessageValidationError). */
-  buildRecord<T>(message: OutgoingMessage<T>): OutgoingRecord {
+  buildRecord<T>(message: OutgoingMessage<T>, compress = true): OutgoingRecord {
     validateTopic(message.topic);
     const { options } = this.deps;
     let body: Buffer;
@@ -79,55 +128,132 @@ export class Producer {
     if (keys.length > 0) properties[MessageConst.KEYS] = keys.join(' ');
     if (message.delayTimeLevel && message.delayTimeLevel > 0) properties[MessageConst.DELAY] = String(message.delayTimeLevel);
     properties[MessageConst.UNIQ_KEY] = this.uniq.next();
-    return { topic: message.topic, body, flag: message.flag ?? 0, properties, sysFlag: 0, bornTimestamp: Date.now() };
+    // The size rule applies to the body as given; compression happens after it, as in RocketMQ.
+    const wire = compress ? compressBody(body, options.compressMsgBodyOverHowmuch) : { body, sysFlag: 0 };
+    return { topic: message.topic, body: wire.body, flag: message.flag ?? 0, properties, sysFlag: wire.sysFlag, bornTimestamp: Date.now() };
   }
 
-  private async sendWithRetries<T>(message: OutgoingMessage<T>): Promise<SendResult> {
-    const record = this.buildRecord(message);
+  private buildBatch<T>(messages: readonly OutgoingMessage<T>[]): OutgoingRecord[] {
+    if (messages.length === 0) throw new MessageValidationError('batch.empty', 'a batch needs at least one message');
+    const records = messages.map((m) => {
+      if (m.delayTimeLevel && m.delayTimeLevel > 0) throw new MessageValidationError('batch.delay', 'TimeDelayLevel is not supported for batching');
+      if (isRetryTopic(m.topic)) throw new MessageValidationError('batch.retry-topic', 'Retry Group is not supported for batching');
+      // RocketMQ never compresses batches.
+      return this.buildRecord(m, false);
+    });
+    const first = records[0]!;
+    let size = 0;
+    for (const r of records) {
+      if (r.topic !== first.topic) throw new MessageValidationError('batch.topic', 'The topic of the messages in one batch should be the same');
+      if (r.properties[MessageConst.WAIT] !== first.properties[MessageConst.WAIT]) throw new MessageValidationError('batch.wait', 'The waitStoreMsgOK of the messages in one batch should the same');
+      size += BATCH_RECORD_OVERHEAD + r.body.length + propertiesLength(r.properties);
+    }
+    if (size > this.deps.options.maxMessageSize) throw new MessageValidationError('batch.size', `the encoded batch is ${size} bytes, over the max message size ${this.deps.options.maxMessageSize}`);
+    return records;
+  }
+
+  private track<R>(work: () => Promise<R>): Promise<R> {
+    if (this.stopped) return Promise.reject(new IllegalStateError(`producer ${this.group} is stopped`));
+    const promise = Promise.resolve().then(work);
+    this.inflight.add(promise);
+    const forget = (): void => void this.inflight.delete(promise);
+    promise.then(forget, forget);
+    return promise;
+  }
+
+  /** RocketMQ's sendDefaultImpl (sync): 1 + retryTimesWhenSendFailed attempts within one timeout budget. */
+  private async sendWithRetries(record: OutgoingRecord, batch?: OutgoingRecord[]): Promise<SendResult> {
     const { options, sender, events } = this.deps;
     const started = Date.now();
     const attempts = 1 + options.retryTimesWhenSendFailed;
     let lastBroker: string | undefined;
     let lastError: Error | undefined;
+    let lastResult: SendResult | undefined;
     for (let attempt = 1; attempt <= attempts; attempt++) {
-      const mq = await this.selectQueue(record.topic, lastBroker);
+      const queues = await this.deps.routes.publishQueues(record.topic);
+      if (queues.length === 0) throw new BrokerError(`No route info of this topic: ${record.topic}`, { responseCode: 17, retriable: true });
+      const mq = this.pick(record.topic, queues, lastBroker, attempt > 1);
       const elapsed = Date.now() - started;
       if (elapsed >= options.sendMsgTimeout) {
-        throw new TimeoutError(`send to ${record.topic} timed out after ${elapsed} ms and ${attempt - 1} attempt(s)`, { cause: lastError });
+        throw new TimeoutError(`sendDefaultImpl call timeout: ${record.topic} after ${elapsed} ms and ${attempt - 1} attempt(s)`, { cause: lastError });
       }
+      const t0 = Date.now();
       try {
-        const result = await sender.send(mq, { ...record, bornTimestamp: Date.now() }, { producerGroup: options.group, timeoutMs: options.sendMsgTimeout - elapsed });
+        const budget = { producerGroup: options.group, timeoutMs: options.sendMsgTimeout - elapsed };
+        const result = batch ? await sender.sendBatch!(mq, batch.map((r) => ({ ...r, bornTimestamp: Date.now() })), budget) : await sender.send(mq, { ...record, bornTimestamp: Date.now() }, budget);
+        this.faults.update(mq.brokerName, Date.now() - t0, false, true);
         if (events.has('producer.send')) events.emit('producer.send', { group: options.group, topic: record.topic, mq, msgId: result.msgId, attempts: attempt });
-        return result;
+        if (result.status === 'SEND_OK' || !options.retryAnotherBrokerWhenNotStoreOK) return result;
+        lastResult = result;
+        lastBroker = mq.brokerName;
       } catch (error) {
         lastError = toError(error);
         lastBroker = mq.brokerName;
+        const brokerRefusal = error instanceof BrokerError;
+        this.faults.update(mq.brokerName, Date.now() - t0, true, !brokerRefusal);
         events.emit('producer.error', { group: options.group, topic: record.topic, error: lastError, attempt });
         // RocketMQ retries transport failures and the retryable broker codes, nothing else.
-        const retriable = error instanceof BrokerError ? error.retriable : !(error instanceof MessageValidationError);
-        if (!retriable) throw lastError;
+        const retriable = brokerRefusal ? error.retriable : !(error instanceof MessageValidationError);
+        if (!retriable) {
+          if (lastResult) return lastResult;
+          throw lastError;
+        }
         this.deps.routes.invalidate?.(record.topic);
       }
     }
+    if (lastResult) return lastResult;
     throw lastError ?? new Error(`send to ${record.topic} failed`);
   }
 
-  /** RocketMQ's selectOneMessageQueue without latency fault tolerance. */
-  private async selectQueue(topic: string, lastBroker: string | undefined): Promise<MessageQueue> {
-    const queues = await this.deps.routes.publishQueues(topic);
-    if (queues.length === 0) throw new BrokerError(`No route info of this topic: ${topic}`, { responseCode: 17, retriable: true });
+  /** Ordered and explicit-queue sends: one attempt to the chosen queue, no retry, no broker avoidance. */
+  private async sendSelected<T>(record: OutgoingRecord, message: OutgoingMessage<T>, selector: MessageQueueSelector): Promise<SendResult> {
+    const { options, sender, events } = this.deps;
+    const queues = await this.deps.routes.publishQueues(record.topic);
+    if (queues.length === 0) throw new BrokerError(`No route info of this topic: ${record.topic}`, { responseCode: 17, retriable: true });
+    const mq = selector([...queues], message as OutgoingMessage<unknown>);
+    if (!mq) throw new MessageValidationError('selector.null', 'select message queue return null');
+    if (mq.topic !== record.topic) throw new MessageValidationError('selector.topic', `the selected queue's topic ${mq.topic} is not the message's topic ${record.topic}`);
+    try {
+      const result = await sender.send(mq, record, { producerGroup: options.group, timeoutMs: options.sendMsgTimeout });
+      if (events.has('producer.send')) events.emit('producer.send', { group: options.group, topic: record.topic, mq, msgId: result.msgId, attempts: 1 });
+      return result;
+    } catch (error) {
+      events.emit('producer.error', { group: options.group, topic: record.topic, error: toError(error), attempt: 1 });
+      throw error;
+    }
+  }
+
+  /**
+   * RocketMQ's selectOneMessageQueue. Without fault tolerance: round robin, a retry skips the broker that just
+   * failed. With it (5.1.4+): a retry restarts the counter at random, then the first queue whose broker is available
+   * and not the last one, else one that is reachable, else any.
+   */
+  private pick(topic: string, queues: readonly MessageQueue[], lastBroker: string | undefined, retry = false): MessageQueue {
     let cursor = this.cursors.get(topic);
     if (!cursor || !sameQueues(cursor.queues, queues)) {
       cursor = { queues, counter: randomInt(0, 2 ** 31 - 1) };
       this.cursors.set(topic, cursor);
     }
+    const n = queues.length;
+    if (this.deps.options.sendLatencyFaultEnable) {
+      if (retry) cursor.counter = randomInt(0, 2 ** 31 - 1);
+      for (let i = 0; i < n; i++) {
+        const mq = queues[this.next(cursor) % n]!;
+        if (this.faults.isAvailable(mq.brokerName) && mq.brokerName !== lastBroker) return mq;
+      }
+      for (let i = 0; i < n; i++) {
+        const mq = queues[this.next(cursor) % n]!;
+        if (this.faults.isReachable(mq.brokerName) && mq.brokerName !== lastBroker) return mq;
+      }
+      return queues[this.next(cursor) % n]!;
+    }
     if (lastBroker !== undefined) {
-      for (let i = 0; i < queues.length; i++) {
-        const mq = queues[this.next(cursor) % queues.length]!;
+      for (let i = 0; i < n; i++) {
+        const mq = queues[this.next(cursor) % n]!;
         if (mq.brokerName !== lastBroker) return mq;
       }
     }
-    return queues[this.next(cursor) % queues.length]!;
+    return queues[this.next(cursor) % n]!;
   }
 
   private next(cursor: TopicCursor): number {
@@ -141,4 +267,10 @@ function sameQueues(a: readonly MessageQueue[], b: readonly MessageQueue[]): boo
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i]!.brokerName !== b[i]!.brokerName || a[i]!.queueId !== b[i]!.queueId) return false;
   return true;
+}
+
+function propertiesLength(properties: Readonly<Record<string, string>>): number {
+  let n = 0;
+  for (const k in properties) n += Buffer.byteLength(k) + Buffer.byteLength(properties[k]!) + 2;
+  return n;
 }

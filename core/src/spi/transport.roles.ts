@@ -124,6 +124,8 @@ export interface MessageSender {
   send(mq: MessageQueue, record: OutgoingRecord, options: { producerGroup: string; timeoutMs: number }): Promise<SendResult>;
   /** Fire and forget (RocketMQ's oneway send): resolves once written, never reports the broker's answer. */
   sendOneway?(mq: MessageQueue, record: OutgoingRecord, options: { producerGroup: string }): Promise<void>;
+  /** SEND_BATCH_MESSAGE: the records as one batch to one queue; msgId of the result joins their UNIQ_KEYs. */
+  sendBatch?(mq: MessageQueue, records: readonly OutgoingRecord[], options: { producerGroup: string; timeoutMs: number }): Promise<SendResult>;
 }
 
 /** Topic administration: create a topic with a number of queues on every master, then wait for its route. */

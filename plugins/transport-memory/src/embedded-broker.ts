@@ -17,6 +17,7 @@ import {
   type SendResult,
 } from '@mqkit/core';
 import { FORBIDDEN_TOPICS, NAME_PATTERN } from '@mqkit/core/internal';
+import { inflateSync } from 'node:zlib';
 import { Subject, type Observable } from 'rxjs';
 import { ConsumeQueue, type PullWaiter } from './broker/consume-queue';
 import { DelayScheduler } from './broker/delay-scheduler';
@@ -224,8 +225,17 @@ export class EmbeddedBroker {
 
   // ---- store ---------------------------------------------------------------------------------------------
 
-  send(mq: MessageQueue, record: OutgoingRecord, bornHost = '127.0.0.1:0'): SendResult {
+  /** SEND_BATCH_MESSAGE: every record to one queue, in order; msgId joins the UNIQ_KEYs, queueOffset is the first's. */
+  sendBatch(mq: MessageQueue, records: readonly OutgoingRecord[], bornHost = '127.0.0.1:0'): SendResult {
+    const results = records.map((r) => this.send(mq, r, bornHost));
+    return { ...results[0]!, msgId: results.map((r) => r.msgId).join(','), offsetMsgId: results.map((r) => r.offsetMsgId).join(',') };
+  }
+
+  send(mq: MessageQueue, incoming: OutgoingRecord, bornHost = '127.0.0.1:0'): SendResult {
     this.assertOpen();
+    // The consumer's decoder inflates compressed bodies and clears the flag (RocketMQ's MessageDecoder); doing it
+    // once at store time gives every consumer the same view without inflating per pull.
+    const record = incoming.sysFlag & 0x1 ? { ...incoming, body: inflateSync(incoming.body), sysFlag: incoming.sysFlag & ~0x701 } : incoming;
     const { topic } = record;
     if (!NAME_PATTERN.test(topic)) throw new BrokerError(`topic ${topic} is invalid`, { responseCode: 29, retriable: false });
     if (FORBIDDEN_TOPICS.has(topic)) throw new BrokerError(`sending to topic ${topic} is forbidden`, { responseCode: 16, retriable: false });

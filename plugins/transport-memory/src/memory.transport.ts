@@ -75,6 +75,7 @@ export function memoryTransport(options: MemoryTransportOptions = {}): Transport
       const sender: MessageSender = {
         send: async (mq, record) => broker.send(mq, record, bornHost),
         sendOneway: async (mq, record) => void broker.send(mq, record, bornHost),
+        sendBatch: async (mq, records) => broker.sendBatch(mq, records, bornHost),
       };
       const admin: TopicAdmin = { createTopic: async (o) => broker.createTopic(o) };
       const offsetAdmin: OffsetAdmin = {
