@@ -1,6 +1,7 @@
 import type { BenchCase } from './bench-case';
 import { offsetsCase } from './offsets.case';
+import { backlogCase } from './backlog.case';
 import { pipelineCase } from './pipeline.case';
 
 /** Every case, in the order `npm run bench` runs the embedded ones. */
-export const CASES: readonly BenchCase[] = [pipelineCase, offsetsCase];
+export const CASES: readonly BenchCase[] = [pipelineCase, backlogCase, offsetsCase];
