@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { ConfigurationError } from '@mqkit/core';
+import { copyFields } from '../protocol/remoting-command';
 
 /** RocketMQ ACL credentials (SessionCredentials). */
 export interface AclCredentials {
@@ -42,7 +43,7 @@ export function signExtFields(
   body: Buffer,
   credentials: AclCredentials,
 ): Record<string, string> {
-  const signed: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, extFields);
+  const signed = copyFields(extFields);
   signed[ACCESS_KEY] = credentials.accessKey;
   if (credentials.securityToken !== undefined) signed[SECURITY_TOKEN] = credentials.securityToken;
   delete signed[SIGNATURE];

@@ -2,7 +2,7 @@ import { MessageConst, PullStatus, type MessageQueue, type MessageRecord, type P
 import { formatLong } from '../protocol/checked-long';
 import { decodeMessageRecords } from '../protocol/message-record.decoder';
 import { PullSysFlag, RequestCode, ResponseCode } from '../protocol/remoting-codes';
-import type { RemotingCommand } from '../protocol/remoting-command';
+import { copyFields, type RemotingCommand } from '../protocol/remoting-command';
 import type { OutgoingRequest } from '../remoting/remoting-request';
 import { expectCode, longField, optionalLongField } from './broker-response';
 
@@ -70,7 +70,7 @@ export function parsePullResponse(response: RemotingCommand, mq: MessageQueue): 
     const min = String(minOffset);
     const max = String(maxOffset);
     messages = decodeMessageRecords(response.body, { brokerName: mq.brokerName }).map((record) => {
-      const properties = Object.assign(Object.create(null) as Record<string, string>, record.properties);
+      const properties = copyFields(record.properties);
       properties[MessageConst.MIN_OFFSET] = min;
       properties[MessageConst.MAX_OFFSET] = max;
       return { ...record, queueId: mq.queueId, queueOffset: record.queueOffset + offsetDelta, properties };

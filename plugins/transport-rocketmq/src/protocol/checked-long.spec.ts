@@ -11,6 +11,18 @@ describe('checked 64-bit conversion', () => {
     expect(readSafeInt64(b, 0, 'x')).toBe(123456789012345);
   });
 
+  it('reads every long at the edges of the safe range exactly, and nothing beyond it', () => {
+    const b = Buffer.alloc(8);
+    for (const v of [0n, -1n, 1n, 4294967295n, 4294967296n, -4294967296n, -4294967297n, 9007199254740991n, -9007199254740991n, 2n ** 52n + 1n]) {
+      b.writeBigInt64BE(v);
+      expect(readSafeInt64(b, 0, 'x')).toBe(Number(v));
+    }
+    for (const v of [9007199254740992n, 9007199254740993n, -9007199254740992n, -9007199254740993n, 2n ** 63n - 1n, -(2n ** 63n)]) {
+      b.writeBigInt64BE(v);
+      expect(() => readSafeInt64(b, 0, 'x')).toThrow(UnsafeLongError);
+    }
+  });
+
   it('throws a typed error naming the field beyond that range', () => {
     const b = Buffer.alloc(8);
     b.writeBigInt64BE(9007199254740992n);

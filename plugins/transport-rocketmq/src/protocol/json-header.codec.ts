@@ -1,5 +1,5 @@
 import { ProtocolError } from '@mqkit/core';
-import { emptyFields } from './remoting-command';
+import { emptyFields, putField } from './remoting-command';
 
 /** The header part of a RemotingCommand, as both header encodings carry it. */
 export interface CommandHeader {
@@ -79,8 +79,8 @@ function extFieldsOf(value: unknown): Record<string, string> {
   for (const key of Object.keys(fields)) {
     const v = fields[key];
     if (v === null || v === undefined) continue;
-    if (typeof v === 'string') out[key] = v;
-    else if (typeof v === 'number' || typeof v === 'boolean') out[key] = String(v);
+    if (typeof v === 'string') putField(out, key, v);
+    else if (typeof v === 'number' || typeof v === 'boolean') putField(out, key, String(v));
     else throw new ProtocolError(`JSON header extFields.${key} is not a string: ${describe(v)}`);
   }
   return out;

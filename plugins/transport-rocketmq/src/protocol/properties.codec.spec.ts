@@ -24,10 +24,12 @@ describe('properties codec', () => {
     expect(decodeProperties('K\u0001a\u0001b\u0002')).toEqual({ K: 'a\u0001b' });
   });
 
-  it('keeps a __proto__ key as data', () => {
-    const props = decodeProperties('__proto__\u0001x\u0002');
-    expect(Object.keys(props)).toEqual(['__proto__']);
-    expect(Object.getPrototypeOf(props)).toBeNull();
+  it('keeps a __proto__ key as data on a plain object', () => {
+    const props = decodeProperties('__proto__\u0001x\u0002TAGS\u0001t\u0002');
+    expect(Object.keys(props)).toEqual(['__proto__', 'TAGS']);
+    expect(Object.getPrototypeOf(props)).toBe(Object.prototype);
+    expect(props['__proto__']).toBe('x');
+    expect(props.hasOwnProperty('TAGS')).toBe(true);
   });
 
   it.each([

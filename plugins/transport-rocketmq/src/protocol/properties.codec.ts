@@ -1,4 +1,5 @@
 import { MessageValidationError } from '@mqkit/core';
+import { putField } from './remoting-command';
 
 /** Between a property's name and value (MessageDecoder.NAME_VALUE_SEPARATOR). */
 export const NAME_VALUE_SEPARATOR = '\u0001';
@@ -8,11 +9,10 @@ export const PROPERTY_SEPARATOR = '\u0002';
 /**
  * Parses a properties string as RocketMQ's `string2messageProperties`: split on U+0002; the key runs to the
  * first U+0001, the value is the rest (it may itself hold U+0001); entries with an empty key or value are
- * dropped; a later duplicate key wins. Never throws: every string has a reading. The result has no prototype,
- * so a `__proto__` key stays data.
+ * dropped; a later duplicate key wins. Never throws: every string has a reading. A `__proto__` key stays data.
  */
 export function decodeProperties(text: string): Record<string, string> {
-  const out = Object.create(null) as Record<string, string>;
+  const out: Record<string, string> = {};
   const length = text.length;
   let index = 0;
   while (index < length) {
@@ -20,7 +20,7 @@ export function decodeProperties(text: string): Record<string, string> {
     if (end < 0) end = length;
     if (end - index >= 3) {
       const sep = text.indexOf(NAME_VALUE_SEPARATOR, index);
-      if (sep > index && sep < end - 1) out[text.slice(index, sep)] = text.slice(sep + 1, end);
+      if (sep > index && sep < end - 1) putField(out, text.slice(index, sep), text.slice(sep + 1, end));
     }
     index = end + 1;
   }

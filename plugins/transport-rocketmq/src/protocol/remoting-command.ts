@@ -31,9 +31,25 @@ export function isOneway(command: Pick<RemotingCommand, 'flag'>): boolean {
   return (command.flag & RemotingFlag.ONEWAY) !== 0;
 }
 
-/** An empty map with no prototype, so keys such as `__proto__` from the wire stay plain data. */
+/** An empty string map (a plain object; fill it with {@link putField} so wire keys stay data). */
 export function emptyFields(): Record<string, string> {
-  return Object.create(null) as Record<string, string>;
+  return {};
+}
+
+/**
+ * Sets `key` on a plain object as an own data property. A plain assignment of `__proto__` would replace the
+ * object's prototype instead; keys come from the wire, so this one is defined explicitly.
+ */
+export function putField<T>(target: Record<string, T>, key: string, value: T): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+/** A copy of a string map made with {@link putField}. */
+export function copyFields(source: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(source)) putField(out, key, source[key]!);
+  return out;
 }
 
 const EMPTY_BODY = Buffer.alloc(0);
@@ -75,7 +91,7 @@ export function stringFields(
   for (const key of Object.keys(fields)) {
     const value = fields[key];
     if (value === undefined || value === null) continue;
-    out[key] = typeof value === 'string' ? value : String(value);
+    putField(out, key, typeof value === 'string' ? value : String(value));
   }
   return out;
 }

@@ -1,7 +1,7 @@
 import { ProtocolError } from '@mqkit/core';
 import { LanguageCode, languageName } from './remoting-codes';
 import type { CommandHeader } from './json-header.codec';
-import { emptyFields } from './remoting-command';
+import { emptyFields, putField } from './remoting-command';
 
 /** code i16, language u8, version i16, opaque i32, flag i32, remark length i32, ext length i32. */
 const FIXED_PART = 2 + 1 + 2 + 4 + 4 + 4 + 4;
@@ -79,7 +79,7 @@ export function decodeRocketMqHeader(bytes: Buffer): CommandHeader {
     checkLength(valueLength, end - at, 'extFields value');
     const value = valueLength === 0 ? undefined : bytes.toString('utf8', at, at + valueLength);
     at += valueLength;
-    if (key !== undefined && value !== undefined) extFields[key] = value;
+    if (key !== undefined && value !== undefined) putField(extFields, key, value);
   }
   if (at !== bytes.length) throw new ProtocolError(`ROCKETMQ header has ${bytes.length - at} bytes after extFields`);
   return { code, language: languageName(languageByte), version, opaque, flag, remark, extFields };
