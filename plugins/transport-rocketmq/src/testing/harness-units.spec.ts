@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { signExtFields } from './acl-signature';
+import { renderBrokerConfig, FAST_DELAY_LEVELS } from './broker-config';
+import { assertDiskHasRoom, diskUsedRatio } from './disk-usage';
+import { parseFastjson } from './fastjson-text';
+import { findFreePortGroup, isPortFree } from './free-port';
+import { parseJavaVersion } from './java-toolchain';
+import { rocketMqJvmArguments } from './jvm-arguments';
+import { decodeProbeFrames, encodeProbeRequest } from './probe-frame.codec';
+import { RocketMqHarnessError } from './rocketmq-harness.error';
+import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
+
+describe('harness pieces that need no Java', () => {
+  it('signs like RocketMQ AclClientRPCHook (vector from the 5.3.3 Java client)', () => {
+    // Java: AclClientRPCHook(SessionCredentials("mqkitAdmin","mqkit-Secret-1")) on a request with ext
+    // {b:TopicTest, a:pg, g:1700000000000} and body "héllo body" gave Signature=QHUgJl2Zo50710RV6VnEiVba17s=.
+    const signed = signExtFields({ b: 'TopicTest', a: 'pg', g: '1700000000000' }, Buffer.from('héllo body', 'utf8'), {
+      accessKey: 'mqkitAdmin',
+      secretKey: 'mqkit-Secret-1',
+    });
+    expect(signed).toEqual({ AccessKey: 'mqkitAdmin', a: 'pg', b: 'TopicTest', g: '1700000000000', Signature: 'QHUgJl2Zo50710RV6VnEiVba17s=' });
+  });
+
+  it('parses fastjson bodies with unquoted integer keys, leaving strings and arrays alone', () => {
+    const text = '{"brokerAddrTable":{"b":{"brokerAddrs":{0:"127.0.0.1:1",-1:"x"},"s":"{0:\\"no\\"}"}},"list":[1, 2]}';
+    expect(parseFastjson(text)).toEqual({ brokerAddrTable: { b: { brokerAddrs: { '0': '127.0.0.1:1', '-1': 'x' }, s: '{0:"no"}' } }, list: [1, 2] });
+  });
+
+  it('round-trips a frame and keeps a partial one for later', () => {
+    const frame = encodeProbeRequest(106, 7, { k: 'v' }, Buffer.from('body'));
+    const { frames, rest } = decodeProbeFrames(Buffer.concat([frame, frame.subarray(0, 5)]));
+    expect(frames).toHaveLength(1);
+    expect(frames[0]).toMatchObject({ code: 106, opaque: 7, flag: 0, extFields: { k: 'v' } });
+    expect(frames[0]!.body.toString()).toBe('body');
+    expect(rest).toHaveLength(5);
+  });
+
+  it('reads Java versions in both numbering schemes', () => {
+    expect(parseJavaVersion('openjdk version "17.0.15" 2025-04-15')).toBe(17);
+    expect(parseJavaVersion('java version "1.8.0_402"')).toBe(8);
+    expect(parseJavaVersion('openjdk version "21" 2023-09-19')).toBe(21);
+    expect(parseJavaVersion('nothing')).toBeUndefined();
+  });
+
+  it('writes the fast-test broker.conf and ACL 2.0 keys', () => {
+    const conf = renderBrokerConfig({
+      clusterName: 'C',
+      brokerName: 'broker-a',
+      listenPort: 20911,
+      namesrvAddr: '127.0.0.1:20876',
+      storeRoot: '/s',
+      rocketmqHome: '/h',
+      acl: { accessKey: 'ak', secretKey: 'sk' },
+      overrides: { autoCreateTopicEnable: 'true' },
+    });
+    const lines = conf.trim().split('\n');
+    for (const line of ['listenPort=20911', 'brokerIP1=127.0.0.1', 'bindAddress=127.0.0.1', 'timerWheelEnable=false', 'mappedFileSizeCommitLog=67108864', 'authenticationEnabled=true', 'initAuthenticationUser={"username":"ak","password":"sk"}', 'autoCreateTopicEnable=true', `messageDelayLevel=${FAST_DELAY_LEVELS}`]) {
+      expect(lines).toContain(line);
+    }
+    expect(lines).not.toContain('autoCreateTopicEnable=false');
+    expect(FAST_DELAY_LEVELS.split(' ')).toHaveLength(18);
+  });
+
+  it('turns TLS off unless asked, and enforces it with our certificate when asked', () => {
+    const base = { heapMb: 128, home: '/h', logbackFile: '/l.xml' };
+    expect(rocketMqJvmArguments(base)).toContain('-Dtls.server.mode=disabled');
+    const tls = rocketMqJvmArguments({ ...base, tls: { certPath: '/c.pem', keyPath: '/k.pem' }, lockMaxLiveTimeMs: 5000 });
+    expect(tls).toEqual(expect.arrayContaining(['-Dtls.server.mode=enforcing', '-Dtls.server.certPath=/c.pem', '-Dtls.enable=true', '-Drocketmq.broker.rebalance.lockMaxLiveTime=5000']));
+  });
+
+  it('measures the disk like df and refuses a store disk over the limit', async () => {
+    const ratio = await diskUsedRatio(tmpdir());
+    expect(ratio).toBeGreaterThan(0);
+    expect(ratio).toBeLessThan(1);
+    await expect(assertDiskHasRoom(tmpdir(), ratio / 2)).rejects.toMatchObject({ failure: 'disk-full' });
+    await expect(assertDiskHasRoom(tmpdir(), 1)).resolves.toBe(ratio);
+    await expect(assertDiskHasRoom(tmpdir(), 0)).rejects.toBeInstanceOf(RocketMqHarnessError);
+  });
+
+  it('picks a base port whose neighbours are free, and sees a bound port as taken', async () => {
+    const base = await findFreePortGroup([-2, 0, 1]);
+    for (const port of [base - 2, base, base + 1]) expect(await isPortFree(port)).toBe(true);
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(base, '127.0.0.1', resolve));
+    try {
+      expect(await isPortFree(base)).toBe(false);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
