@@ -1,0 +1,30 @@
+import { createProducer, type ConsumerOptions } from '@mqkit/core';
+import { memoryTransport, type EmbeddedBroker } from '@mqkit/transport-memory';
+import { randomUUID } from 'node:crypto';
+
+/** A unique name, so specs never share topics or groups. */
+export function unique(prefix: string): string {
+  return `${prefix}-${randomUUID().slice(0, 8)}`;
+}
+
+/** Options every spec consumer starts from: read what was produced before the app started. */
+export function consumerOptions(group: string, topic: string, extra: Partial<ConsumerOptions> = {}): ConsumerOptions {
+  return { group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', ...extra };
+}
+
+/** Sends the payloads (JSON) to the topic and resolves when every one is stored. */
+export async function produce(broker: EmbeddedBroker, topic: string, payloads: readonly unknown[]): Promise<void> {
+  const producer = await createProducer({ transport: memoryTransport({ broker }), group: unique('spec-producer') });
+  try {
+    for (const payload of payloads) await producer.send({ topic, payload });
+  } finally {
+    await producer.stop();
+  }
+}
+
+/** A promise and its resolve function, to hold a handler until the test lets it go. */
+export function gate(): { promise: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
