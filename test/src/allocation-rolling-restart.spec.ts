@@ -58,8 +58,10 @@ describeAllocationStrategyContract('ReverseBlocks (a user strategy)', () => new 
 describe('@mqkit/allocation end to end on the embedded broker', () => {
   let broker: EmbeddedBroker | undefined;
   const apps: ConsumerApp[] = [];
+  const producers: { stop(): Promise<unknown> }[] = [];
   afterEach(async () => {
     for (const app of apps.splice(0)) if (app.status().consumers.some((c) => c.state === 'running')) await app.stop({ timeoutMs: 2_000 });
+    for (const producer of producers.splice(0)) await producer.stop();
     broker?.close();
   });
 
@@ -74,6 +76,7 @@ describe('@mqkit/allocation end to end on the embedded broker', () => {
     broker = new EmbeddedBroker({ brokerNames: ['broker-a', 'broker-b'] });
     broker.createTopic({ topic: TOPIC, queues: 8 }); // 8 per broker: 16 queues
     const producer = await createProducer({ transport: memoryTransport({ broker }), group: `rolling_producer_${suffix}` });
+    producers.push(producer);
     let produced = 0;
     let minimum = 600;
     let producing = true;
@@ -124,7 +127,6 @@ describe('@mqkit/allocation end to end on the embedded broker', () => {
     // Traffic kept flowing through every replacement.
     expect(producedAt.every((count, i) => i === 0 || count > producedAt[i - 1]!)).toBe(true);
     console.info(`rolling restart: ${produced} produced, ${consumed.size} distinct consumed, ${[...consumed.values()].reduce((a, b) => a + b, 0) - consumed.size} duplicates`);
-    await producer.stop();
   }, 60_000);
 
   it('@Consumer({ strategy }) takes a registered name, an instance, a class, or a user\'s own class', async () => {

@@ -44,11 +44,13 @@ export interface StrategySummary {
   readonly allocateMicros: number;
 }
 
+/** What `simulate()` returns: the printable report and one summary per strategy and queue count. */
 export interface SimulationRun {
   readonly report: SimulationReport;
   readonly summaries: StrategySummary[];
 }
 
+/** What to simulate: queue counts, brokers, the range of group sizes and the seeded walk's length. */
 export interface SimulationOptions {
   readonly seed: number;
   readonly queueCounts: readonly number[];
