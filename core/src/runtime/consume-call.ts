@@ -44,7 +44,7 @@ export class ConsumeCall implements ConsumeContext, PoolTask {
 
   /** The messages of this call, as an array of their own. */
   messages(): ConsumedMessage[] {
-    return this.source.slice(this.start, this.end);
+    return this.source.slice(this.start, this.end) as ConsumedMessage[];
   }
 
   first(): ConsumedMessage {

@@ -1,4 +1,4 @@
-import { defer, of, repeat, takeWhile, tap, timer, type Subscription } from 'rxjs';
+import type { Subscription } from 'rxjs';
 import { BrokerError } from '../errors/broker.error';
 import type { EventBus } from '../events/event-bus';
 import type { MessageRecord } from '../model/message';
@@ -12,10 +12,10 @@ import { toError } from '../util/deferred';
 import type { ByteBudget } from './byte-budget';
 import type { ConsumeService } from './consume-service';
 import type { ConsumedMessage } from './consumed-message';
+import { STOP, repeatSteps } from './operators/repeat-steps';
 import { untilAborted } from './operators/until-aborted';
 import type { ProcessQueue } from './process-queue';
 
-const STOP = -1;
 const MIB = 1024 * 1024;
 
 /** Per-queue limits; pullThresholdFor*Topic makes them depend on how many queues the consumer owns. */
@@ -49,7 +49,6 @@ export interface PullLoopDeps {
  * most one message (the broker always returns at least one).
  */
 export class PullLoop {
-  private delay = 0;
   /** The last answer had no messages: the next pull will probably be held as a long poll. */
   private idle = true;
   private typicalMessageBytes = 1024;
@@ -60,13 +59,7 @@ export class PullLoop {
   ) {}
 
   start(): Subscription {
-    return defer(() => this.pullOnce())
-      .pipe(
-        tap((delay) => (this.delay = delay)),
-        repeat({ delay: () => (this.delay > 0 ? timer(this.delay) : of(0)) }),
-        takeWhile((delay) => delay !== STOP),
-      )
-      .subscribe();
+    return repeatSteps(() => this.pullOnce()).subscribe();
   }
 
   /** One iteration; resolves with the delay before the next one, or STOP. Never rejects. */
