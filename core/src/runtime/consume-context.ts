@@ -20,35 +20,3 @@ export interface ConsumeContext {
   /** Orderly: how long to wait before the suspended batch is tried again (-1: the consumer's setting). */
   suspendCurrentQueueTimeMillis: number;
 }
-
-/**
- * The context object. The AbortController is created only when a handler reads `signal`, so the common path
- * allocates nothing for it.
- */
-export class ConsumeContextImpl implements ConsumeContext {
-  ackIndex = Number.MAX_SAFE_INTEGER;
-  delayLevelWhenNextConsume = 0;
-  suspendCurrentQueueTimeMillis = -1;
-  private controller: AbortController | undefined;
-  private abortReason: unknown;
-
-  constructor(
-    readonly group: string,
-    readonly mq: MessageQueue,
-  ) {}
-
-  get signal(): AbortSignal {
-    if (!this.controller) {
-      this.controller = new AbortController();
-      if (this.abortReason !== undefined) this.controller.abort(this.abortReason);
-    }
-    return this.controller.signal;
-  }
-
-  /** Aborts the signal (now, or when a handler first reads it). */
-  abort(reason: unknown): void {
-    if (this.abortReason !== undefined) return;
-    this.abortReason = reason;
-    this.controller?.abort(reason);
-  }
-}
