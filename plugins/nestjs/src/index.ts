@@ -18,4 +18,5 @@ export { MqkitParamtype } from './params/mqkit-paramtype';
 // Custom transport strategy
 export { MqkitServer, type MqkitServerStatus } from './server/mqkit.server';
 export { MqkitContext } from './server/mqkit.context';
+export { MqEventPattern } from './server/mq-event-pattern.decorator';
 export { MQKIT_TRANSPORT, type MqkitEventExtras, type MqkitServerOptions } from './server/mqkit-server-options';

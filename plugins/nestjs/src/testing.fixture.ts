@@ -13,10 +13,10 @@ export function consumerOptions(group: string, topic: string, extra: Partial<Con
 }
 
 /** Sends the payloads (JSON) to the topic and resolves when every one is stored. */
-export async function produce(broker: EmbeddedBroker, topic: string, payloads: readonly unknown[]): Promise<void> {
+export async function produce(broker: EmbeddedBroker, topic: string, payloads: readonly unknown[], tags?: (payload: unknown) => string): Promise<void> {
   const producer = await createProducer({ transport: memoryTransport({ broker }), group: unique('spec-producer') });
   try {
-    for (const payload of payloads) await producer.send({ topic, payload });
+    for (const payload of payloads) await producer.send({ topic, payload, tags: tags?.(payload) });
   } finally {
     await producer.stop();
   }
