@@ -5,7 +5,7 @@ import { memoryTransport, type EmbeddedBroker } from '@mqkit/transport-memory';
 import { fastBroker } from '@mqkit/transport-memory/testing';
 import { Injectable, ParseIntPipe, ValidationPipe, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
-import { Payload } from '@nestjs/microservices';
+import { Ctx, Payload } from '@nestjs/microservices';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { IsInt, IsString, Min } from 'class-validator';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -64,22 +64,23 @@ describe('parameter decorators and pipes on @Consumer methods', () => {
     await waitFor(() => broker.queryConsumerOffset(group, { topic, brokerName: 'broker-a', queueId: 0 }) === 2);
   }, 20_000);
 
-  it('@MqPayload(property, pipe) picks and transforms one field; @Payload() of @nestjs/microservices means the same', async () => {
+  it('@MqPayload(property, pipe) picks and transforms one field; @Payload() and @Ctx() of @nestjs/microservices mean payload and consume context', async () => {
     broker = fastBroker();
     const topic = unique('T');
     broker.createTopic({ topic, queues: 1 });
-    const seen: [number, unknown][] = [];
+    const group = unique('g');
+    const seen: [number, unknown, string][] = [];
     @Injectable()
     class Quantities {
-      @Consumer(consumerOptions(unique('g'), topic))
-      handle(@MqPayload('qty', ParseIntPipe) qty: number, @Payload('note') note: unknown): void {
-        seen.push([qty, note]);
+      @Consumer(consumerOptions(group, topic))
+      handle(@MqPayload('qty', ParseIntPipe) qty: number, @Payload('note') note: unknown, @Ctx() ctx: ConsumeContext): void {
+        seen.push([qty, note, ctx.group]);
       }
     }
     await produce(broker, topic, [{ qty: '42', note: 'n' }]);
     await start([Quantities]);
     await waitFor(() => seen.length === 1);
-    expect(seen).toEqual([[42, 'n']]);
+    expect(seen).toEqual([[42, 'n', group]]);
   });
 
   it('batch: true gives @MqPayload the payloads and @MqMessage the messages of the batch', async () => {
