@@ -1,8 +1,12 @@
 /**
  * @mqkit/transport-rocketmq: RocketMQ's remoting protocol in pure TypeScript (no native addon, no Java at runtime).
- * The transport plugin itself is still being wired; today this entry exposes the errors and option types that
- * applications see. Codecs and connections for other mqkit packages are in `@mqkit/transport-rocketmq/internal`.
+ * `rocketmqTransport({ nameServer })` gives an app every transport role on a real cluster. Codecs and connections
+ * for other mqkit packages are in `@mqkit/transport-rocketmq/internal`.
  */
+export { rocketmqTransport } from './transport/rocketmq.transport';
+export type { RocketMqTransportOptions } from './transport/rocketmq-transport.options';
+export type { RocketMqTransportErrorEvent } from './transport/rocketmq-transport.events';
+export { BrokerNotFoundError } from './errors/broker-not-found.error';
 export { MessageDecodeError } from './errors/message-decode.error';
 export { UnsafeLongError } from './errors/unsafe-long.error';
 export { RemotingConnectionError } from './errors/remoting-connection.error';

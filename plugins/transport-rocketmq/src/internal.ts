@@ -48,7 +48,7 @@ export {
 
 export { stringifyFastJson, type FastJsonWritable } from './protocol/fastjson.writer';
 
-// Client requests and responses (pure builders and parsers; not wired into core's roles yet)
+// Client requests and responses (pure builders and parsers)
 export { asArray, asInt, asObject, asString, expectCode, jsonBody, longField, optionalLongField } from './client/broker-response';
 export {
   brokerAddressOf,
@@ -67,9 +67,43 @@ export { parsePullResponse, pullMessageRequest, type PullOutcome } from './clien
 export {
   parseConsumerRunningInfoRequest,
   parseNotifyConsumerIdsChanged,
+  parseOffsetTable,
   parseResetOffsetRequest,
   type ResetOffsetRequest,
 } from './client/broker-callbacks.codec';
+export {
+  maxOffsetRequest,
+  minOffsetRequest,
+  parseOffsetResponse,
+  parseQueryConsumerOffset,
+  queryConsumerOffsetRequest,
+  searchOffsetRequest,
+  updateConsumerOffsetRequest,
+} from './client/consumer-offset.codec';
+export { AUTO_CREATE_TOPIC, DEFAULT_TOPIC_QUEUE_NUMS, parseSendResponse, sendBatchRequest, sendMessageRequest } from './client/send-message.codec';
+export { sendBackRequest, type SendBackInput } from './client/send-back.codec';
+export { lockBatchRequest, parseLockBatchResponse, unlockBatchRequest } from './client/lock-batch.codec';
+export { consumerListRequest, parseConsumerListResponse } from './client/consumer-list.codec';
+export { clusterInfoRequest, parseClusterInfo } from './client/cluster-info.codec';
+export { createTopicRequest } from './client/create-topic.codec';
+export { parseResetOffsetResponse, resetOffsetRequest } from './client/reset-offset.codec';
+export { consumerRunningInfoBody, isConsumerStatus, type RunningInfoInput } from './client/consumer-running-info.codec';
+
+// The transport's parts (one session per app, one class per role)
+export { RocketMqSession } from './transport/rocketmq-session';
+export { checkTransportOptions, resolveTransportOptions, type ResolvedTransportOptions } from './transport/rocketmq-transport.options';
+export { NameServerClient } from './route/name-server.client';
+export { TopicRouteTable, type RouteTableHooks } from './route/topic-route.table';
+export { routeFingerprint } from './route/route-fingerprint';
+export { RocketMqGroupMembership } from './roles/group-membership.role';
+export { BROKER_HOLD_SCAN_MS, RocketMqMessagePuller } from './roles/message-puller.role';
+export { RocketMqBrokerOffsets } from './roles/broker-offsets.role';
+export { RocketMqRetryChannel } from './roles/retry-channel.role';
+export { RocketMqQueueLocks } from './roles/queue-locks.role';
+export { RocketMqMessageSender } from './roles/message-sender.role';
+export { RocketMqTopicAdmin } from './roles/topic-admin.role';
+export { RocketMqOffsetAdmin } from './roles/offset-admin.role';
+export { brokerRequestHandler, type BrokerRequestDeps } from './roles/broker-request.handler';
 
 // ACL
 export { aclSignature, aclSigningContent, checkCredentials, signExtFields, ACCESS_KEY, SECURITY_TOKEN, SIGNATURE } from './acl/acl-signer';

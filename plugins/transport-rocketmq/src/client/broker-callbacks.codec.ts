@@ -24,27 +24,35 @@ export interface ResetOffsetRequest {
  * Without a body the table is empty, as the Java client treats it.
  */
 export function parseResetOffsetRequest(request: RemotingCommand): ResetOffsetRequest {
-  const offsets: Array<{ mq: MessageQueue; offset: number }> = [];
-  if (request.body.length > 0) {
-    const body = parseFastJsonBody(request.body);
-    if (!isFastJsonObject(body)) throw new ProtocolError('ResetOffsetBody is not an object');
-    for (const [key, value] of fastJsonEntries(body['offsetTable'])) {
-      if (!isFastJsonObject(key)) throw new ProtocolError('ResetOffsetBody.offsetTable key is not a MessageQueue');
-      const mq = { topic: asString(key['topic'], 'offsetTable key.topic'), brokerName: asString(key['brokerName'], 'offsetTable key.brokerName'), queueId: asInt(key['queueId'], 'offsetTable key.queueId') };
-      let offset: number;
-      if (typeof value === 'bigint') offset = toSafeNumber(value, 'offsetTable offset');
-      else if (typeof value === 'number' && Number.isSafeInteger(value)) offset = value;
-      else throw new ProtocolError(`offsetTable offset of ${mq.topic}/${mq.brokerName}/${mq.queueId} is not an integer`);
-      offsets.push({ mq, offset });
-    }
-  }
   return {
     group: required(request, 'group'),
     topic: required(request, 'topic'),
     timestamp: parseLong(required(request, 'timestamp'), 'timestamp'),
     isForce: request.extFields['isForce'] === 'true',
-    offsets,
+    offsets: parseOffsetTable(request.body),
   };
+}
+
+/**
+ * Reads a ResetOffsetBody (`{"offsetTable":{{"brokerName":…,"queueId":…,"topic":…}:offset,…}}`, MessageQueue
+ * objects as keys, fastjson's non-standard form). An empty body is an empty table. Offsets beyond 2^53 are
+ * UnsafeLongErrors.
+ */
+export function parseOffsetTable(bytes: Buffer): Array<{ mq: MessageQueue; offset: number }> {
+  const offsets: Array<{ mq: MessageQueue; offset: number }> = [];
+  if (bytes.length === 0) return offsets;
+  const body = parseFastJsonBody(bytes);
+  if (!isFastJsonObject(body)) throw new ProtocolError('ResetOffsetBody is not an object');
+  for (const [key, value] of fastJsonEntries(body['offsetTable'])) {
+    if (!isFastJsonObject(key)) throw new ProtocolError('ResetOffsetBody.offsetTable key is not a MessageQueue');
+    const mq = { topic: asString(key['topic'], 'offsetTable key.topic'), brokerName: asString(key['brokerName'], 'offsetTable key.brokerName'), queueId: asInt(key['queueId'], 'offsetTable key.queueId') };
+    let offset: number;
+    if (typeof value === 'bigint') offset = toSafeNumber(value, 'offsetTable offset');
+    else if (typeof value === 'number' && Number.isSafeInteger(value)) offset = value;
+    else throw new ProtocolError(`offsetTable offset of ${mq.topic}/${mq.brokerName}/${mq.queueId} is not an integer`);
+    offsets.push({ mq, offset });
+  }
+  return offsets;
 }
 
 /** GET_CONSUMER_RUNNING_INFO (307, sync): which group the admin tool asks about. */

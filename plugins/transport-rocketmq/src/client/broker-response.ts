@@ -59,3 +59,10 @@ export function asInt(value: FastJsonValue | undefined, path: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < -0x80000000 || value > 0x7fffffff) throw new ProtocolError(`${path} is not an int`);
   return value;
 }
+
+/** An int32 written as decimal text (an extFields value), or a ProtocolError naming `key`. */
+export function asIntText(text: string, key: string): number {
+  const n = /^-?\d{1,10}$/.test(text) ? Number(text) : NaN;
+  if (!Number.isInteger(n) || n < -0x80000000 || n > 0x7fffffff) throw new ProtocolError(`${key} = ${JSON.stringify(text.slice(0, 40))} is not an int`);
+  return n;
+}

@@ -18,7 +18,7 @@ export interface HeartbeatInput {
 }
 
 /** A SubscriptionData as fastjson writes it (Sets become arrays; filterClassSource is never serialized). */
-function subscriptionJson(sub: SubscriptionData): Record<string, unknown> {
+export function subscriptionJson(sub: SubscriptionData): { [key: string]: boolean | number | string | number[] | string[] } {
   return {
     classFilterMode: false,
     codeSet: [...sub.codes],

@@ -33,6 +33,8 @@ export const RequestCode = {
   GET_ALL_TOPIC_LIST_FROM_NAMESERVER: 206,
   /** Broker → client, oneway: move the group's offsets (body: ResetOffsetBody, fastjson object keys). */
   RESET_CONSUMER_CLIENT_OFFSET: 220,
+  /** Client → broker (admin): reset a group's offsets of a topic to a timestamp (5.x: server-side by default). */
+  INVOKE_BROKER_TO_RESET_OFFSET: 222,
   /** Broker → client, sync; deprecated. */
   GET_CONSUMER_STATUS_FROM_CLIENT: 221,
   /** Broker → client, sync (admin tools): reply with ConsumerRunningInfo JSON. */

@@ -1,0 +1,97 @@
+import { compareMessageQueues, type ConsumerRegistration, type ConsumerStatus, type MessageQueue } from '@mqkit/core';
+import { stringifyFastJson, type FastJsonWritable } from '../protocol/fastjson.writer';
+import { subscriptionJson } from './heartbeat.codec';
+
+/** What a GET_CONSUMER_RUNNING_INFO answer is built from. */
+export interface RunningInfoInput {
+  /** The group's last heartbeat registration (subscriptions, model, where from). */
+  readonly registration: ConsumerRegistration | undefined;
+  /** Core's status of the group on this client (`BrokerCallbacks.runningInfo`); undefined when unknown. */
+  readonly status: ConsumerStatus | undefined;
+  readonly nameServers: readonly string[];
+  readonly startTimestamp: number;
+  /** MQVersion name reported as PROP_CLIENT_VERSION, e.g. "V5_3_3". */
+  readonly clientVersion: string;
+  /** When this client last got the broker lock of a queue (orderly, exclusive handoff); undefined when not held. */
+  readonly lockedAt?: (mq: MessageQueue) => number | undefined;
+}
+
+const MIB = 1024 * 1024;
+
+/** True when `value` looks like core's ConsumerStatus (runningInfo is typed `unknown` at the SPI). */
+export function isConsumerStatus(value: unknown): value is ConsumerStatus {
+  const v = value as Partial<ConsumerStatus> | null | undefined;
+  return typeof v === 'object' && v !== null && typeof v.group === 'string' && Array.isArray(v.queues);
+}
+
+/**
+ * ConsumerRunningInfo as fastjson writes it, so `mqadmin consumerStatus` and the dashboard read it: `properties`
+ * (Java Properties: every value a string; the PROP_* keys MQClientInstance adds, plus the group's settings;
+ * PROP_CONSUMEORDERLY is left out because the SPI does not say the consume mode),
+ * `subscriptionSet`, `mqTable` (MessageQueue objects as keys, sorted as Java's TreeMap sorts them, each a
+ * ProcessQueueInfo, with `locked` from this client's broker locks), `statusTable` (per topic; mqkit keeps no TPS/RT figures, so those are 0) and
+ * `userConsumerInfo`. No `jstack`: there are no Java threads to dump.
+ */
+export function consumerRunningInfoBody(input: RunningInfoInput): Buffer {
+  const { registration, status } = input;
+  const properties: { [key: string]: string } = {
+    PROP_CLIENT_VERSION: input.clientVersion,
+    PROP_CONSUME_TYPE: 'CONSUME_PASSIVELY',
+    PROP_CONSUMER_START_TIMESTAMP: String(input.startTimestamp),
+    PROP_NAMESERVER_ADDR: input.nameServers.join(';'),
+  };
+  if (registration) {
+    properties['consumerGroup'] = registration.group;
+    properties['messageModel'] = registration.messageModel;
+    properties['consumeFromWhere'] = registration.consumeFromWhere;
+  }
+  if (status) {
+    properties['clientId'] = status.clientId;
+    properties['allocateMessageQueueStrategy'] = status.strategy;
+    properties['state'] = status.state;
+    properties['paused'] = String(status.paused);
+    properties['inFlight'] = String(status.inFlight);
+    properties['lag'] = String(status.lag);
+  }
+  const queues = [...(status?.queues ?? [])].sort((a, b) => compareMessageQueues(a.mq, b.mq));
+  const mqTable = new Map<FastJsonWritable, FastJsonWritable>();
+  for (const q of queues) {
+    const cached = q.cachedCount > 0;
+    const lockedAt = input.lockedAt?.(q.mq);
+    mqTable.set(mqJson(q.mq), {
+      cachedMsgCount: q.cachedCount,
+      // The committable offset is the smallest offset still cached; nextOffset - 1 the largest pulled.
+      cachedMsgMaxOffset: cached ? q.nextOffset - 1 : 0,
+      cachedMsgMinOffset: cached ? Math.max(q.committedOffset, 0) : 0,
+      cachedMsgSizeInMiB: Math.floor(q.cachedBytes / MIB),
+      commitOffset: q.committedOffset,
+      droped: q.state === 'dropped',
+      lastConsumeTimestamp: 0,
+      lastLockTimestamp: lockedAt ?? 0,
+      lastPullTimestamp: 0,
+      locked: lockedAt !== undefined,
+      transactionMsgCount: 0,
+      transactionMsgMaxOffset: 0,
+      transactionMsgMinOffset: 0,
+      tryUnlockTimes: 0,
+    });
+  }
+  const topics = new Set<string>([...(registration?.subscriptions ?? []).map((s) => s.topic), ...queues.map((q) => q.mq.topic)]);
+  const statusTable: { [topic: string]: FastJsonWritable } = {};
+  for (const topic of [...topics].sort()) {
+    statusTable[topic] = { consumeFailedMsgs: 0, consumeFailedTPS: 0, consumeOKTPS: 0, consumeRT: 0, pullRT: 0, pullTPS: 0 };
+  }
+  const body: { [key: string]: FastJsonWritable } = {
+    mqPopTable: {},
+    mqTable,
+    properties,
+    statusTable,
+    subscriptionSet: [...(registration?.subscriptions ?? [])].sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : 0)).map(subscriptionJson),
+    userConsumerInfo: {},
+  };
+  return Buffer.from(stringifyFastJson(body), 'utf8');
+}
+
+function mqJson(mq: MessageQueue): { [key: string]: FastJsonWritable } {
+  return { brokerName: mq.brokerName, queueId: mq.queueId, topic: mq.topic };
+}

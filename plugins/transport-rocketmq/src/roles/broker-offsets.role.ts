@@ -1,0 +1,52 @@
+import type { BrokerOffsets, MessageQueue } from '@mqkit/core';
+import {
+  maxOffsetRequest,
+  minOffsetRequest,
+  parseOffsetResponse,
+  parseQueryConsumerOffset,
+  queryConsumerOffsetRequest,
+  searchOffsetRequest,
+  updateConsumerOffsetRequest,
+} from '../client/consumer-offset.codec';
+import { expectCode } from '../client/broker-response';
+import type { RocketMqSession } from '../transport/rocketmq-session';
+import { brokerAddressFor } from './broker-address';
+
+/**
+ * Consumer offsets kept by the broker (RemoteBrokerOffsetStore's requests) and the queue offset lookups
+ * consumeFromWhere needs. Commits and queries go to the queue's master (any member when it has none, as
+ * RocketMQ's findBrokerAddressInSubscribe); "no offset" is -1.
+ */
+export class RocketMqBrokerOffsets implements BrokerOffsets {
+  constructor(private readonly session: RocketMqSession) {}
+
+  async queryConsumerOffset(group: string, mq: MessageQueue): Promise<number> {
+    const address = await brokerAddressFor(this.session.routes, mq);
+    return parseQueryConsumerOffset(await this.session.request(address, queryConsumerOffsetRequest(group, mq)), mq);
+  }
+
+  async commitConsumerOffset(group: string, mq: MessageQueue, offset: number, options: { oneway?: boolean } = {}): Promise<void> {
+    const address = await brokerAddressFor(this.session.routes, mq);
+    const request = updateConsumerOffsetRequest(group, mq, offset);
+    if (options.oneway) {
+      await this.session.oneway(address, request);
+      return;
+    }
+    expectCode(await this.session.request(address, request), `commit offset ${offset} of ${mq.topic}/${mq.brokerName}/${mq.queueId}`, { brokerName: mq.brokerName });
+  }
+
+  async minOffset(mq: MessageQueue): Promise<number> {
+    const address = await brokerAddressFor(this.session.routes, mq);
+    return parseOffsetResponse(await this.session.request(address, minOffsetRequest(mq)), 'min offset', mq);
+  }
+
+  async maxOffset(mq: MessageQueue): Promise<number> {
+    const address = await brokerAddressFor(this.session.routes, mq);
+    return parseOffsetResponse(await this.session.request(address, maxOffsetRequest(mq)), 'max offset', mq);
+  }
+
+  async searchOffset(mq: MessageQueue, timestamp: number): Promise<number> {
+    const address = await brokerAddressFor(this.session.routes, mq);
+    return parseOffsetResponse(await this.session.request(address, searchOffsetRequest(mq, timestamp)), 'search offset', mq);
+  }
+}

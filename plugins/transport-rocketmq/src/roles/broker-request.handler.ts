@@ -1,0 +1,64 @@
+import type { BrokerCallbacks } from '@mqkit/core';
+import { parseConsumerRunningInfoRequest, parseNotifyConsumerIdsChanged, parseResetOffsetRequest } from '../client/broker-callbacks.codec';
+import { consumerRunningInfoBody, isConsumerStatus } from '../client/consumer-running-info.codec';
+import { RequestCode, ResponseCode } from '../protocol/remoting-codes';
+import type { RemotingCommand } from '../protocol/remoting-command';
+import type { RemotingReply, RemotingRequestHandler } from '../remoting/remoting-request';
+import type { RocketMqSession } from '../transport/rocketmq-session';
+import type { RocketMqGroupMembership } from './group-membership.role';
+import type { RocketMqQueueLocks } from './queue-locks.role';
+
+/** What the handler needs besides the session. */
+export interface BrokerRequestDeps {
+  readonly session: RocketMqSession;
+  readonly membership: RocketMqGroupMembership;
+  readonly locks: RocketMqQueueLocks;
+  /** Core's callbacks, resolved when a request needs them: a producer-only client has none. */
+  callbacks(): BrokerCallbacks | undefined;
+}
+
+/**
+ * Answers what brokers send this client (ClientRemotingProcessor):
+ * - NOTIFY_CONSUMER_IDS_CHANGED (oneway): the group's members changed → `changes$` of the membership role;
+ * - RESET_CONSUMER_CLIENT_OFFSET (oneway): new offsets for a group → core's `resetOffsets`;
+ * - GET_CONSUMER_RUNNING_INFO (sync, from admin tools through the broker): ConsumerRunningInfo JSON built from
+ *   core's status of the group, or SYSTEM_ERROR when this client runs no such group.
+ * Anything else (transaction checks, CONSUME_MESSAGE_DIRECTLY) is answered REQUEST_CODE_NOT_SUPPORTED.
+ */
+export function brokerRequestHandler(deps: BrokerRequestDeps): RemotingRequestHandler {
+  return async (request: RemotingCommand): Promise<RemotingReply | undefined> => {
+    switch (request.code) {
+      case RequestCode.NOTIFY_CONSUMER_IDS_CHANGED:
+        deps.membership.notifyChanged(parseNotifyConsumerIdsChanged(request).group);
+        return { code: ResponseCode.SUCCESS };
+      case RequestCode.RESET_CONSUMER_CLIENT_OFFSET: {
+        const reset = parseResetOffsetRequest(request);
+        await deps.callbacks()?.resetOffsets(reset.group, reset.offsets);
+        return { code: ResponseCode.SUCCESS };
+      }
+      case RequestCode.GET_CONSUMER_RUNNING_INFO:
+        return runningInfo(deps, request);
+      default:
+        return undefined;
+    }
+  };
+}
+
+function runningInfo(deps: BrokerRequestDeps, request: RemotingCommand): RemotingReply {
+  const { group } = parseConsumerRunningInfoRequest(request);
+  const status = deps.callbacks()?.runningInfo(group);
+  const registration = deps.membership.registration(group);
+  if (!isConsumerStatus(status) && !registration) {
+    // MQClientInstance.consumerRunningInfo answers SYSTEM_ERROR "The Consumer Group <g> not exist in this consumer".
+    return { code: ResponseCode.SYSTEM_ERROR, remark: `The Consumer Group <${group}> not exist in this consumer` };
+  }
+  const body = consumerRunningInfoBody({
+    registration,
+    status: isConsumerStatus(status) ? status : undefined,
+    nameServers: deps.session.nameServers.addresses,
+    startTimestamp: deps.session.startedAt,
+    clientVersion: 'V5_3_3',
+    lockedAt: (mq) => deps.locks.lockedSince(group, mq),
+  });
+  return { code: ResponseCode.SUCCESS, body };
+}

@@ -1,0 +1,103 @@
+import type { ConsumerRegistration, GroupMembership } from '@mqkit/core';
+import { Subject, type Observable, type Subscription } from 'rxjs';
+import { consumerListRequest, parseConsumerListResponse } from '../client/consumer-list.codec';
+import { heartbeatRequest, parseHeartbeatResponse, unregisterRequest } from '../client/heartbeat.codec';
+import { MASTER_ID } from '../client/topic-route.codec';
+import type { RocketMqSession } from '../transport/rocketmq-session';
+import { settleAll } from './settle-all';
+
+/**
+ * Group membership over HEART_BEAT, UNREGISTER_CLIENT, GET_CONSUMER_LIST_BY_GROUP and the broker's
+ * NOTIFY_CONSUMER_IDS_CHANGED. A heartbeat goes to every broker address (masters and slaves) routing a subscribed
+ * topic, `%RETRY%<group>` included, which core lists among the subscriptions: the broker registers the group, the
+ * subscriptions and this channel, and creates the retry topic.
+ */
+export class RocketMqGroupMembership implements GroupMembership {
+  private readonly notices = new Subject<string>();
+  private readonly registrations = new Map<string, ConsumerRegistration>();
+  private readonly routeWatch: Subscription;
+
+  constructor(private readonly session: RocketMqSession) {
+    // A subscribed topic that gains a route (created after this consumer started, or a broker back) gets a
+    // heartbeat at once, so its brokers know the member before the next rebalance asks them for the group.
+    this.routeWatch = session.routes.changes$.subscribe((topic) => {
+      const registered = [...this.registrations.values()];
+      if (!registered.some((r) => r.subscriptions.some((s) => s.topic === topic))) return;
+      this.heartbeat(registered).catch((error: Error) => session.events.emit('rocketmq.error', { where: 'heartbeat after route change', error }));
+    });
+  }
+
+  get changes$(): Observable<string> {
+    return this.notices.asObservable();
+  }
+
+  /** The group's last registration (for GET_CONSUMER_RUNNING_INFO). */
+  registration(group: string): ConsumerRegistration | undefined {
+    return this.registrations.get(group);
+  }
+
+  /** Called for NOTIFY_CONSUMER_IDS_CHANGED. */
+  notifyChanged(group: string): void {
+    this.notices.next(group);
+  }
+
+  /**
+   * Sends the heartbeat to every broker of the subscribed topics. Resolves when at least one broker took it (or
+   * no topic has a route yet); rejects with the first error when every broker failed.
+   */
+  async heartbeat(registrations: readonly ConsumerRegistration[]): Promise<void> {
+    for (const registration of registrations) this.registrations.set(registration.group, registration);
+    const topics = new Set(registrations.flatMap((r) => r.subscriptions.map((s) => s.topic)));
+    // Routes first: a topic not cached yet is fetched; one without a route (not created yet) is skipped.
+    await Promise.all([...topics].map((topic) => this.session.routes.route(topic).catch(() => undefined)));
+    const addresses = this.session.routes.addressesOf(topics);
+    const request = heartbeatRequest({ clientId: this.session.clientId, consumers: registrations });
+    await settleAll(
+      addresses.map(async (address) => parseHeartbeatResponse(await this.session.request(address, request))),
+      (error, i) => this.session.events.emit('rocketmq.error', { where: 'heartbeat', error, address: addresses[i] }),
+    );
+  }
+
+  /** UNREGISTER_CLIENT to every broker of the group's topics; the broker then notifies the other members. */
+  async unregister(group: string): Promise<void> {
+    const registration = this.registrations.get(group);
+    this.registrations.delete(group);
+    const topics = registration?.subscriptions.map((s) => s.topic) ?? [];
+    const addresses = this.session.routes.addressesOf(topics);
+    const request = unregisterRequest(this.session.clientId, { consumerGroup: group });
+    await settleAll(
+      addresses.map(async (address) => {
+        const response = await this.session.request(address, request);
+        if (response.code !== 0) throw new Error(`unregister of ${group} at ${address} answered code ${response.code} ${response.remark ?? ''}`);
+      }),
+      (error, i) => this.session.events.emit('rocketmq.error', { where: 'unregister', error, address: addresses[i] }),
+    );
+  }
+
+  /**
+   * The group's members as a broker of `topic` lists them. Brokers are tried from a random one on, as RocketMQ's
+   * findBrokerAddrByTopic picks one at random; the first answer wins. No route, or no member: an empty list.
+   */
+  async consumerIds(group: string, topic: string): Promise<readonly string[]> {
+    const route = await this.session.routes.route(topic);
+    const brokers = (route?.brokerDatas ?? []).filter((b) => b.brokerAddrs.size > 0);
+    if (brokers.length === 0) return [];
+    const start = Math.floor(Math.random() * brokers.length);
+    let lastError: unknown;
+    for (let i = 0; i < brokers.length; i++) {
+      const broker = brokers[(start + i) % brokers.length]!;
+      const address = broker.brokerAddrs.get(MASTER_ID) ?? [...broker.brokerAddrs.values()][0]!;
+      try {
+        return parseConsumerListResponse(await this.session.request(address, consumerListRequest(group)), group, broker.brokerName);
+      } catch (error) {
+        lastError = error;
+      }
+    }
+    throw lastError;
+  }
+
+  close(): void {
+    this.routeWatch.unsubscribe();
+    this.notices.complete();
+  }
+}

@@ -1,0 +1,30 @@
+import type { MessageQueue, MessageSender, OutgoingRecord, SendResult } from '@mqkit/core';
+import { parseSendResponse, sendBatchRequest, sendMessageRequest } from '../client/send-message.codec';
+import type { RocketMqSession } from '../transport/rocketmq-session';
+import { brokerAddressFor } from './broker-address';
+
+/**
+ * The send role for core's producer: SEND_MESSAGE_V2 to the queue's master, SEND_BATCH_MESSAGE for batches, and
+ * oneway sends. Codes 0/10/11/12 are results; others are BrokerErrors with RocketMQ's retry verdict. Queue
+ * selection, retries and fault avoidance are core's.
+ */
+export class RocketMqMessageSender implements MessageSender {
+  constructor(private readonly session: RocketMqSession) {}
+
+  async send(mq: MessageQueue, record: OutgoingRecord, options: { producerGroup: string; timeoutMs: number }): Promise<SendResult> {
+    const address = await brokerAddressFor(this.session.routes, mq, true);
+    const response = await this.session.request(address, sendMessageRequest(mq, record, options.producerGroup), { timeoutMs: options.timeoutMs });
+    return parseSendResponse(response, mq, [record]);
+  }
+
+  async sendOneway(mq: MessageQueue, record: OutgoingRecord, options: { producerGroup: string }): Promise<void> {
+    const address = await brokerAddressFor(this.session.routes, mq, true);
+    await this.session.oneway(address, sendMessageRequest(mq, record, options.producerGroup));
+  }
+
+  async sendBatch(mq: MessageQueue, records: readonly OutgoingRecord[], options: { producerGroup: string; timeoutMs: number }): Promise<SendResult> {
+    const address = await brokerAddressFor(this.session.routes, mq, true);
+    const response = await this.session.request(address, sendBatchRequest(mq, records, options.producerGroup), { timeoutMs: options.timeoutMs });
+    return parseSendResponse(response, mq, records);
+  }
+}

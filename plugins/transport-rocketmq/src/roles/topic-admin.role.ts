@@ -1,0 +1,67 @@
+import { ConfigurationError, TimeoutError, type TopicAdmin } from '@mqkit/core';
+import { GROUP_MAX_LENGTH, IssueCollector, TOPIC_MAX_LENGTH, checkName } from '@mqkit/core/internal';
+import { expectCode } from '../client/broker-response';
+import { clusterInfoRequest, parseClusterInfo } from '../client/cluster-info.codec';
+import { createTopicRequest } from '../client/create-topic.codec';
+import { MASTER_ID, parseTopicRoute, routeRequest } from '../client/topic-route.codec';
+import { ResponseCode } from '../protocol/remoting-codes';
+import type { RocketMqSession } from '../transport/rocketmq-session';
+
+const POLL_MS = 100;
+
+/**
+ * `createTopic({ topic, queues })` as `mqadmin updateTopic -c <cluster>` does it: UPDATE_AND_CREATE_TOPIC on every
+ * master the name server lists (or the named brokers), then waits until the name server routes every queue of
+ * every one of them (brokers register topic changes asynchronously), and refreshes this client's route, which
+ * announces the topic on `changes$`.
+ */
+export class RocketMqTopicAdmin implements TopicAdmin {
+  constructor(private readonly session: RocketMqSession) {}
+
+  async createTopic(options: { topic: string; queues: number; brokers?: readonly string[] }): Promise<void> {
+    const issues = new IssueCollector('createTopic');
+    // Retry and DLQ topics may be longer (255), like group names with their prefix.
+    const max = /^%(RETRY|DLQ)%/.test(options.topic) ? GROUP_MAX_LENGTH + 7 : TOPIC_MAX_LENGTH;
+    checkName(issues, 'topic', options.topic, max);
+    issues.intRange('queues', options.queues, 1, 1024);
+    if (options.queues === undefined) issues.add('queues', undefined, 'an integer in [1, 1024]');
+    if (issues.issues.length > 0) throw new ConfigurationError(issues.issues);
+    const { session } = this;
+    const { topic, queues } = options;
+    const cluster = parseClusterInfo(await session.nameServers.request(clusterInfoRequest(), session.options.requestTimeoutMs));
+    const masters = cluster.filter((b) => b.brokerAddrs.has(MASTER_ID));
+    const targets = options.brokers ? masters.filter((b) => options.brokers!.includes(b.brokerName)) : masters;
+    const unknown = (options.brokers ?? []).filter((name) => !targets.some((b) => b.brokerName === name));
+    if (unknown.length > 0 || targets.length === 0) {
+      throw new ConfigurationError({
+        source: 'createTopic',
+        option: 'brokers',
+        value: options.brokers ?? [],
+        allowed: `masters registered with the name server (${masters.map((b) => b.brokerName).join(', ') || 'none'})`,
+      });
+    }
+    for (const broker of targets) {
+      const address = broker.brokerAddrs.get(MASTER_ID)!;
+      expectCode(await session.request(address, createTopicRequest(topic, queues)), `create topic ${topic} on ${broker.brokerName}`, { brokerName: broker.brokerName });
+    }
+    await this.waitForRoute(topic, queues, targets.map((b) => b.brokerName));
+    await session.routes.fetch(topic);
+  }
+
+  private async waitForRoute(topic: string, queues: number, brokers: readonly string[]): Promise<void> {
+    const { session } = this;
+    const deadline = Date.now() + session.options.createTopicTimeoutMs;
+    for (;;) {
+      const response = await session.nameServers.request(routeRequest(topic), session.options.requestTimeoutMs);
+      if (response.code === ResponseCode.SUCCESS) {
+        const route = parseTopicRoute(response, topic);
+        const ready = brokers.every((name) => route.queueDatas.some((q) => q.brokerName === name && q.readQueueNums >= queues && q.writeQueueNums >= queues));
+        if (ready) return;
+      } else if (response.code !== ResponseCode.TOPIC_NOT_EXIST) {
+        expectCode(response, `route of topic ${topic}`);
+      }
+      if (Date.now() >= deadline) throw new TimeoutError(`topic ${topic} was created but the name server did not route all ${queues} queues of ${brokers.join(', ')} within ${session.options.createTopicTimeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  }
+}

@@ -1,0 +1,47 @@
+import type { RemotingCommand } from '../protocol/remoting-command';
+import type { RemotingClient } from '../remoting/remoting-client';
+import type { OutgoingRequest } from '../remoting/remoting-request';
+
+/**
+ * Talks to the name servers with RocketMQ's failover (NettyRemotingClient.getAndCreateNameserverChannel): one name
+ * server is used, starting at a random one, until a request to it fails to get an answer; then the next one is
+ * tried, round the list, each at most once per request. An answer, whatever its code, ends the request: the name
+ * servers hold the same routes, so another one would say the same.
+ */
+export class NameServerClient {
+  private current: number;
+
+  constructor(
+    private readonly client: RemotingClient,
+    readonly addresses: readonly string[],
+    random: () => number = Math.random,
+  ) {
+    this.current = Math.floor(random() * addresses.length) % Math.max(1, addresses.length);
+  }
+
+  /** The name server in use. */
+  get active(): string {
+    return this.addresses[this.current]!;
+  }
+
+  /** Sends to the active name server, failing over on connection errors and timeouts; rejects with the last error. */
+  async request(request: OutgoingRequest, timeoutMs: number): Promise<RemotingCommand> {
+    let lastError: unknown;
+    const deadline = Date.now() + timeoutMs;
+    for (let tried = 0; tried < this.addresses.length; tried++) {
+      const index = (this.current + tried) % this.addresses.length;
+      const left = deadline - Date.now();
+      if (left <= 0 && tried > 0) break;
+      try {
+        // Each try gets what is left of the budget, but at least a tenth of it, so a hung first server that used it
+        // all up still leaves the next one a chance (the next request starts at the next server anyway).
+        const response = await this.client.request(this.addresses[index]!, request, { timeoutMs: Math.max(left, Math.ceil(timeoutMs / 10)) });
+        this.current = index;
+        return response;
+      } catch (error) {
+        lastError = error;
+      }
+    }
+    throw lastError;
+  }
+}

@@ -1,0 +1,88 @@
+import { Tokens, createConsumerApp, createProducer, type ConsumerApp, type ConsumerAppOptions, type OffsetAdmin, type RouteResolver, type TopicAdmin, type TransportPlugin } from '@mqkit/core';
+import { rocketmqTransport, type RocketMqTransportOptions } from '@mqkit/transport-rocketmq';
+import { rocketMqTestCluster, uniqueName, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
+
+export { uniqueName };
+
+/** The run's real cluster (started by the global setup). */
+export async function testCluster(): Promise<RocketMqCluster> {
+  return rocketMqTestCluster();
+}
+
+/** A transport to the cluster, with its TLS certificate and ACL credentials when it has them. */
+export function clusterTransport(cluster: RocketMqCluster, extra: Partial<RocketMqTransportOptions> = {}): TransportPlugin {
+  return rocketmqTransport({
+    nameServer: cluster.namesrvAddr,
+    tls: cluster.tlsCertificate ? { ca: cluster.tlsCertificate } : undefined,
+    credentials: cluster.acl,
+    ...extra,
+  });
+}
+
+/** Apps, producers and an admin client on one real cluster; `close()` stops them all. */
+export class RocketMqHarness {
+  private readonly apps: ConsumerApp[] = [];
+  private admin: ConsumerApp | undefined;
+
+  constructor(readonly cluster: RocketMqCluster) {}
+
+  transport(extra: Partial<RocketMqTransportOptions> = {}): TransportPlugin {
+    return clusterTransport(this.cluster, extra);
+  }
+
+  /** An app with no consumers: its container holds the transport's roles (TopicAdmin, OffsetAdmin, ...). */
+  async adminApp(): Promise<ConsumerApp> {
+    if (!this.admin) {
+      this.admin = await createConsumerApp({ transport: this.transport(), consumers: [], profile: 'fast', instanceName: uniqueName('admin') });
+      await this.admin.start();
+    }
+    return this.admin;
+  }
+
+  async createTopic(topic: string, queues: number, brokers?: readonly string[]): Promise<void> {
+    const admin = await this.adminApp();
+    await admin.container.resolve<TopicAdmin>(Tokens.TopicAdmin).createTopic({ topic, queues, brokers });
+  }
+
+  async routes(): Promise<RouteResolver> {
+    return (await this.adminApp()).container.resolve<RouteResolver>(Tokens.RouteResolver);
+  }
+
+  async offsetAdmin(): Promise<OffsetAdmin> {
+    return (await this.adminApp()).container.resolve<OffsetAdmin>(Tokens.OffsetAdmin);
+  }
+
+  /** Creates and starts an app on the cluster with the fast profile. */
+  async app(consumers: ConsumerAppOptions['consumers'], options: Partial<ConsumerAppOptions> = {}): Promise<ConsumerApp> {
+    const app = await createConsumerApp({ transport: this.transport(), consumers, profile: 'fast', ...options });
+    this.apps.push(app);
+    await app.start();
+    return app;
+  }
+
+  /** Sends `count` JSON messages `{ seq }` (seq from `from`), at most `window` in flight; resolves when all are stored. */
+  async produce(topic: string, count: number, options: { from?: number; tags?: (seq: number) => string | undefined; window?: number } = {}): Promise<void> {
+    const producer = await createProducer({ transport: this.transport(), group: uniqueName('producer'), profile: 'fast' });
+    try {
+      const from = options.from ?? 0;
+      const window = new Set<Promise<unknown>>();
+      for (let seq = from; seq < from + count; seq++) {
+        const p = producer.send({ topic, payload: { seq }, tags: options.tags?.(seq), keys: `k${seq}` });
+        window.add(p);
+        void p.then(
+          () => window.delete(p),
+          () => window.delete(p),
+        );
+        if (window.size >= (options.window ?? 64)) await Promise.race(window);
+      }
+      await Promise.all(window);
+    } finally {
+      await producer.stop();
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.apps.map((a) => a.stop({ timeoutMs: 5_000 })));
+    await this.admin?.stop({ timeoutMs: 5_000 });
+  }
+}
