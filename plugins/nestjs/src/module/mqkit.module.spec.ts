@@ -7,6 +7,7 @@ import { Inject, Injectable, Module, Scope, type OnApplicationShutdown, type OnM
 import { Test, type TestingModule } from '@nestjs/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Consumer, MqkitConsumers, MqkitModule } from '../index';
+import { waitUntilConsuming } from '../testing';
 import { consumerOptions, gate, produce, unique } from '../testing.fixture';
 
 let broker: EmbeddedBroker;
@@ -202,7 +203,8 @@ describe('MqkitModule: lifecycle', () => {
     const consumers = app!.get(MqkitConsumers);
     expect(consumers.ready).toBe(false);
     await app!.init();
-    await waitFor(() => consumers.ready);
+    await waitUntilConsuming(app!, 5_000);
+    expect(consumers.ready).toBe(true);
     expect(consumers.status()!.consumers[0]!.queues.filter((q) => q.mq.topic === topic)).toHaveLength(4);
     await app!.close();
     expect(consumers.ready).toBe(false);
