@@ -29,7 +29,7 @@ describe('observability', () => {
         }
       },
     });
-    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', maxReconsumeTimes: 0 }, (m) => {
+    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', maxReconsumeTimes: 0, consumeThreadMax: 1 }, (m) => {
       trace.push('handler');
       if (m.payload.seq === 1) throw new Error('fails');
     });
