@@ -1,0 +1,89 @@
+import 'reflect-metadata';
+import { waitFor } from '@mqkit/core/testing';
+import { Consumer, MqPayload, MqkitConsumers, MqkitModule, MqkitProducer } from '@mqkit/nestjs';
+import { waitUntilConsuming } from '@mqkit/nestjs/testing';
+import { RocketMqHarnessError, startRocketMqCluster, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
+import { Injectable } from '@nestjs/common';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { RocketMqHarness, testCluster, uniqueName } from '../rocketmq/rocketmq-fixtures';
+
+let cluster: RocketMqCluster;
+let ownCluster = false;
+let harness: RocketMqHarness;
+const apps: TestingModule[] = [];
+
+beforeAll(async () => {
+  try {
+    cluster = await testCluster();
+  } catch (error) {
+    // The run's global setup starts a cluster only for runs that include src/rocketmq/; run alone, start one here.
+    if (!(error instanceof RocketMqHarnessError)) throw error;
+    cluster = await startRocketMqCluster();
+    ownCluster = true;
+  }
+  harness = new RocketMqHarness(cluster);
+}, 300_000);
+
+afterEach(async () => {
+  for (const app of apps.splice(0)) await app.close();
+});
+
+afterAll(async () => {
+  await harness?.close();
+  if (ownCluster) await cluster.stop();
+}, 60_000);
+
+describe('@mqkit/nestjs on a real RocketMQ cluster', () => {
+  it('a Nest app sends with MqkitProducer and consumes in a @Consumer provider; app.close() commits, so the next app resumes after it', async () => {
+    const topic = uniqueName('nest');
+    const group = uniqueName('nest-g');
+    await harness.createTopic(topic, 2);
+
+    @Injectable()
+    class Store {
+      readonly seqs: number[] = [];
+    }
+    @Injectable()
+    class OrderHandler {
+      constructor(private readonly store: Store) {}
+      @Consumer({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' })
+      handle(@MqPayload('seq') seq: number): void {
+        this.store.seqs.push(seq);
+      }
+    }
+    const boot = async (): Promise<TestingModule> => {
+      const app = await Test.createTestingModule({
+        imports: [MqkitModule.forRoot({ transport: harness.transport(), profile: 'fast', producer: { group: uniqueName('nest-p') }, instanceName: uniqueName('nest') })],
+        providers: [Store, OrderHandler],
+      }).compile();
+      app.useLogger(false);
+      apps.push(app);
+      await app.init();
+      await waitUntilConsuming(app, 30_000);
+      return app;
+    };
+    const send = async (app: TestingModule, from: number, count: number): Promise<void> => {
+      const producer = app.get(MqkitProducer);
+      for (let seq = from; seq < from + count; seq++) await producer.send({ topic, payload: { seq }, keys: `k${seq}` });
+    };
+
+    const first = await boot();
+    await send(first, 0, 20);
+    await waitFor(() => first.get(Store).seqs.length === 20, { timeoutMs: 30_000 });
+    expect([...first.get(Store).seqs].sort((a, b) => a - b)).toEqual([...Array(20).keys()]);
+    const consumers = first.get(MqkitConsumers);
+    await first.close();
+    apps.splice(apps.indexOf(first), 1);
+    const report = await consumers.stop();
+    expect(report!.drained).toBe(true);
+    const committed = report!.consumers[0]!.queues.filter((q) => q.mq.topic === topic).reduce((n, q) => n + q.offset, 0);
+    expect(committed).toBe(20);
+
+    // Same group, fresh app: only what is new arrives (the committed offsets hold across the restart).
+    const second = await boot();
+    await send(second, 20, 5);
+    await waitFor(() => second.get(Store).seqs.length >= 5, { timeoutMs: 30_000 });
+    expect([...second.get(Store).seqs].sort((a, b) => a - b)).toEqual([20, 21, 22, 23, 24]);
+  }, 120_000);
+});
