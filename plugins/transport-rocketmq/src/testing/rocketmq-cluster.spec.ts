@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '@mqkit/core/testing';
 import { readClusterInfo } from './cluster-readiness';
 import { isPortFree } from './free-port';
 import { isProcessAlive } from './process-control';
@@ -11,6 +12,9 @@ import { createTopic, uniqueName } from './topic-admin';
 
 const SEND_MESSAGE_V2 = 310;
 const PULL_MESSAGE = 11;
+const GET_MAX_OFFSET = 30;
+const LOCK_BATCH_MQ = 41;
+const LOCK_LIFETIME_MS = 3_000;
 
 /** A SEND_MESSAGE_V2 header (letters per SendMessageRequestHeaderV2) for one message. */
 function sendHeader(topic: string): Record<string, string> {
@@ -22,7 +26,7 @@ describe('startRocketMqCluster (real RocketMQ)', () => {
   let cluster: RocketMqCluster;
 
   beforeAll(async () => {
-    cluster = await startRocketMqCluster();
+    cluster = await startRocketMqCluster({ lockMaxLiveTimeMs: LOCK_LIFETIME_MS });
   }, 300_000);
 
   afterAll(async () => {
@@ -58,6 +62,41 @@ describe('startRocketMqCluster (real RocketMQ)', () => {
     expect(pulled.code).toBe(0);
     expect(pulled.extFields['nextBeginOffset']).toBe('1');
   });
+
+  it('applies the short delay levels: a level-3 message (10 s by default) arrives after about 1 s', async () => {
+    const topic = uniqueName('delay');
+    await createTopic(cluster, topic, { queues: 1 });
+    const broker = cluster.brokers[0]!.addr;
+    const maxOffset = async (): Promise<string | undefined> =>
+      (await sendProbeRequest(broker, { code: GET_MAX_OFFSET, extFields: { topic, queueId: '0' } })).extFields['offset'];
+    // properties: key U+0001 value U+0002 (rocketmq-remoting.md §4); DELAY=3 is the third delay level.
+    const sentAt = Date.now();
+    const sent = await sendProbeRequest(broker, { code: SEND_MESSAGE_V2, extFields: { ...sendHeader(topic), i: 'DELAY\u00013\u0002' }, body: Buffer.from('later') });
+    expect(sent.code).toBe(0);
+    expect(await maxOffset()).toBe('0'); // parked in SCHEDULE_TOPIC_XXXX, not yet in the topic
+    await waitFor(async () => (await maxOffset()) === '1', { timeoutMs: 8_000, intervalMs: 50, message: 'delayed message in its topic' });
+    expect(Date.now() - sentAt).toBeGreaterThanOrEqual(900);
+  });
+
+  it('applies the short broker lock lifetime: another client gets an unrenewed queue lock after it', async () => {
+    const topic = uniqueName('lock');
+    await createTopic(cluster, topic, { queues: 1 });
+    const broker = cluster.brokers[0]!;
+    const group = uniqueName('g');
+    const lock = async (clientId: string): Promise<number> => {
+      const body = { consumerGroup: group, clientId, onlyThisBroker: true, mqSet: [{ topic, brokerName: broker.name, queueId: 0 }] };
+      const response = await sendProbeRequest(broker.addr, { code: LOCK_BATCH_MQ, body: Buffer.from(JSON.stringify(body)) });
+      expect(response.code).toBe(0);
+      return (JSON.parse(response.body.toString()) as { lockOKMQSet: unknown[] }).lockOKMQSet.length;
+    };
+    expect(await lock('client-1')).toBe(1);
+    const lockedAt = Date.now();
+    expect(await lock('client-2')).toBe(0);
+    await waitFor(async () => (await lock('client-2')) === 1, { timeoutMs: LOCK_LIFETIME_MS + 5_000, intervalMs: 200, message: 'lock expiry' });
+    // RocketMQ's default is 60 s; expiry is checked on each lock attempt, so it shows right after the lifetime.
+    expect(Date.now() - lockedAt).toBeGreaterThanOrEqual(LOCK_LIFETIME_MS - 500);
+    expect(await lock('client-1')).toBe(0);
+  }, 20_000);
 
   it('stops a broker by pid and restarts it on the same port and store', async () => {
     const topic = uniqueName('restart');
