@@ -4,12 +4,23 @@ import { renderBrokerConfig, FAST_DELAY_LEVELS } from './broker-config';
 import { assertDiskHasRoom, diskUsedRatio } from './disk-usage';
 import { parseFastjson } from './fastjson-text';
 import { findFreePortGroup, isPortFree } from './free-port';
-import { parseJavaVersion } from './java-toolchain';
+import { findJavaToolchain, parseJavaVersion } from './java-toolchain';
 import { rocketMqJvmArguments } from './jvm-arguments';
 import { decodeProbeFrames, encodeProbeRequest } from './probe-frame.codec';
 import { RocketMqHarnessError } from './rocketmq-harness.error';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
+import { existsSync, realpathSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+
+/** The JDK home of the `java` on PATH (bin/java's grandparent), if any. */
+function javaHomeOnPath(): string | undefined {
+  for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
+    const candidate = join(dir, 'java');
+    if (existsSync(candidate)) return dirname(dirname(realpathSync(candidate)));
+  }
+  return undefined;
+}
 
 describe('harness pieces that need no Java', () => {
   it('signs like RocketMQ AclClientRPCHook (vector from the 5.3.3 Java client)', () => {
@@ -41,6 +52,19 @@ describe('harness pieces that need no Java', () => {
     expect(parseJavaVersion('java version "1.8.0_402"')).toBe(8);
     expect(parseJavaVersion('openjdk version "21" 2023-09-19')).toBe(21);
     expect(parseJavaVersion('nothing')).toBeUndefined();
+  });
+
+  it('says what to install when Java or Maven is missing', () => {
+    expect(() => findJavaToolchain({ JAVA_HOME: '/nonexistent-jdk', PATH: process.env['PATH'] })).toThrow(
+      expect.objectContaining({ failure: 'java-missing', message: expect.stringContaining('apt-get install openjdk-17-jdk-headless maven') }),
+    );
+    const javaHome = javaHomeOnPath();
+    if (javaHome) {
+      // Java found through JAVA_HOME, but no mvn on an empty PATH.
+      expect(() => findJavaToolchain({ JAVA_HOME: javaHome, PATH: '/nonexistent' })).toThrow(
+        expect.objectContaining({ failure: 'maven-missing', message: expect.stringContaining('MQKIT_ROCKETMQ_NAMESRV') }),
+      );
+    }
   });
 
   it('writes the fast-test broker.conf and ACL 2.0 keys', () => {
