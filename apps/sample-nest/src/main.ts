@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { ConfigurationError } from '@mqkit/core';
 import { ProgressLine } from './progress-line';
 import { runSampleNest } from './run-sample-nest';
 import { UsageError, parseSampleNestArgs } from './sample-nest-options';
@@ -15,9 +16,16 @@ async function main(): Promise<number | undefined> {
     process.stderr.write(`${(error as Error).message}\n`);
     return 2;
   }
-  process.stderr.write(`mqkit sample-nest: ${options.messages} orders through a NestJS app (billing -> shipping) on the embedded broker${options.serve ? ', serving until SIGTERM' : ''}\n`);
+  process.stderr.write(`mqkit sample-nest: ${options.messages} orders through a NestJS app (billing -> shipping) on ${options.namesrv ? `RocketMQ at ${options.namesrv}` : 'the embedded broker'}${options.serve ? ', serving until SIGTERM' : ''}\n`);
   const line = new ProgressLine();
-  const summary = await runSampleNest(options, options.progress ? (text) => line.update(text) : () => undefined);
+  let summary;
+  try {
+    summary = await runSampleNest(options, options.progress ? (text) => line.update(text) : () => undefined);
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    process.stderr.write(`${error.message}\n`); // e.g. a malformed --namesrv
+    return 2;
+  }
   line.done();
   if (!summary) return undefined; // serving: the process ends when Nest's shutdown hook re-raises the signal
   return summary.lost === 0 ? 0 : 1;

@@ -9,4 +9,7 @@ export class OrderDto {
   @IsString()
   @MinLength(1)
   item!: string;
+
+  @IsString()
+  run!: string;
 }

@@ -1,6 +1,9 @@
 import { MqkitConsumers, MqkitProducer } from '@mqkit/nestjs';
-import { EmbeddedBroker } from '@mqkit/transport-memory';
+import { EmbeddedBroker, memoryTransport } from '@mqkit/transport-memory';
+import { rocketmqTransport } from '@mqkit/transport-rocketmq';
 import { NestFactory } from '@nestjs/core';
+import { randomUUID } from 'node:crypto';
+import { ensureTopics } from './ensure-topics';
 import { OrderLedger } from './order-ledger.service';
 import type { SampleNestOptions } from './sample-nest-options';
 import type { SampleRuntimeOptions } from './sample-runtime-options';
@@ -9,15 +12,17 @@ import { ORDERS_TOPIC, SHIPMENTS_TOPIC } from './sample-topics';
 import { SummaryReporter, type SampleNestSummary } from './summary.reporter';
 
 /**
- * Boots the Nest application on a fresh embedded broker, produces the orders through the injected MqkitProducer
- * and, unless `serve`, closes the app once every order has shipped. Resolves with the summary (printed on stdout
+ * Boots the Nest application on a fresh embedded broker (or the `--namesrv` cluster), produces the orders through
+ * the injected MqkitProducer and, unless `serve`, closes the app once every order has shipped. Resolves with the summary (printed on stdout
  * by SummaryReporter when the app closes); with `serve`, the app stays up until a signal closes it.
  */
 export async function runSampleNest(options: SampleNestOptions, progress: (line: string) => void): Promise<SampleNestSummary | undefined> {
-  const broker = new EmbeddedBroker();
-  broker.createTopic({ topic: ORDERS_TOPIC, queues: 4 });
-  broker.createTopic({ topic: SHIPMENTS_TOPIC, queues: 4 });
-  const runtime: SampleRuntimeOptions = { ...options, broker, startedAt: Date.now(), produced: 0 };
+  const broker = options.namesrv ? undefined : new EmbeddedBroker();
+  const transport = broker ? memoryTransport({ broker }) : rocketmqTransport({ nameServer: options.namesrv! });
+  if (broker) for (const topic of [ORDERS_TOPIC, SHIPMENTS_TOPIC]) broker.createTopic({ topic, queues: 4 });
+  else await ensureTopics(transport, [ORDERS_TOPIC, SHIPMENTS_TOPIC], 4);
+  const runId = randomUUID().slice(0, 8);
+  const runtime: SampleRuntimeOptions = { ...options, transport, broker, runId, startedAt: Date.now(), produced: 0 };
   const app = await NestFactory.createApplicationContext(SampleModule.register(runtime), { logger: ['warn', 'error'] });
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   await app.init(); // onApplicationBootstrap: the consumers start here
@@ -28,7 +33,7 @@ export async function runSampleNest(options: SampleNestOptions, progress: (line:
   try {
     const window = new Set<Promise<unknown>>();
     for (let seq = 0; seq < options.messages; seq++) {
-      const sent = producer.send({ topic: ORDERS_TOPIC, payload: { seq, item: `item-${seq % 97}` }, keys: `order-${seq}` }).then(() => runtime.produced++);
+      const sent = producer.send({ topic: ORDERS_TOPIC, payload: { seq, item: `item-${seq % 97}`, run: runId }, keys: `order-${seq}` }).then(() => runtime.produced++);
       window.add(sent);
       void sent.finally(() => window.delete(sent));
       if (window.size >= 256) await Promise.race(window);

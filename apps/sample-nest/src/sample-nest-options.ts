@@ -9,9 +9,11 @@ export interface SampleNestOptions {
   readonly serve: boolean;
   /** Print the progress line (default: on). */
   readonly progress: boolean;
+  /** Name server of a real RocketMQ cluster (`host:port`, `;`-separated for several); the embedded broker when absent. */
+  readonly namesrv: string | undefined;
 }
 
-const USAGE = 'usage: npm run start:nest -- [--messages N] [--work-ms MS] [--serve] [--no-progress]';
+const USAGE = 'usage: npm run start:nest -- [--messages N] [--work-ms MS] [--serve] [--namesrv host:port] [--no-progress]';
 
 export class UsageError extends Error {}
 
@@ -24,6 +26,7 @@ export function parseSampleNestArgs(argv: readonly string[]): SampleNestOptions 
         messages: { type: 'string', default: '2000' },
         'work-ms': { type: 'string', default: '0' },
         serve: { type: 'boolean', default: false },
+        namesrv: { type: 'string' },
         'no-progress': { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
@@ -43,5 +46,6 @@ export function parseSampleNestArgs(argv: readonly string[]): SampleNestOptions 
     workMs: int('work-ms', values['work-ms'], 0, 60_000),
     serve: values.serve,
     progress: !values['no-progress'],
+    namesrv: values.namesrv,
   };
 }

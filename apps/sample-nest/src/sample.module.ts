@@ -1,5 +1,4 @@
 import { MqkitModule } from '@mqkit/nestjs';
-import { memoryTransport } from '@mqkit/transport-memory';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { BillingConsumer } from './billing.consumer';
 import { OrderLedger } from './order-ledger.service';
@@ -15,8 +14,8 @@ export class SampleModule {
     return {
       module: SampleModule,
       imports: [
-        // The embedded broker by default; a real cluster will be rocketmqTransport({ nameServer }).
-        MqkitModule.forRoot({ transport: memoryTransport({ broker: options.broker }), producer: { group: PRODUCER_GROUP }, stopTimeoutMs: 10_000 }),
+        // The embedded broker by default, rocketmqTransport({ nameServer }) with --namesrv.
+        MqkitModule.forRoot({ transport: options.transport, producer: { group: PRODUCER_GROUP }, stopTimeoutMs: 10_000 }),
       ],
       providers: [{ provide: SAMPLE_OPTIONS, useValue: options }, OrderLedger, BillingConsumer, ShippingConsumer, SummaryReporter],
     };

@@ -17,7 +17,10 @@ export interface SampleNestSummary {
   readonly duplicates: number;
   /** produced - unique: orders that never reached shipping. */
   readonly lost: number;
-  /** Sum of the billing group's committed offsets on the broker after the stop. */
+  /**
+   * Sum of the billing group's committed offsets after the stop: read back from the embedded broker, or as the stop
+   * committed them on a real cluster (there it counts earlier runs too).
+   */
   readonly committed: number;
   /** The stop waited for every running handler call. */
   readonly drained: boolean;
@@ -41,7 +44,9 @@ export class SummaryReporter implements OnApplicationShutdown {
   async onApplicationShutdown(signal?: string): Promise<void> {
     const report = await this.consumers.stop();
     const { broker } = this.options;
-    const committed = broker.subscribeQueues(ORDERS_TOPIC).reduce((sum, mq) => sum + Math.max(0, broker.queryConsumerOffset(ORDERS_GROUP, mq)), 0);
+    const committed = broker
+      ? broker.subscribeQueues(ORDERS_TOPIC).reduce((sum, mq) => sum + Math.max(0, broker.queryConsumerOffset(ORDERS_GROUP, mq)), 0)
+      : (report?.consumers.find((c) => c.group === ORDERS_GROUP)?.queues ?? []).filter((q) => q.mq.topic === ORDERS_TOPIC).reduce((sum, q) => sum + Math.max(0, q.offset), 0);
     const { produced } = this.options;
     const unique = this.ledger.shipped.size;
     this.summary = {

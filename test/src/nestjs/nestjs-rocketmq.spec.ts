@@ -5,6 +5,8 @@ import { waitUntilConsuming } from '@mqkit/nestjs/testing';
 import { RocketMqHarnessError, startRocketMqCluster, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { Injectable } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RocketMqHarness, testCluster, uniqueName } from '../rocketmq/rocketmq-fixtures';
 
@@ -86,4 +88,22 @@ describe('@mqkit/nestjs on a real RocketMQ cluster', () => {
     await waitFor(() => second.get(Store).seqs.length >= 5, { timeoutMs: 30_000 });
     expect([...second.get(Store).seqs].sort((a, b) => a - b)).toEqual([20, 21, 22, 23, 24]);
   }, 120_000);
+
+  it('npm run start:nest -- --namesrv runs the sample on the cluster with nothing lost', async () => {
+    const main = resolve(__dirname, '../../../apps/sample-nest/dist/main.js');
+    const child = spawn(process.execPath, [main, '--namesrv', cluster.namesrvAddr, '--messages', '300', '--no-progress'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const code = await new Promise<number | null>((done, fail) => {
+      child.on('error', fail);
+      child.on('close', done);
+    });
+    expect(stderr).toContain(`on RocketMQ at ${cluster.namesrvAddr}`);
+    const lines = stdout.split('\n').filter((l) => l !== '');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ produced: 300, billed: 300, unique: 300, lost: 0, drained: true });
+    expect(code).toBe(0);
+  }, 90_000);
 });
