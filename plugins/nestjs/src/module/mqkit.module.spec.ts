@@ -146,6 +146,24 @@ describe('MqkitModule: discovery and injection', () => {
     ]);
     expect((error as Error).message).toMatch(/default \(singleton\) scope/);
   });
+  it('invalid @Consumer options fail app.init() with core ConfigurationError naming the provider class; close() still works', async () => {
+    broker = fastBroker();
+    @Injectable()
+    class Misconfigured {
+      @Consumer(consumerOptions(unique('g'), unique('T'), { consumeThreadMin: 0 }))
+      handle(): void {}
+    }
+    await compile([MqkitModule.forRoot({ transport: memoryTransport({ broker }), profile: 'fast' })], [Misconfigured]);
+    const error = await app!.init().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error).toMatchObject({ source: 'Misconfigured', option: 'consumeThreadMin' });
+    expect(app!.get(MqkitConsumers).ready).toBe(false);
+    await app!.close();
+    app = undefined;
+  });
 });
 
 describe('MqkitModule: lifecycle', () => {

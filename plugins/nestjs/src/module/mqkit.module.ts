@@ -31,10 +31,12 @@ import { MQKIT_MODULE_OPTIONS, type MqkitModuleAsyncOptions, type MqkitModuleOpt
  */
 @Module({})
 export class MqkitModule {
+  /** The module with options known up front. */
   static forRoot(options: MqkitModuleOptions): DynamicModule {
     return mqkitModule([], { provide: MQKIT_MODULE_OPTIONS, useValue: options });
   }
 
+  /** The module with options built by a factory from injected providers (config services and the like). */
   static forRootAsync(options: MqkitModuleAsyncOptions): DynamicModule {
     return mqkitModule(options.imports ?? [], { provide: MQKIT_MODULE_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] });
   }
