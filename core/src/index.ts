@@ -79,6 +79,7 @@ export type { ConsumerStatus, QueueStatus, ReleaseReport, StopReport } from './r
 export { ConsumerApp, createConsumerApp, type AppStatus, type ConsumerControl } from './app/consumer-app';
 export type { ConsumerAppOptions, MessageQueueListener, StopOptions } from './app/app-options';
 export { createProducer, type StandaloneProducer, type StandaloneProducerOptions } from './app/create-producer';
+export { createAdmin, type Admin } from './app/create-admin';
 
 // Producer
 export { Producer, type SendOptions } from './producer/producer';

@@ -6,9 +6,12 @@ export class InstanceStats {
     readonly name: string,
     /** Deliveries per sequence key, shared by every instance of the run. */
     readonly deliveries: Map<number, number>,
+    /** Messages of other runs (a real cluster keeps old ones) are consumed but not counted. */
+    readonly runId: string,
   ) {}
 
-  record(seq: number): void {
+  record(run: string, seq: number): void {
+    if (run !== this.runId) return;
     this.consumed++;
     this.deliveries.set(seq, (this.deliveries.get(seq) ?? 0) + 1);
   }

@@ -6,6 +6,7 @@ export const SAMPLE_TOPIC = 'SampleOrders';
 export const SAMPLE_GROUP = 'sample-order-service';
 
 export interface OrderEvent {
+  readonly run: string;
   readonly seq: number;
   readonly customer: string;
   readonly amount: number;
@@ -32,6 +33,6 @@ export class OrderConsumer {
     const order = message.payload;
     // Simulated I/O: a database write would go here, honouring ctx.signal.
     if (order.seq % 7 === 0) await sleep(1, undefined, { signal: ctx.signal });
-    this.stats.record(order.seq);
+    this.stats.record(order.run, order.seq);
   }
 }

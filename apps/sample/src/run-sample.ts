@@ -1,4 +1,6 @@
-import { createConsumerApp, createProducer, type ConsumerApp, type TransportPlugin } from '@mqkit/core';
+import { createAdmin, createConsumerApp, createProducer, type ConsumerApp, type TransportPlugin } from '@mqkit/core';
+import { rocketmqTransport } from '@mqkit/transport-rocketmq';
+import { randomUUID } from 'node:crypto';
 import { EmbeddedBroker, memoryTransport } from '@mqkit/transport-memory';
 import { container } from 'tsyringe';
 import { InstanceStats } from './instance-stats';
@@ -30,10 +32,9 @@ interface Instance {
 export async function runSample(options: SampleOptions, progress: (line: string) => void = () => undefined): Promise<SampleSummary> {
   const started = Date.now();
   const broker = options.namesrv ? undefined : new EmbeddedBroker();
-  const transport = (): TransportPlugin => {
-    if (broker) return memoryTransport({ broker });
-    throw new Error('--namesrv needs @mqkit/transport-rocketmq, which is not built yet');
-  };
+  const transport = (): TransportPlugin => (broker ? memoryTransport({ broker }) : rocketmqTransport({ nameServer: options.namesrv! }));
+  // On a real cluster the topic outlives the run: only this run's messages are counted.
+  const runId = randomUUID().slice(0, 8);
   const deliveries = new Map<number, number>();
   const instances: Instance[] = [];
   // Member lists for which some instance saw its assignment change; a membership change counts as a rebalance
@@ -42,7 +43,7 @@ export async function runSample(options: SampleOptions, progress: (line: string)
   const membershipChanges: string[] = [];
 
   const startInstance = async (name: string): Promise<Instance> => {
-    const stats = new InstanceStats(name, deliveries);
+    const stats = new InstanceStats(name, deliveries, runId);
     const scope = container.createChildContainer();
     scope.register(InstanceStats, { useValue: stats });
     const app = await createConsumerApp({ transport: transport(), consumers: [OrderConsumer], container: scope, instanceName: `sample-${name}` });
@@ -56,10 +57,18 @@ export async function runSample(options: SampleOptions, progress: (line: string)
   };
 
   const producer = await createProducer({ transport: transport(), group: 'sample-producer' });
-  broker?.createTopic({ topic: SAMPLE_TOPIC, queues: 8 });
+  // Eight queues on every broker: the embedded one, or each master of the real cluster.
+  const admin = await createAdmin({ transport: transport() });
+  let queueCount: number;
+  try {
+    await admin.createTopic({ topic: SAMPLE_TOPIC, queues: 8 });
+    queueCount = (await admin.queues(SAMPLE_TOPIC)).length;
+  } finally {
+    await admin.close();
+  }
 
   for (let i = 1; i <= options.instances; i++) await startInstance(`${i}`);
-  await waitForStableGroup(instances, options.instances);
+  await waitForStableGroup(instances, options.instances, queueCount);
 
   let produced = 0;
   const body = 'x'.repeat(Math.max(0, options.size - 64));
@@ -82,7 +91,7 @@ export async function runSample(options: SampleOptions, progress: (line: string)
         await leaving.app.stop({ timeoutMs: 10_000 });
         membershipChanges.push(memberList(instances));
       }
-      const order: OrderEvent = { seq, customer: `c-${seq % 97}`, amount: seq % 1000, note: body };
+      const order: OrderEvent = { run: runId, seq, customer: `c-${seq % 97}`, amount: seq % 1000, note: body };
       const p = producer
         .send({ topic: SAMPLE_TOPIC, payload: order, tags: seq % 2 === 0 ? 'created' : 'paid', keys: `order-${seq}` })
         .then(() => void produced++);
@@ -117,11 +126,11 @@ function memberList(instances: readonly Instance[]): string {
 }
 
 /** Waits until every initial member owns queues and the topic's queues are all owned exactly once. */
-async function waitForStableGroup(instances: readonly Instance[], expected: number): Promise<void> {
+async function waitForStableGroup(instances: readonly Instance[], expected: number, queueCount: number): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     const owned = instances.flatMap((i) => i.app.status().consumers.flatMap((c) => c.queues.filter((q) => q.mq.topic === SAMPLE_TOPIC && q.state === 'active')));
-    if (instances.length === expected && owned.length === 8 && new Set(owned.map((q) => q.mq.queueId + q.mq.brokerName)).size === 8) return;
+    if (instances.length === expected && owned.length === queueCount && new Set(owned.map((q) => `${q.mq.brokerName}#${q.mq.queueId}`)).size === queueCount) return;
     if (Date.now() > deadline) throw new Error('the initial group did not settle within 30 s');
     await new Promise((r) => setTimeout(r, 20));
   }
