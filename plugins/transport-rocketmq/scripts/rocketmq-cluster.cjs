@@ -50,9 +50,13 @@ async function main(argv) {
     acl: acl ? { accessKey: acl.split(':')[0], secretKey: acl.split(':').slice(1).join(':') } : undefined,
     brokers: brokers ? brokers.split(',') : undefined,
   });
-  process.stdout.write(
-    `${JSON.stringify({ namesrvAddr: cluster.namesrvAddr, brokers: cluster.brokers, baseDir: path.dirname(cluster.descriptorFile), startMs: Date.now() - started })}\n`,
-  );
+  const summary = {
+    namesrvAddr: cluster.namesrvAddr,
+    brokers: cluster.brokers,
+    baseDir: path.dirname(cluster.descriptorFile),
+    startMs: Date.now() - started,
+  };
+  process.stdout.write(`${JSON.stringify(summary)}\n`);
   let stopping = false;
   const stop = () => {
     if (stopping) return;

@@ -33,7 +33,10 @@ export async function launchProcess(
 }
 
 /** Waits until the name server no longer lists `brokerName` (it drops a broker when its connection closes). */
-export async function waitForUnregistered(brokerName: string, context: { namesrvAddr: string; probe: ProbeOptions; timeoutMs: number }): Promise<void> {
+export async function waitForUnregistered(
+  brokerName: string,
+  context: { namesrvAddr: string; probe: ProbeOptions; timeoutMs: number },
+): Promise<void> {
   await pollUntilReady(
     `name server dropping ${brokerName}`,
     async () => !(await readClusterInfo(context.namesrvAddr, context.probe)).some((b) => b.brokerName === brokerName && b.addr),

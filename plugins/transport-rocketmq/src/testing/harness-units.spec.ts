@@ -79,7 +79,18 @@ describe('harness pieces that need no Java', () => {
       overrides: { autoCreateTopicEnable: 'true' },
     });
     const lines = conf.trim().split('\n');
-    for (const line of ['listenPort=20911', 'brokerIP1=127.0.0.1', 'bindAddress=127.0.0.1', 'timerWheelEnable=false', 'mappedFileSizeCommitLog=67108864', 'authenticationEnabled=true', 'initAuthenticationUser={"username":"ak","password":"sk"}', 'autoCreateTopicEnable=true', `messageDelayLevel=${FAST_DELAY_LEVELS}`]) {
+    const expected = [
+      'listenPort=20911',
+      'brokerIP1=127.0.0.1',
+      'bindAddress=127.0.0.1',
+      'timerWheelEnable=false',
+      'mappedFileSizeCommitLog=67108864',
+      'authenticationEnabled=true',
+      'initAuthenticationUser={"username":"ak","password":"sk"}',
+      'autoCreateTopicEnable=true',
+      `messageDelayLevel=${FAST_DELAY_LEVELS}`,
+    ];
+    for (const line of expected) {
       expect(lines).toContain(line);
     }
     expect(lines).not.toContain('autoCreateTopicEnable=false');
@@ -90,7 +101,14 @@ describe('harness pieces that need no Java', () => {
     const base = { heapMb: 128, home: '/h', logbackFile: '/l.xml' };
     expect(rocketMqJvmArguments(base)).toContain('-Dtls.server.mode=disabled');
     const tls = rocketMqJvmArguments({ ...base, tls: { certPath: '/c.pem', keyPath: '/k.pem' }, lockMaxLiveTimeMs: 5000 });
-    expect(tls).toEqual(expect.arrayContaining(['-Dtls.server.mode=enforcing', '-Dtls.server.certPath=/c.pem', '-Dtls.enable=true', '-Drocketmq.broker.rebalance.lockMaxLiveTime=5000']));
+    expect(tls).toEqual(
+      expect.arrayContaining([
+        '-Dtls.server.mode=enforcing',
+        '-Dtls.server.certPath=/c.pem',
+        '-Dtls.enable=true',
+        '-Drocketmq.broker.rebalance.lockMaxLiveTime=5000',
+      ]),
+    );
   });
 
   it('measures the disk like df and refuses a store disk over the limit', async () => {

@@ -6,7 +6,7 @@ import { readClusterInfo } from './cluster-readiness';
 import { isPortFree } from './free-port';
 import { isProcessAlive } from './process-control';
 import { sendProbeRequest } from './remoting-probe';
-import type { RocketMqCluster } from './rocketmq-cluster';
+import type { RocketMqBrokerInfo, RocketMqCluster } from './rocketmq-cluster';
 import { startRocketMqCluster } from './start-rocketmq-cluster';
 import { createTopic, uniqueName } from './topic-admin';
 
@@ -49,15 +49,18 @@ describe('startRocketMqCluster (real RocketMQ)', () => {
   });
 
   it('runs brokers with autoCreateTopicEnable=false; a created topic takes sends and pulls', async () => {
-    const missing = await sendProbeRequest(cluster.brokers[0]!.addr, { code: SEND_MESSAGE_V2, extFields: sendHeader(uniqueName('nope')), body: Buffer.from('x') });
+    const [first, second] = cluster.brokers as [RocketMqBrokerInfo, RocketMqBrokerInfo];
+    const missing = await sendProbeRequest(first.addr, { code: SEND_MESSAGE_V2, extFields: sendHeader(uniqueName('nope')), body: Buffer.from('x') });
     expect(missing.code).toBe(17); // TOPIC_NOT_EXIST
     const topic = uniqueName('harness');
     await createTopic(cluster, topic, { queues: 2 });
-    const sent = await sendProbeRequest(cluster.brokers[1]!.addr, { code: SEND_MESSAGE_V2, extFields: sendHeader(topic), body: Buffer.alloc(1024, 1) });
+    const sent = await sendProbeRequest(second.addr, { code: SEND_MESSAGE_V2, extFields: sendHeader(topic), body: Buffer.alloc(1024, 1) });
     expect(sent.code).toBe(0);
-    const pulled = await sendProbeRequest(cluster.brokers[1]!.addr, {
+    // sysFlag 4 = SUBSCRIPTION (the expression travels in the header); no suspend, so an empty queue answers at once.
+    const pull = { consumerGroup: uniqueName('g'), topic, queueId: '0', queueOffset: '0', maxMsgNums: '32', sysFlag: '4' };
+    const pulled = await sendProbeRequest(second.addr, {
       code: PULL_MESSAGE,
-      extFields: { consumerGroup: uniqueName('g'), topic, queueId: '0', queueOffset: '0', maxMsgNums: '32', sysFlag: '4', commitOffset: '0', suspendTimeoutMillis: '0', subscription: '*', subVersion: '0', expressionType: 'TAG' },
+      extFields: { ...pull, commitOffset: '0', suspendTimeoutMillis: '0', subscription: '*', subVersion: '0', expressionType: 'TAG' },
     });
     expect(pulled.code).toBe(0);
     expect(pulled.extFields['nextBeginOffset']).toBe('1');
@@ -71,7 +74,8 @@ describe('startRocketMqCluster (real RocketMQ)', () => {
       (await sendProbeRequest(broker, { code: GET_MAX_OFFSET, extFields: { topic, queueId: '0' } })).extFields['offset'];
     // properties: key U+0001 value U+0002 (rocketmq-remoting.md §4); DELAY=3 is the third delay level.
     const sentAt = Date.now();
-    const sent = await sendProbeRequest(broker, { code: SEND_MESSAGE_V2, extFields: { ...sendHeader(topic), i: 'DELAY\u00013\u0002' }, body: Buffer.from('later') });
+    const delayed = { ...sendHeader(topic), i: 'DELAY\u00013\u0002' };
+    const sent = await sendProbeRequest(broker, { code: SEND_MESSAGE_V2, extFields: delayed, body: Buffer.from('later') });
     expect(sent.code).toBe(0);
     expect(await maxOffset()).toBe('0'); // parked in SCHEDULE_TOPIC_XXXX, not yet in the topic
     await waitFor(async () => (await maxOffset()) === '1', { timeoutMs: 8_000, intervalMs: 50, message: 'delayed message in its topic' });

@@ -97,7 +97,8 @@ export async function startRocketMqCluster(options: RocketMqClusterOptions = {})
     });
     const main = role === 'namesrv' ? NAMESRV_MAIN : BROKER_MAIN;
     const args = [...jvm, '-cp', distribution.classpath, main, '-c', confFile];
-    return { role, name, addr: `127.0.0.1:${port}`, pid: undefined, spec: { command: toolchain.java, args, cwd: home, logFile: join(home, 'stdout.log') } };
+    const spec = { command: toolchain.java, args, cwd: home, logFile: join(home, 'stdout.log') };
+    return { role, name, addr: `127.0.0.1:${port}`, pid: undefined, spec };
   };
 
   const processes: ClusterProcessRecord[] = [await processRecord('namesrv', 'namesrv', namesrvPort)];

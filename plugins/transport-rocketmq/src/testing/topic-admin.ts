@@ -27,12 +27,22 @@ export async function createTopic(cluster: RocketMqCluster, topic: string, optio
       broker.addr,
       {
         code: UPDATE_AND_CREATE_TOPIC,
-        extFields: { topic, defaultTopic: 'TBW102', readQueueNums: queues, writeQueueNums: queues, perm: '6', topicFilterType: 'SINGLE_TAG', topicSysFlag: '0', order: 'false' },
+        extFields: {
+          topic,
+          defaultTopic: 'TBW102',
+          readQueueNums: queues,
+          writeQueueNums: queues,
+          perm: '6', // read + write
+          topicFilterType: 'SINGLE_TAG',
+          topicSysFlag: '0',
+          order: 'false',
+        },
       },
       cluster.probeOptions,
     );
     if (response.code !== 0) {
-      throw new RocketMqHarnessError('start', `broker ${broker.name} refused to create topic ${topic}: code ${response.code} ${response.remark ?? ''}`);
+      const why = `code ${response.code} ${response.remark ?? ''}`;
+      throw new RocketMqHarnessError('start', `broker ${broker.name} refused to create topic ${topic}: ${why}`);
     }
   }
   // acceptStandardJsonOnly (and version ≥ 401 in the probe header) make the route body standard JSON.
