@@ -79,7 +79,7 @@ export async function runSample(options: SampleOptions, progress: (line: string)
     const joinAt = Math.floor(options.messages / 3);
     const leaveAt = Math.floor((2 * options.messages) / 3);
     const sendStart = Date.now();
-    const inFlight = new Set<Promise<void>>();
+    const inFlight: Promise<void>[] = [];
     for (let seq = 0; seq < options.messages; seq++) {
       if (seq === joinAt) {
         await startInstance(`${options.instances + 1}`);
@@ -95,12 +95,11 @@ export async function runSample(options: SampleOptions, progress: (line: string)
       const p = producer
         .send({ topic: SAMPLE_TOPIC, payload: order, tags: seq % 2 === 0 ? 'created' : 'paid', keys: `order-${seq}` })
         .then(() => void produced++);
-      inFlight.add(p);
-      void p.finally(() => inFlight.delete(p));
+      inFlight.push(p);
       // Pace the producer so the group changes happen while messages flow.
       const due = sendStart + ((seq + 1) / options.messages) * produceMs;
       if (due > Date.now() + 5) await new Promise((r) => setTimeout(r, due - Date.now()));
-      if (inFlight.size >= 256) await Promise.race(inFlight);
+      if (inFlight.length >= 256) await inFlight.shift(); // the oldest send: sends complete in order
     }
     await Promise.all(inFlight);
     const deadline = Date.now() + 20_000 + produceMs;

@@ -111,14 +111,6 @@ export class ConcurrentConsumeService implements ConsumeService {
       this.pool.settle(call);
       return;
     }
-    // Exclusive handoff: nothing starts without a valid lock, so a queue taken over after a lost lock is not
-    // consumed twice; the messages wait for the renewal (or for the next owner).
-    const locking = this.deps.lockManager;
-    if (locking && !locking.isValid(pq)) {
-      this.pool.settle(call);
-      this.retryLater(pq, call);
-      return;
-    }
     pq.inflight++;
     call.startedAt = Date.now();
     this.track(call);
@@ -236,15 +228,6 @@ export class ConcurrentConsumeService implements ConsumeService {
       events.emit('consumer.error', { group, where: 'send-back', error: toError(error), mq: m.messageQueue });
       return false;
     }
-  }
-
-  /** Re-submits a call that could not start yet (its queue's lock is being renewed). */
-  private retryLater(pq: ProcessQueue, call: ConsumeCall): void {
-    const timer = setTimeout(() => {
-      this.retryTimers.delete(timer);
-      if (pq.state === 'active') this.pool.submit(new ConsumeCall(call.group, pq, call.messages(), 0, call.size, call.binding));
-    }, this.deps.profile.pullErrorDelayMs);
-    this.retryTimers.add(timer);
   }
 
   /** RocketMQ's fallback when send-back fails: consume the messages again here after a delay. */

@@ -114,7 +114,8 @@ export class OrderlyConsumeService implements ConsumeService {
       const locking = deps.lockManager;
       if (locking && deps.options.messageModel === 'CLUSTERING' && !locking.isValid(pq)) {
         // RocketMQ's tryLockLaterAndReconsume: lock now, retry soon if granted, a few seconds later if not.
-        if (await locking.lock(pq.mq)) locking.markLocked(pq);
+        const lockedAt = await locking.lock(pq.mq);
+        if (lockedAt !== undefined) locking.markLocked(pq, lockedAt);
         next = pq.locked ? 10 : Math.min(3000, deps.profile.lockRenewMs);
         return;
       }

@@ -20,16 +20,23 @@ export class QueueLockManager {
     private readonly locks: QueueLocks,
     private readonly profile: Profile,
     private readonly events: EventBus,
+    /** A renewal was refused: another member holds the queue now. */
+    private readonly onLockLost: (pq: ProcessQueue) => void = () => undefined,
   ) {}
 
-  /** Locks one queue before it is added; false when another member holds it (or the broker did not answer). */
-  async lock(mq: MessageQueue): Promise<boolean> {
+  /**
+   * Locks one queue before it is added; resolves with the time the request was sent when granted (the lock's age
+   * counts from then, never from the answer, so a slow answer cannot make the client trust it longer than the
+   * broker does), or undefined when another member holds it or the broker did not answer.
+   */
+  async lock(mq: MessageQueue): Promise<number | undefined> {
+    const requestedAt = Date.now();
     try {
       const granted = await this.locks.lock(this.group, [mq]);
-      return granted.some((g) => g.queueId === mq.queueId && g.brokerName === mq.brokerName && g.topic === mq.topic);
+      return granted.some((g) => g.queueId === mq.queueId && g.brokerName === mq.brokerName && g.topic === mq.topic) ? requestedAt : undefined;
     } catch (error) {
       this.events.emit('consumer.error', { group: this.group, where: 'lock', error: toError(error), mq });
-      return false;
+      return undefined;
     }
   }
 
@@ -54,16 +61,19 @@ export class QueueLockManager {
 
   async renew(pqs: ProcessQueue[]): Promise<void> {
     if (pqs.length === 0) return;
+    const requestedAt = Date.now();
     try {
       const granted = await this.locks.lock(
         this.group,
         pqs.map((pq) => pq.mq),
       );
       const keys = new Set(granted.map(mqKey));
-      const now = Date.now();
       for (const pq of pqs) {
-        if (keys.has(pq.key)) this.markLocked(pq, now);
-        else pq.locked = false;
+        if (keys.has(pq.key)) this.markLocked(pq, requestedAt);
+        else if (pq.locked) {
+          pq.locked = false;
+          this.onLockLost(pq);
+        }
       }
     } catch (error) {
       // RocketMQ leaves the state unchanged when the request fails; the client-side expiry then decides.

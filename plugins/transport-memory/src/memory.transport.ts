@@ -72,10 +72,12 @@ export function memoryTransport(options: MemoryTransportOptions = {}): Transport
         unlock: async (group, mqs) => broker.unlock(group, clientId, mqs),
       };
       const bornHost = `${clientId.split('@')[0]}:0`;
+      // Sends answer on a later turn of the event loop, as over a network: a producer loop that only ever awaited
+      // microtasks would starve every timer in the process (lock renewals, persists, heartbeats) until it finished.
       const sender: MessageSender = {
-        send: async (mq, record) => broker.send(mq, record, bornHost),
-        sendOneway: async (mq, record) => void broker.send(mq, record, bornHost),
-        sendBatch: async (mq, records) => broker.sendBatch(mq, records, bornHost),
+        send: (mq, record) => onNextTurn(() => broker.send(mq, record, bornHost)),
+        sendOneway: (mq, record) => onNextTurn(() => void broker.send(mq, record, bornHost)),
+        sendBatch: (mq, records) => onNextTurn(() => broker.sendBatch(mq, records, bornHost)),
       };
       const admin: TopicAdmin = { createTopic: async (o) => broker.createTopic(o) };
       const offsetAdmin: OffsetAdmin = {
@@ -96,4 +98,17 @@ export function memoryTransport(options: MemoryTransportOptions = {}): Transport
       });
     },
   };
+}
+
+/** Runs `work` now and settles with its outcome on the next turn of the event loop. */
+function onNextTurn<T>(work: () => T): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let outcome: { ok: true; value: T } | { ok: false; error: unknown };
+    try {
+      outcome = { ok: true, value: work() };
+    } catch (error) {
+      outcome = { ok: false, error };
+    }
+    setImmediate(() => (outcome.ok ? resolve(outcome.value) : reject(outcome.error)));
+  });
 }

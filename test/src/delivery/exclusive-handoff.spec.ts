@@ -50,11 +50,21 @@ describe('exclusive handoff (CONCURRENTLY under broker locks)', () => {
     const victim = apps[2]!;
     const orphaned = victim.consumer(group).status().queues.filter((q) => q.mq.topic === topic).map((q) => q.mq);
     expect(orphaned.length).toBeGreaterThan(0);
-    const killedAt = Date.now();
     await simulateCrash(victim);
-    // Survivors learn of the death at once (its connection closed) but may take its queues only after the lock expires.
-    await waitFor(() => orphaned.every((mq) => apps.slice(0, 2).some((a) => a.consumer(group).status().queues.some((q) => q.mq.queueId === mq.queueId && q.mq.topic === topic))), { timeoutMs: 20_000 });
-    expect(Date.now() - killedAt).toBeGreaterThanOrEqual(900); // the fast broker's lock lifetime is 1 s
+    // Survivors learn of the death at once (its connection closed) but may take its queues only once its broker
+    // locks expired: while the broker still says the victim holds a queue, no survivor may own it.
+    for (const mq of orphaned) expect(harness.broker.lockHolder(group, mq)).toBe(victim.clientId);
+    const survivors = apps.slice(0, 2);
+    const ownedBySurvivor = (queueId: number) => survivors.some((a) => a.consumer(group).status().queues.some((q) => q.mq.queueId === queueId && q.mq.topic === topic && q.state === 'active'));
+    let violations = 0;
+    await waitFor(
+      () => {
+        for (const mq of orphaned) if (harness.broker.lockHolder(group, mq) === victim.clientId && ownedBySurvivor(mq.queueId)) violations++;
+        return orphaned.every((mq) => ownedBySurvivor(mq.queueId));
+      },
+      { timeoutMs: 20_000, intervalMs: 2 },
+    );
+    expect(violations).toBe(0);
     await producing;
     await waitFor(() => seen.unique === total, { timeoutMs: 30_000 });
     expect(seen.missing(total)).toEqual([]);

@@ -70,12 +70,12 @@ export class Harness {
     const pad = options.size ? 'x'.repeat(options.size) : undefined;
     try {
       const from = options.from ?? 0;
-      const window = new Set<Promise<unknown>>();
+      // A FIFO window: awaiting the oldest send is O(1), where racing all of them would attach a reaction to every
+      // pending send on each iteration.
+      const window: Promise<unknown>[] = [];
       for (let seq = from; seq < from + count; seq++) {
-        const p = producer.send({ topic, payload: pad ? { seq, pad } : { seq }, tags: options.tags?.(seq), keys: `k${seq}` });
-        window.add(p);
-        void p.finally(() => window.delete(p));
-        if (window.size >= 512) await Promise.race(window);
+        window.push(producer.send({ topic, payload: pad ? { seq, pad } : { seq }, tags: options.tags?.(seq), keys: `k${seq}` }));
+        if (window.length >= 512) await window.shift();
       }
       await Promise.all(window);
     } finally {

@@ -1,0 +1,25 @@
+import { isRetryTopic } from '../model/constants';
+import type { MessageQueue } from '../model/message-queue';
+import type { ResolvedGroupOptions } from '../options/consumer-options';
+import { parseConsumeTimestamp } from '../options/option-checks';
+import type { OffsetStore } from '../spi/offset-store';
+import type { BrokerOffsets } from '../spi/transport.roles';
+
+/**
+ * RocketMQ's computePullFromWhere for a newly owned queue: the stored offset when there is one; otherwise
+ * consumeFromWhere decides (LAST: the max offset, 0 for the retry topic; FIRST: 0; TIMESTAMP: the first message
+ * stored at or after consumeTimestamp, the max offset for the retry topic). Rejects when the store cannot answer.
+ */
+export async function computeStartOffset(mq: MessageQueue, options: ResolvedGroupOptions, store: OffsetStore, broker: BrokerOffsets): Promise<number> {
+  const stored = await store.read(mq, 'store');
+  if (stored >= 0) return stored;
+  const retry = isRetryTopic(mq.topic);
+  switch (options.consumeFromWhere) {
+    case 'CONSUME_FROM_FIRST_OFFSET':
+      return 0;
+    case 'CONSUME_FROM_TIMESTAMP':
+      return retry ? broker.maxOffset(mq) : broker.searchOffset(mq, parseConsumeTimestamp(options.consumeTimestamp)!);
+    default:
+      return retry ? 0 : broker.maxOffset(mq);
+  }
+}
