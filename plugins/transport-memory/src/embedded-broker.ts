@@ -3,7 +3,6 @@ import {
   DEFAULT_DELAY_LEVELS_MS,
   IllegalStateError,
   MessageConst,
-  PullStatus,
   dlqTopicOf,
   isRetryTopic,
   mqKey,
@@ -18,12 +17,13 @@ import {
 } from '@mqkit/core';
 import { FORBIDDEN_TOPICS, NAME_PATTERN } from '@mqkit/core/internal';
 import { inflateSync } from 'node:zlib';
-import { Subject, type Observable } from 'rxjs';
-import { ConsumeQueue, type PullWaiter } from './broker/consume-queue';
+import type { Observable } from 'rxjs';
 import { DelayScheduler } from './broker/delay-scheduler';
 import { GroupRegistry } from './broker/group-registry';
 import { LockTable } from './broker/lock-table';
-import { StoredMessage, storeSizeOf } from './broker/stored-message';
+import { pullFrom } from './broker/pull-reader';
+import type { StoredMessage } from './broker/stored-message';
+import { TopicStore } from './broker/topic-store';
 
 export interface EmbeddedBrokerOptions {
   /** Broker names of the embedded cluster, each a master (default ['broker-a']). */
@@ -52,19 +52,6 @@ export interface BrokerChannelHandlers {
   resetOffsets(group: string, offsets: ReadonlyArray<{ mq: MessageQueue; offset: number }>): Promise<void>;
 }
 
-interface TopicConfig {
-  /** Queues per broker name. */
-  readonly queues: Map<string, ConsumeQueue[]>;
-}
-
-const MAX_SCAN = 800; // RocketMQ scans a bounded slice of the consume queue per pull when filtering
-
-function abortError(): Error {
-  const error = new Error('pull aborted');
-  error.name = 'AbortError';
-  return error;
-}
-
 /**
  * An in-process RocketMQ cluster with RocketMQ's semantics: topics with queues on one or more brokers, appends
  * with queue offsets, long-poll pulls held until a message arrives or the hold expires, tag filtering by hash plus
@@ -75,14 +62,12 @@ export class EmbeddedBroker {
   private static defaultInstance: EmbeddedBroker | undefined;
   readonly brokerNames: readonly string[];
   readonly defaultQueueNums: number;
-  private readonly topics = new Map<string, TopicConfig>();
+  private readonly store: TopicStore;
   private readonly offsets = new Map<string, Map<string, number>>();
   private readonly channels = new Map<string, BrokerChannelHandlers>();
   private readonly groups: GroupRegistry;
   private readonly locks: LockTable;
   private readonly delays: DelayScheduler;
-  private readonly routeChangeSubject = new Subject<string>();
-  private readonly commitLogOffsets = new Map<string, number>();
   private readonly expiryTimer: NodeJS.Timeout;
   private readonly options: Required<Omit<EmbeddedBrokerOptions, 'brokerNames' | 'delayLevelsMs' | 'delayTimeScale'>>;
   private closed = false;
@@ -107,14 +92,14 @@ export class EmbeddedBroker {
     this.delays = new DelayScheduler((options.delayLevelsMs ?? DEFAULT_DELAY_LEVELS_MS).map((ms) => Math.max(1, Math.round(ms * scale))));
     this.groups = new GroupRegistry((group) => this.notifyGroup(group));
     this.locks = new LockTable(this.options.lockExpiryMs);
-    for (const name of this.brokerNames) this.commitLogOffsets.set(name, 0);
+    this.store = new TopicStore(this.brokerNames);
     this.expiryTimer = setInterval(() => this.expireChannels(), Math.max(20, Math.min(10_000, this.options.channelExpiryMs / 4)));
     this.expiryTimer.unref();
   }
 
   /** Emits a topic whose route changed (created or grown). */
   get routeChanges$(): Observable<string> {
-    return this.routeChangeSubject.asObservable();
+    return this.store.routeChanges$;
   }
 
   // ---- admin ---------------------------------------------------------------------------------------------
@@ -122,44 +107,16 @@ export class EmbeddedBroker {
   /** Creates (or grows) a topic with `queues` queues on every broker, or on the listed ones. */
   createTopic(options: { topic: string; queues?: number; brokers?: readonly string[] }): void {
     this.assertOpen();
-    const { topic } = options;
-    if (!NAME_PATTERN.test(topic) || topic.length > (isRetryTopic(topic) || topic.startsWith('%DLQ%') ? 255 : 127)) {
-      throw new BrokerError(`topic name ${JSON.stringify(topic)} is invalid`, { responseCode: 29 });
-    }
-    const queues = options.queues ?? this.defaultQueueNums;
-    if (!Number.isInteger(queues) || queues < 1 || queues > 1024) throw new BrokerError(`queue count ${queues} is invalid`, { responseCode: 29 });
-    const brokers = options.brokers ?? this.brokerNames;
-    let config = this.topics.get(topic);
-    if (!config) this.topics.set(topic, (config = { queues: new Map() }));
-    let changed = false;
-    for (const broker of brokers) {
-      if (!this.brokerNames.includes(broker)) throw new BrokerError(`no broker named ${broker}`, { responseCode: 1 });
-      const list = config.queues.get(broker) ?? [];
-      while (list.length < queues) {
-        list.push(new ConsumeQueue());
-        changed = true;
-      }
-      config.queues.set(broker, list);
-    }
-    if (changed) this.routeChangeSubject.next(topic);
+    this.store.createTopic(options.topic, options.queues ?? this.defaultQueueNums, options.brokers ?? this.brokerNames);
   }
 
   topicExists(topic: string): boolean {
-    return this.topics.has(topic);
+    return this.store.has(topic);
   }
 
   /** Every message stored in a topic (optionally one broker / queue), in offset order per queue. */
   messages(topic: string, brokerName?: string, queueId?: number): StoredMessage[] {
-    const config = this.topics.get(topic);
-    if (!config) return [];
-    const out: StoredMessage[] = [];
-    for (const [broker, queues] of config.queues) {
-      if (brokerName !== undefined && broker !== brokerName) continue;
-      queues.forEach((q, id) => {
-        if (queueId === undefined || id === queueId) out.push(...q.messages);
-      });
-    }
-    return out;
+    return this.store.messages(topic, brokerName, queueId);
   }
 
   /** Messages waiting in the delay levels. */
@@ -170,19 +127,12 @@ export class EmbeddedBroker {
   // ---- routes --------------------------------------------------------------------------------------------
 
   subscribeQueues(topic: string): MessageQueue[] {
-    const config = this.topics.get(topic);
-    if (!config) return [];
-    const out: MessageQueue[] = [];
-    for (const broker of [...config.queues.keys()].sort()) {
-      const n = config.queues.get(broker)!.length;
-      for (let queueId = 0; queueId < n; queueId++) out.push({ topic, brokerName: broker, queueId });
-    }
-    return out;
+    return this.store.queues(topic);
   }
 
   /** Writable queues, brokers in name order; an unknown topic is created first when autoCreateTopic is on. */
   publishQueues(topic: string): MessageQueue[] {
-    if (!this.topics.has(topic) && this.options.autoCreateTopic && !isRetryTopic(topic)) this.createTopic({ topic });
+    if (!this.store.has(topic) && this.options.autoCreateTopic && !isRetryTopic(topic)) this.createTopic({ topic });
     return this.subscribeQueues(topic);
   }
 
@@ -209,7 +159,7 @@ export class EmbeddedBroker {
       // RocketMQ creates %RETRY%<group> (1 queue) on heartbeat.
       if (registration.messageModel === 'CLUSTERING') {
         const retry = retryTopicOf(registration.group);
-        if (!this.topics.has(retry)) this.createTopic({ topic: retry, queues: 1 });
+        if (!this.store.has(retry)) this.createTopic({ topic: retry, queues: 1 });
       }
       this.groups.heartbeat(clientId, registration);
     }
@@ -240,21 +190,21 @@ export class EmbeddedBroker {
     if (!NAME_PATTERN.test(topic)) throw new BrokerError(`topic ${topic} is invalid`, { responseCode: 29, retriable: false });
     if (FORBIDDEN_TOPICS.has(topic)) throw new BrokerError(`sending to topic ${topic} is forbidden`, { responseCode: 16, retriable: false });
     if (record.body.length > this.options.maxMessageSize) throw new BrokerError(`message body ${record.body.length} bytes exceeds ${this.options.maxMessageSize}`, { responseCode: 13, retriable: false });
-    if (!this.topics.has(topic)) {
+    if (!this.store.has(topic)) {
       if (!this.options.autoCreateTopic) throw new BrokerError(`topic[${topic}] not exist`, { responseCode: 17, brokerName: mq.brokerName });
       this.createTopic({ topic });
     }
-    const queue = this.queue(mq);
+    const queue = this.store.queue(mq);
     if (!queue) throw new BrokerError(`queueId ${mq.queueId} of ${topic} on ${mq.brokerName} does not exist`, { responseCode: 29, retriable: false, brokerName: mq.brokerName });
     const delay = Number(record.properties[MessageConst.DELAY] ?? 0);
     const uniq = record.properties[MessageConst.UNIQ_KEY] ?? '';
     if (delay > 0) {
       // Delayed: parked in the delay level, then appended to the real queue (RocketMQ's SCHEDULE_TOPIC_XXXX).
       const { [MessageConst.DELAY]: _ignored, ...properties } = record.properties;
-      this.delays.schedule(delay, () => this.append(mq, { ...record, properties }, bornHost, record.reconsumeTimes ?? 0));
+      this.delays.schedule(delay, () => this.store.append(mq, { ...record, properties }, bornHost, record.reconsumeTimes ?? 0));
       return { status: 'SEND_OK', msgId: uniq, offsetMsgId: '', messageQueue: mq, queueOffset: -1 };
     }
-    const stored = this.append(mq, record, bornHost, record.reconsumeTimes ?? 0);
+    const stored = this.store.append(mq, record, bornHost, record.reconsumeTimes ?? 0);
     return { status: 'SEND_OK', msgId: uniq || stored.offsetMsgId, offsetMsgId: stored.offsetMsgId, messageQueue: mq, queueOffset: stored.queueOffset };
   }
 
@@ -262,35 +212,12 @@ export class EmbeddedBroker {
   pull(request: PullRequest, signal?: AbortSignal): Promise<PullResult> {
     if (this.closed) return Promise.reject(new BrokerError('embedded broker is closed', { responseCode: 14 }));
     const { mq, group } = request;
-    const queue = this.queue(mq);
+    const queue = this.store.queue(mq);
     if (!queue) {
       return Promise.reject(new BrokerError(`topic[${mq.topic}] queue ${mq.queueId} on ${mq.brokerName} not exist`, { responseCode: 17, brokerName: mq.brokerName }));
     }
     if (request.commitOffset !== undefined && request.commitOffset >= 0) this.commitConsumerOffset(group, mq, request.commitOffset);
-    const immediate = this.readQueue(queue, request);
-    // Answer on a later turn of the event loop, as a network reply would: resolving in a microtask would let a
-    // consumer with a backlog run pull after pull without ever yielding to timers and I/O.
-    if (immediate) return new Promise((resolve) => setImmediate(resolve, immediate));
-    if (signal?.aborted) return Promise.reject(abortError());
-    return new Promise<PullResult>((resolve, reject) => {
-      const waiter: PullWaiter = {
-        wake: () => {
-          const result = this.readQueue(queue, request);
-          if (result) finish(() => resolve(result));
-          else queue.park(waiter);
-        },
-      };
-      const timer = setTimeout(() => finish(() => resolve(this.noNewMessage(queue, request.offset))), request.suspendMs);
-      const onAbort = (): void => finish(() => reject(abortError()));
-      const finish = (settle: () => void): void => {
-        clearTimeout(timer);
-        queue.unpark(waiter);
-        signal?.removeEventListener('abort', onAbort);
-        settle();
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      queue.park(waiter);
-    });
+    return pullFrom(queue, request, signal);
   }
 
   // ---- offsets -------------------------------------------------------------------------------------------
@@ -307,15 +234,15 @@ export class EmbeddedBroker {
   }
 
   minOffset(mq: MessageQueue): number {
-    return this.requireQueue(mq).minOffset;
+    return this.store.requireQueue(mq).minOffset;
   }
 
   maxOffset(mq: MessageQueue): number {
-    return this.requireQueue(mq).maxOffset;
+    return this.store.requireQueue(mq).maxOffset;
   }
 
   searchOffset(mq: MessageQueue, timestamp: number): number {
-    return this.requireQueue(mq).searchOffset(timestamp);
+    return this.store.requireQueue(mq).searchOffset(timestamp);
   }
 
   /**
@@ -348,15 +275,15 @@ export class EmbeddedBroker {
     const base = { body: message.body, flag: message.flag, sysFlag: message.sysFlag, bornTimestamp: message.bornTimestamp, properties };
     if (message.reconsumeTimes >= request.maxReconsumeTimes || request.delayLevel < 0) {
       const dlq = dlqTopicOf(group);
-      if (!this.topics.get(dlq)?.queues.get(brokerName)) this.createTopic({ topic: dlq, queues: 1, brokers: [brokerName] });
-      this.append({ topic: dlq, brokerName, queueId: 0 }, { ...base, topic: dlq }, message.bornHost, message.reconsumeTimes);
+      this.store.ensureOneQueue(dlq, brokerName);
+      this.store.append({ topic: dlq, brokerName, queueId: 0 }, { ...base, topic: dlq }, message.bornHost, message.reconsumeTimes);
       return;
     }
     const retry = retryTopicOf(group);
-    if (!this.topics.get(retry)?.queues.get(brokerName)) this.createTopic({ topic: retry, queues: 1, brokers: [brokerName] });
+    this.store.ensureOneQueue(retry, brokerName);
     const level = request.delayLevel === 0 ? 3 + message.reconsumeTimes : request.delayLevel;
     const mq = { topic: retry, brokerName, queueId: 0 };
-    this.delays.schedule(level, () => this.append(mq, { ...base, topic: retry }, message.bornHost, message.reconsumeTimes + 1));
+    this.delays.schedule(level, () => this.store.append(mq, { ...base, topic: retry }, message.bornHost, message.reconsumeTimes + 1));
   }
 
   lock(group: string, clientId: string, mqs: readonly MessageQueue[]): MessageQueue[] {
@@ -380,78 +307,6 @@ export class EmbeddedBroker {
   }
 
   // ---- internals -----------------------------------------------------------------------------------------
-
-  private append(mq: MessageQueue, record: Omit<OutgoingRecord, 'reconsumeTimes' | 'maxReconsumeTimes'>, bornHost: string, reconsumeTimes: number): StoredMessage {
-    const queue = this.requireQueue(mq);
-    const clo = this.commitLogOffsets.get(mq.brokerName)!;
-    const stored = new StoredMessage(
-      mq.topic,
-      mq.brokerName,
-      mq.queueId,
-      queue.maxOffset,
-      clo,
-      record.body,
-      record.properties,
-      record.flag,
-      record.sysFlag,
-      record.bornTimestamp,
-      bornHost,
-      Date.now(),
-      this.storeHost(mq.brokerName),
-      reconsumeTimes,
-    );
-    this.commitLogOffsets.set(mq.brokerName, clo + storeSizeOf(mq.topic, record.body, record.properties));
-    queue.append(stored);
-    return stored;
-  }
-
-  /** The answer a pull gets now, or undefined when it should be held (offset == max). */
-  private readQueue(queue: ConsumeQueue, request: PullRequest): PullResult | undefined {
-    const { offset } = request;
-    const max = queue.maxOffset;
-    const min = queue.minOffset;
-    if (max === 0) {
-      if (offset !== 0) return { status: PullStatus.OFFSET_ILLEGAL, nextBeginOffset: 0, minOffset: min, maxOffset: max, messages: [] };
-      return undefined;
-    }
-    if (offset < min) return { status: PullStatus.OFFSET_ILLEGAL, nextBeginOffset: min, minOffset: min, maxOffset: max, messages: [] };
-    if (offset > max) return { status: PullStatus.OFFSET_ILLEGAL, nextBeginOffset: max, minOffset: min, maxOffset: max, messages: [] };
-    if (offset === max) return undefined;
-    const codes = request.subscription.codes;
-    const filtering = codes.size > 0;
-    const messages: StoredMessage[] = [];
-    let bytes = 0;
-    let next = offset;
-    const limit = Math.min(max, offset + (filtering ? MAX_SCAN : request.maxMsgs));
-    for (; next < limit && messages.length < request.maxMsgs; next++) {
-      const m = queue.messages[next]!;
-      if (filtering && !codes.has(m.tagsCode)) continue;
-      const size = m.body.length;
-      if (messages.length > 0 && bytes + size > request.maxBytes) break;
-      messages.push(m);
-      bytes += size;
-    }
-    if (messages.length === 0) return { status: PullStatus.NO_MATCHED_MSG, nextBeginOffset: next, minOffset: min, maxOffset: max, messages };
-    return { status: PullStatus.FOUND, nextBeginOffset: next, minOffset: min, maxOffset: max, messages };
-  }
-
-  private noNewMessage(queue: ConsumeQueue, offset: number): PullResult {
-    return { status: PullStatus.NO_NEW_MSG, nextBeginOffset: offset, minOffset: queue.minOffset, maxOffset: queue.maxOffset, messages: [] };
-  }
-
-  private queue(mq: MessageQueue): ConsumeQueue | undefined {
-    return this.topics.get(mq.topic)?.queues.get(mq.brokerName)?.[mq.queueId];
-  }
-
-  private requireQueue(mq: MessageQueue): ConsumeQueue {
-    const queue = this.queue(mq);
-    if (!queue) throw new BrokerError(`topic[${mq.topic}] queue ${mq.queueId} on ${mq.brokerName} not exist`, { responseCode: 17, brokerName: mq.brokerName });
-    return queue;
-  }
-
-  private storeHost(brokerName: string): string {
-    return `127.0.0.1:${10911 + 100 * Math.max(0, this.brokerNames.indexOf(brokerName))}`;
-  }
 
   private notifyGroup(group: string): void {
     // The broker notifies asynchronously, over the network in RocketMQ.
