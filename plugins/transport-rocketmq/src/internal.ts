@@ -98,6 +98,7 @@ export { routeFingerprint } from './route/route-fingerprint';
 export { RocketMqGroupMembership } from './roles/group-membership.role';
 export { BROKER_HOLD_SCAN_MS, RocketMqMessagePuller } from './roles/message-puller.role';
 export { RocketMqBrokerOffsets } from './roles/broker-offsets.role';
+export { CommitLedger } from './roles/commit-ledger';
 export { RocketMqRetryChannel } from './roles/retry-channel.role';
 export { RocketMqQueueLocks } from './roles/queue-locks.role';
 export { RocketMqMessageSender } from './roles/message-sender.role';

@@ -22,11 +22,13 @@ function byBroker(mqs: readonly MessageQueue[]): Map<string, MessageQueue[]> {
  */
 export class RocketMqQueueLocks implements QueueLocks {
   private readonly lockedAt = new Map<string, Map<string, number>>();
+  private readonly lockingGroups = new Set<string>();
 
   constructor(private readonly session: RocketMqSession) {}
 
   /** Locks what each broker grants; a broker that fails grants nothing (rejects only when every broker failed). */
   async lock(group: string, mqs: readonly MessageQueue[]): Promise<readonly MessageQueue[]> {
+    this.lockingGroups.add(group);
     const granted: MessageQueue[] = [];
     const groups = [...byBroker(mqs)];
     await settleAll(
@@ -59,6 +61,11 @@ export class RocketMqQueueLocks implements QueueLocks {
       }),
       (error, i) => this.session.events.emit('rocketmq.error', { where: `unlock on ${groups[i]![0]}`, error }),
     );
+  }
+
+  /** True once the group asked for a broker lock: it consumes ORDERLY or with exclusive handoff. */
+  usesLocks(group: string): boolean {
+    return this.lockingGroups.has(group);
   }
 
   /** When this client last got the lock of `mq` for `group`, or undefined when it holds none. */

@@ -1,6 +1,7 @@
 import { Tokens, type BrokerCallbacks, type TransportPlugin } from '@mqkit/core';
 import { brokerRequestHandler } from '../roles/broker-request.handler';
 import { RocketMqBrokerOffsets } from '../roles/broker-offsets.role';
+import { CommitLedger } from '../roles/commit-ledger';
 import { RocketMqGroupMembership } from '../roles/group-membership.role';
 import { RocketMqMessagePuller } from '../roles/message-puller.role';
 import { RocketMqMessageSender } from '../roles/message-sender.role';
@@ -35,13 +36,14 @@ export function rocketmqTransport(options: RocketMqTransportOptions): TransportP
       const session = new RocketMqSession(resolveTransportOptions(options, context.profile), context.clientId, context.events);
       const membership = new RocketMqGroupMembership(session);
       const locks = new RocketMqQueueLocks(session);
+      const ledger = new CommitLedger();
       // Resolved when a broker asks: the app registers its callbacks before the transport, a producer has none.
       const callbacks = (): BrokerCallbacks | undefined => (container.isRegistered(Tokens.BrokerCallbacks, true) ? container.resolve(Tokens.BrokerCallbacks) : undefined);
       session.onBrokerRequest(brokerRequestHandler({ session, membership, locks, callbacks }));
       container.register(Tokens.RouteResolver, { useValue: session.routes });
       container.register(Tokens.GroupMembership, { useValue: membership });
-      container.register(Tokens.MessagePuller, { useValue: new RocketMqMessagePuller(session) });
-      container.register(Tokens.BrokerOffsets, { useValue: new RocketMqBrokerOffsets(session) });
+      container.register(Tokens.MessagePuller, { useValue: new RocketMqMessagePuller(session, ledger, (group) => locks.usesLocks(group)) });
+      container.register(Tokens.BrokerOffsets, { useValue: new RocketMqBrokerOffsets(session, ledger) });
       container.register(Tokens.RetryChannel, { useValue: new RocketMqRetryChannel(session) });
       container.register(Tokens.QueueLocks, { useValue: locks });
       container.register(Tokens.MessageSender, { useValue: new RocketMqMessageSender(session) });
