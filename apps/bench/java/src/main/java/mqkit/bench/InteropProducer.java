@@ -12,9 +12,10 @@ import org.apache.rocketmq.common.message.Message;
 
 /**
  * RocketMQ's own DefaultMQProducer for the interop test: sends the messages given on stdin, one per line, with sync
- * send(msg) and default settings (bodies over 4 KiB are compressed, as DefaultMQProducer does). A line has four
+ * send(msg) and default settings (bodies over 4 KiB are compressed, as DefaultMQProducer does) except
+ * sendMsgTimeout, 15 s: a cold JVM's first send (route, connection, class loading) can take over 3 s on a busy box. A line has four
  * tab-separated fields, each base64 of UTF-8 (the body: of raw bytes) and empty when absent:
- * body, tags, keys (space-separated, set with setKeys(List)), properties ("name=value" pairs of base64 joined by ",").
+ * body, tags, keys (space-separated, set with setKeys(List)), properties ("name:value" pairs of base64 joined by ","; base64 has no ":" or ",").
  * Prints "SENT {msgId,queueId,brokerName,status}" per message, then RESULT; exits 1 when a send failed.
  *
  * Args: namesrvAddr topic
@@ -27,6 +28,7 @@ public final class InteropProducer {
         }
         DefaultMQProducer producer = new DefaultMQProducer("mqkit_interop_producer_" + System.nanoTime());
         producer.setNamesrvAddr(args[0]);
+        producer.setSendMsgTimeout(15_000);
         producer.start();
         int sent = 0;
         String failure = null;
@@ -67,7 +69,7 @@ public final class InteropProducer {
         }
         if (!fields[3].isEmpty()) {
             for (String pair : fields[3].split(",")) {
-                String[] nameValue = pair.split("=", 2);
+                String[] nameValue = pair.split(":", 2);
                 message.putUserProperty(text(nameValue[0]), text(nameValue[1]));
             }
         }
