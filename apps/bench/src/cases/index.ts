@@ -2,6 +2,8 @@ import type { BenchCase } from './bench-case';
 import { offsetsCase } from './offsets.case';
 import { backlogCase } from './backlog.case';
 import { pipelineCase } from './pipeline.case';
+import { rocketmqCase } from './rocketmq.case';
+import { produceCase } from './produce.case';
 
 /** Every case, in the order `npm run bench` runs the embedded ones. */
-export const CASES: readonly BenchCase[] = [pipelineCase, backlogCase, offsetsCase];
+export const CASES: readonly BenchCase[] = [pipelineCase, backlogCase, offsetsCase, rocketmqCase, produceCase];

@@ -1,0 +1,78 @@
+import { Tokens, createAdmin, createConsumerApp, createProducer, type Admin, type BrokerOffsets, type ConsumerApp, type RouteResolver } from '@mqkit/core';
+import { rocketmqTransport } from '@mqkit/transport-rocketmq';
+import { startRocketMqCluster, uniqueName, type RocketMqCluster, type RocketMqClusterOptions } from '@mqkit/transport-rocketmq/testing';
+
+/**
+ * A RocketMQ cluster of the bench's own, through the test harness (Java 17+ and Maven needed; the first run
+ * downloads RocketMQ into ~/.cache/mqkit), with an admin client for topics and a reader of the brokers' max offsets.
+ */
+export class BenchCluster {
+  private constructor(
+    readonly cluster: RocketMqCluster,
+    private readonly admin: Admin,
+    private readonly probe: ConsumerApp,
+  ) {}
+
+  static async start(options: RocketMqClusterOptions, log: (line: string) => void): Promise<BenchCluster> {
+    const started = Date.now();
+    const cluster = await startRocketMqCluster(options);
+    log(`RocketMQ ${cluster.version} cluster at ${cluster.namesrvAddr} (${cluster.brokers.map((b) => b.name).join(', ')}) ready in ${Date.now() - started} ms`);
+    try {
+      const admin = await createAdmin({ transport: rocketmqTransport({ nameServer: cluster.namesrvAddr }), instanceName: uniqueName('benchAdmin') });
+      const probe = await createConsumerApp({ transport: rocketmqTransport({ nameServer: cluster.namesrvAddr }), consumers: [], instanceName: uniqueName('benchProbe') });
+      await probe.start();
+      return new BenchCluster(cluster, admin, probe);
+    } catch (error) {
+      await cluster.stop();
+      throw error;
+    }
+  }
+
+  get namesrvAddr(): string {
+    return this.cluster.namesrvAddr;
+  }
+
+  /** A fresh topic with `queues` queues on every broker, routed before this resolves. */
+  async createTopic(prefix: string, queues: number): Promise<string> {
+    const topic = uniqueName(prefix);
+    await this.admin.createTopic({ topic, queues });
+    return topic;
+  }
+
+  /** Messages stored in the topic: the sum of its queues' max offsets (fresh topics start at 0). */
+  async stored(topic: string): Promise<number> {
+    const routes = this.probe.container.resolve<RouteResolver>(Tokens.RouteResolver);
+    const offsets = this.probe.container.resolve<BrokerOffsets>(Tokens.BrokerOffsets);
+    let total = 0;
+    for (const mq of await routes.subscribeQueues(topic)) total += await offsets.maxOffset(mq);
+    return total;
+  }
+
+  /**
+   * Stores `count` messages of `size` bytes in the topic before any timing, as batches of 32 (SEND_BATCH_MESSAGE,
+   * one queue per batch, round robin) with 8 batches in flight; resolves with the elapsed ms.
+   */
+  async fill(topic: string, count: number, size: number): Promise<number> {
+    const started = Date.now();
+    const producer = await createProducer({ transport: rocketmqTransport({ nameServer: this.namesrvAddr }), group: uniqueName('benchFill'), sendMsgTimeout: 30_000 });
+    const body = Buffer.alloc(size, 0x61);
+    try {
+      const window: Promise<unknown>[] = [];
+      for (let sent = 0; sent < count; sent += 32) {
+        const n = Math.min(32, count - sent);
+        window.push(producer.sendBatch(Array.from({ length: n }, () => ({ topic, body }))));
+        if (window.length >= 8) await window.shift();
+      }
+      await Promise.all(window);
+    } finally {
+      await producer.stop();
+    }
+    return Date.now() - started;
+  }
+
+  async stop(): Promise<void> {
+    await this.probe.stop({ timeoutMs: 5_000 }).catch(() => undefined);
+    await this.admin.close().catch(() => undefined);
+    await this.cluster.stop();
+  }
+}

@@ -1,0 +1,74 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ensureJavaBench, parseBenchResult } from '../../java/build-java-bench.cjs';
+
+/**
+ * Child processes of the RocketMQ benches: mqkit's side runs a small .cjs script that requires the built dist of
+ * @mqkit/core and @mqkit/transport-rocketmq (the real packages), RocketMQ's side a Java program from apps/bench/java.
+ * Both print one `RESULT {json}` line last on stdout, with their own VmHWM.
+ */
+
+/** Path of a child script kept next to the case sources (tsc does not copy .cjs files into dist). */
+export function childScript(name: string): string {
+  // dist/cases/ and src/cases/ are both two levels under apps/bench.
+  return resolve(__dirname, '..', '..', 'src', 'cases', name);
+}
+
+/** A running child whose stdout lines are handed to `onLine` as they come. */
+export interface BenchChild {
+  readonly process: ChildProcess;
+  /**
+   * Resolves with the parsed RESULT line (also when the child exited non-zero, e.g. after failed sends: the
+   * caller reads `ok`/`failed`); rejects with the child's output when it printed none.
+   */
+  readonly result: Promise<Record<string, unknown>>;
+}
+
+function run(command: string, args: readonly string[], options: { timeoutMs: number; onLine?: (line: string) => void; label: string }): BenchChild {
+  const child = spawn(command, [...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let partial = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    const text = chunk.toString('utf8');
+    stdout = (stdout + text).slice(-200_000);
+    if (!options.onLine) return;
+    partial += text;
+    const lines = partial.split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) options.onLine(line);
+  });
+  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-20_000)));
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
+  const result = new Promise<Record<string, unknown>>((resolveResult, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      try {
+        resolveResult({ ...parseBenchResult(stdout), exitCode: code });
+      } catch {
+        reject(new Error(`${options.label} exited with ${code ?? signal} and no RESULT line:\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`));
+      }
+    });
+  });
+  return { process: child, result };
+}
+
+/** Runs a child .cjs script with `node`, passing its settings as one JSON argument. */
+export function runNodeChild(script: string, settings: Record<string, unknown>, options: { timeoutMs: number; onLine?: (line: string) => void }): BenchChild {
+  return run(process.execPath, [childScript(script), JSON.stringify(settings)], { ...options, label: script });
+}
+
+/** The built Java programs and a runner for them (-Xmx512m, client logs at warn into a temp folder). */
+export async function javaRunner(log: (line: string) => void): Promise<{ run(mainClass: string, args: readonly string[], timeoutMs: number): BenchChild; close(): void }> {
+  const { classpath } = await ensureJavaBench({ log });
+  const logs = mkdtempSync(join(tmpdir(), 'mqkit-bench-java-'));
+  const java = process.env['JAVA_HOME'] ? join(process.env['JAVA_HOME'], 'bin', 'java') : 'java';
+  return {
+    run: (mainClass, args, timeoutMs) =>
+      run(java, ['-Xmx512m', `-Drocketmq.log.root=${logs}`, '-Drocketmq.log.level=warn', '-cp', classpath, `mqkit.bench.${mainClass}`, ...args], { timeoutMs, label: mainClass }),
+    close: () => rmSync(logs, { recursive: true, force: true }),
+  };
+}

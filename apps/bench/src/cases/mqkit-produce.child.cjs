@@ -1,0 +1,82 @@
+'use strict';
+/**
+ * mqkit's side of `npm run bench -- produce`, in its own process, sending with the built dist of @mqkit/core and
+ * @mqkit/transport-rocketmq (the packages users get). Mirrors ProducerBench:
+ * - async: at most maxInFlight sends unanswered (a new send starts when one settles);
+ * - sync: one sender awaiting each send.
+ * Every message is a new object with the same `size`-byte body; default producer options (sendMsgTimeout 3 s,
+ * 2 retries, no fault tolerance), as DefaultMQProducer's defaults.
+ *
+ * Argument: one JSON object { namesrvAddr, topic, count, size, mode: 'async'|'sync', maxInFlight }.
+ * Prints "RESULT {json}" with sent, failed, elapsedMs (first send to last answer), msgsPerSec and peakRssKib (VmHWM).
+ */
+const { readFileSync } = require('node:fs');
+const { createProducer } = require('@mqkit/core');
+const { rocketmqTransport } = require('@mqkit/transport-rocketmq');
+
+function peakRssKib() {
+  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+  return match ? Number(match[1]) : -1;
+}
+
+async function main() {
+  const { namesrvAddr, topic, count, size, mode, maxInFlight } = JSON.parse(process.argv[2]);
+  const producer = await createProducer({ transport: rocketmqTransport({ nameServer: namesrvAddr }), group: `mqkit_bench_producer_${process.pid}` });
+  const body = Buffer.alloc(size, 0x78);
+  let sent = 0;
+  let failed = 0;
+  let firstError;
+  const ok = (result) => (result.status === 'SEND_OK' ? sent++ : failed++);
+  const fail = (error) => {
+    failed++;
+    if (!firstError) firstError = String(error && error.message ? error.message : error);
+  };
+  const startNs = process.hrtime.bigint();
+  if (mode === 'sync') {
+    for (let i = 0; i < count; i++) {
+      try {
+        ok(await producer.send({ topic, body }));
+      } catch (error) {
+        fail(error);
+      }
+    }
+  } else {
+    await new Promise((resolve) => {
+      let started = 0;
+      let settled = 0;
+      const pump = () => {
+        while (started - settled < maxInFlight && started < count) {
+          started++;
+          producer.send({ topic, body }).then(ok, fail).then(() => {
+            settled++;
+            if (settled === count) resolve();
+            else pump();
+          });
+        }
+      };
+      pump();
+    });
+  }
+  const elapsedMs = Number(process.hrtime.bigint() - startNs) / 1e6;
+  const result = {
+    client: 'mqkit-producer',
+    mode,
+    count,
+    size,
+    maxInFlight: mode === 'async' ? maxInFlight : 1,
+    sent,
+    failed,
+    elapsedMs: Math.round(elapsedMs),
+    msgsPerSec: Math.round((sent * 1000) / elapsedMs),
+    peakRssKib: peakRssKib(),
+  };
+  if (firstError) result.firstError = firstError;
+  process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
+  await producer.stop();
+  process.exit(failed === 0 ? 0 : 1);
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error && error.stack ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
