@@ -72,6 +72,8 @@ describe('offsets on a real cluster', () => {
     await harness.createTopic(topic, 2);
     const seen = new Deliveries();
     const apps = [await harness.app([recorder(group, topic, seen)]), await harness.app([recorder(group, topic, seen)])];
+    let offsetMoved = 0;
+    for (const app of apps) app.on('consumer.pull', (e) => void (e.status === 'OFFSET_ILLEGAL' && offsetMoved++));
     await harness.produce(topic, 100);
     const mark = Date.now();
     await clockPast(mark + 20);
@@ -88,5 +90,6 @@ describe('offsets on a real cluster', () => {
     });
     expect([...seen.counts].filter(([seq, n]) => seq < 100 && n > 1)).toEqual([]);
     expect(seen.total - before).toBe(100);
+    expect(offsetMoved).toBeGreaterThan(0);
   });
 });
