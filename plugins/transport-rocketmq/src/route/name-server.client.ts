@@ -24,22 +24,25 @@ export class NameServerClient {
     return this.addresses[this.current]!;
   }
 
-  /** Sends to the active name server, failing over on connection errors and timeouts; rejects with the last error. */
+  /**
+   * Sends to the active name server, failing over on connection errors and timeouts; rejects with the last error.
+   * A failed server stops being the active one, so the next request starts at the next server. Each try gets what
+   * is left of the budget but at least a tenth of it, so a hung first server still leaves the next one a chance
+   * (the whole call may then overrun the budget by a tenth per extra server).
+   */
   async request(request: OutgoingRequest, timeoutMs: number): Promise<RemotingCommand> {
     let lastError: unknown;
     const deadline = Date.now() + timeoutMs;
+    const start = this.current;
     for (let tried = 0; tried < this.addresses.length; tried++) {
-      const index = (this.current + tried) % this.addresses.length;
-      const left = deadline - Date.now();
-      if (left <= 0 && tried > 0) break;
+      const index = (start + tried) % this.addresses.length;
       try {
-        // Each try gets what is left of the budget, but at least a tenth of it, so a hung first server that used it
-        // all up still leaves the next one a chance (the next request starts at the next server anyway).
-        const response = await this.client.request(this.addresses[index]!, request, { timeoutMs: Math.max(left, Math.ceil(timeoutMs / 10)) });
+        const response = await this.client.request(this.addresses[index]!, request, { timeoutMs: Math.max(deadline - Date.now(), Math.ceil(timeoutMs / 10)) });
         this.current = index;
         return response;
       } catch (error) {
         lastError = error;
+        this.current = (index + 1) % this.addresses.length;
       }
     }
     throw lastError;
