@@ -1,0 +1,96 @@
+import { parseSubscription, type ConsumerRegistration } from '@mqkit/core';
+import { waitFor } from '@mqkit/core/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RequestCode } from '../protocol/remoting-codes';
+import { FakeRemotingServer } from '../remoting/fake-remoting-server.fixture';
+import { FakeCluster } from '../transport/fake-cluster.fixture';
+import { RocketMqGroupMembership } from './group-membership.role';
+
+let cluster: FakeCluster;
+const extra: FakeRemotingServer[] = [];
+afterEach(async () => {
+  await cluster?.stop();
+  await Promise.all(extra.splice(0).map((s) => s.stop()));
+});
+
+const registration = (topics: string[]): ConsumerRegistration => ({
+  group: 'g',
+  messageModel: 'CLUSTERING',
+  consumeFromWhere: 'CONSUME_FROM_LAST_OFFSET',
+  subscriptions: [...topics.map((t) => parseSubscription(t, '*')), parseSubscription('%RETRY%g', '*')],
+});
+
+describe('RocketMqGroupMembership', () => {
+  it('heartbeats every broker address (master and slave) of the subscribed topics, with the retry subscription', async () => {
+    cluster = await FakeCluster.start(['broker-a', 'broker-b', 'broker-c']);
+    const slave = await new FakeRemotingServer().start();
+    extra.push(slave);
+    cluster.routes.set('T', [{ name: 'broker-a', queues: 1, members: { 0: cluster.broker('broker-a'), 1: slave } }, { name: 'broker-b', queues: 1 }]);
+    const membership = new RocketMqGroupMembership(cluster.session({}, '10.0.0.1@app'));
+    await membership.heartbeat([registration(['T'])]);
+    expect(cluster.received('broker-a', RequestCode.HEART_BEAT)).toHaveLength(1);
+    expect(cluster.received('broker-b', RequestCode.HEART_BEAT)).toHaveLength(1);
+    expect(cluster.received('broker-c', RequestCode.HEART_BEAT)).toHaveLength(0);
+    expect(slave.requests.filter((r) => r.code === RequestCode.HEART_BEAT)).toHaveLength(1);
+    const body = JSON.parse(cluster.received('broker-a', RequestCode.HEART_BEAT)[0]!.body.toString());
+    expect(body.clientID).toBe('10.0.0.1@app');
+    expect(body.consumerDataSet[0].subscriptionDataSet.map((s: { topic: string }) => s.topic)).toEqual(['T', '%RETRY%g']);
+    membership.close();
+  });
+
+  it('one broker failing does not fail the heartbeat; every broker failing does', async () => {
+    cluster = await FakeCluster.start();
+    cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }, { name: 'broker-b', queues: 1 }]);
+    const session = cluster.session({ requestTimeoutMs: 500 });
+    const errors: string[] = [];
+    session.events.on('rocketmq.error', (e) => errors.push(e.where));
+    const membership = new RocketMqGroupMembership(session);
+    cluster.onBroker = (name, request, peer) => peer.reply(request, { code: name === 'broker-a' ? 1 : 0 });
+    await membership.heartbeat([registration(['T'])]);
+    expect(errors).toEqual(['heartbeat']);
+    cluster.onBroker = (_name, request, peer) => peer.reply(request, { code: 1, remark: 'down' });
+    await expect(membership.heartbeat([registration(['T'])])).rejects.toMatchObject({ name: 'BrokerError', responseCode: 1 });
+    membership.close();
+  });
+
+  it('a topic without a route yet is skipped, and its first route triggers a heartbeat', async () => {
+    cluster = await FakeCluster.start(['broker-a']);
+    const session = cluster.session({ routeRefreshMs: 20 });
+    const membership = new RocketMqGroupMembership(session);
+    await membership.heartbeat([registration(['T'])]);
+    expect(cluster.received('broker-a', RequestCode.HEART_BEAT)).toHaveLength(0);
+    session.start();
+    cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }]);
+    await waitFor(() => cluster.received('broker-a', RequestCode.HEART_BEAT).length === 1);
+    membership.close();
+  });
+
+  it('lists the group from a broker of the topic; "no consumer for this group" is an empty group', async () => {
+    cluster = await FakeCluster.start(['broker-a']);
+    cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }]);
+    const membership = new RocketMqGroupMembership(cluster.session());
+    cluster.onBroker = (_name, request, peer) =>
+      request.extFields['consumerGroup'] === 'g'
+        ? peer.reply(request, { body: Buffer.from('{"consumerIdList":["10.0.0.2@b","10.0.0.1@a"]}') })
+        : peer.reply(request, { code: 1, remark: `no consumer for this group, ${request.extFields['consumerGroup']}` });
+    expect(await membership.consumerIds('g', 'T')).toEqual(['10.0.0.2@b', '10.0.0.1@a']);
+    expect(await membership.consumerIds('empty', 'T')).toEqual([]);
+    expect(await membership.consumerIds('g', 'UNROUTED')).toEqual([]);
+    cluster.onBroker = (_name, request, peer) => peer.reply(request, { code: 2, remark: 'busy' });
+    await expect(membership.consumerIds('g', 'T')).rejects.toMatchObject({ responseCode: 2 });
+    membership.close();
+  });
+
+  it('unregisters from every broker of the group\'s topics with clientID and consumerGroup', async () => {
+    cluster = await FakeCluster.start();
+    cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }, { name: 'broker-b', queues: 1 }]);
+    const membership = new RocketMqGroupMembership(cluster.session({}, '10.0.0.1@app'));
+    await membership.heartbeat([registration(['T'])]);
+    await membership.unregister('g');
+    for (const broker of ['broker-a', 'broker-b']) {
+      expect(cluster.received(broker, RequestCode.UNREGISTER_CLIENT).map((r) => r.extFields)).toEqual([{ clientID: '10.0.0.1@app', consumerGroup: 'g' }]);
+    }
+    expect(membership.registration('g')).toBeUndefined();
+    membership.close();
+  });
+});
