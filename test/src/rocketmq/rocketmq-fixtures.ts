@@ -62,7 +62,8 @@ export class RocketMqHarness {
 
   /** Sends `count` JSON messages `{ seq }` (seq from `from`), at most `window` in flight; resolves when all are stored. */
   async produce(topic: string, count: number, options: { from?: number; tags?: (seq: number) => string | undefined; window?: number } = {}): Promise<void> {
-    const producer = await createProducer({ transport: this.transport(), group: uniqueName('producer'), profile: 'fast' });
+    // A generous send timeout: the test brokers share two cores with everything else running on the box.
+    const producer = await createProducer({ transport: this.transport(), group: uniqueName('producer'), profile: 'fast', sendMsgTimeout: 10_000 });
     try {
       const from = options.from ?? 0;
       const window = new Set<Promise<unknown>>();
