@@ -49,9 +49,10 @@ describe('long polls on a real cluster', () => {
     const app = await harness.app([Idle], { profile: REAL_HOLD });
     // Every one of the 8 queues (and the 2 retry queues) pulls as soon as it is owned; the queues are empty, so each
     // pull is held by its broker for up to 15 s (plus its 5 s scan).
-    await waitFor(() => app.status().ready && app.status().consumers[0]!.queues.length === 10);
+    await waitFor(() => app.status().ready && app.status().consumers[0]!.queues.length === 10, { timeoutMs: 30_000 });
     const report = await app.stop({ timeoutMs: 20_000 });
     expect(report.drained).toBe(true);
-    expect(report.elapsedMs).toBeLessThan(2_000);
+    // Waiting for the broker would take 15-20 s; abandoning the polls takes milliseconds (seconds on a loaded box).
+    expect(report.elapsedMs).toBeLessThan(5_000);
   });
 });
