@@ -1,8 +1,8 @@
 import type { MessageQueue, RouteResolver } from '@mqkit/core';
 import { Subject, type Observable } from 'rxjs';
 import { MASTER_ID, parseTopicRoute, publishQueuesOf, routeRequest, subscribeQueuesOf, type TopicRoute } from '../client/topic-route.codec';
-import { AUTO_CREATE_TOPIC, DEFAULT_TOPIC_QUEUE_NUMS } from '../client/send-message.codec';
 import { ResponseCode } from '../protocol/remoting-codes';
+import { defaultTopicRoute } from './default-topic-route';
 import type { NameServerClient } from './name-server.client';
 import { routeFingerprint } from './route-fingerprint';
 
@@ -67,7 +67,12 @@ export class TopicRouteTable implements RouteResolver {
   async publishQueues(topic: string): Promise<readonly MessageQueue[]> {
     let entry = this.entries.get(topic);
     if (!entry || entry.stale || (!entry.route && !entry.fallback)) {
-      await this.fetch(topic);
+      try {
+        await this.fetch(topic);
+      } catch (error) {
+        // No name server answers: a route already known still serves (RocketMQ keeps its publish info).
+        if (!entry?.route && !entry?.fallback) throw error;
+      }
       entry = this.entries.get(topic);
     }
     if (entry?.route) {
@@ -76,7 +81,7 @@ export class TopicRouteTable implements RouteResolver {
     }
     if (!entry || entry.route) return [];
     if (!entry.fallback) {
-      entry.fallback = await this.defaultTopicRoute();
+      entry.fallback = await defaultTopicRoute(this.nameServers, this.options.requestTimeoutMs);
       this.rebuildBrokerTable();
     }
     return entry.fallback ? publishQueuesOf(topic, entry.fallback) : [];
@@ -170,23 +175,6 @@ export class TopicRouteTable implements RouteResolver {
     this.rebuildBrokerTable();
     if (previous && previous.fingerprint !== fingerprint && !this.closed) this.changeSubject.next(topic);
     return route;
-  }
-
-  /** TBW102's route with each queue count capped at defaultTopicQueueNums (DefaultMQProducerImpl's fallback). */
-  private async defaultTopicRoute(): Promise<TopicRoute | undefined> {
-    let response;
-    try {
-      response = await this.nameServers.request(routeRequest(AUTO_CREATE_TOPIC), this.options.requestTimeoutMs);
-    } catch {
-      return undefined;
-    }
-    if (response.code !== ResponseCode.SUCCESS) return undefined;
-    const route = parseTopicRoute(response, AUTO_CREATE_TOPIC);
-    return {
-      ...route,
-      orderTopicConf: undefined,
-      queueDatas: route.queueDatas.map((q) => ({ ...q, readQueueNums: Math.min(DEFAULT_TOPIC_QUEUE_NUMS, q.readQueueNums), writeQueueNums: Math.min(DEFAULT_TOPIC_QUEUE_NUMS, q.writeQueueNums) })),
-    };
   }
 
   private rebuildBrokerTable(): void {
