@@ -36,12 +36,14 @@ export const produceCase: BenchCase = {
       `settings: ${size} B bodies; async ${count} messages with at most ${inFlight} in flight, sync ${syncCount} messages with one sender ` +
         `awaiting each send (Java: one thread); cluster broker-a + broker-b (heap 512 MiB), ${queues} queues each, a fresh topic per run; ` +
         `default producer settings on both sides (sendMsgTimeout 3 s, 2 retries, no latency fault tolerance, compression over 4 KiB); ` +
-        `Java -Xmx512m; msgs/s = answered sends from the first send to the last answer; ${rounds} interleaved rounds (order alternates), medians`,
+        `Java -Xmx512m; msgs/s = answered sends from the first send to the last answer; untimed warm-up of 20,000 sends first; ${rounds} interleaved rounds (order alternates), medians`,
     );
     const java = await javaRunner(log);
     const bench = await BenchCluster.start({ brokerHeapMb: 512 }, log);
     const runs: Record<`${'mqkit' | 'java'}-${Mode}`, ProduceRun[]> = { 'mqkit-async': [], 'java-async': [], 'mqkit-sync': [], 'java-sync': [] };
     try {
+      const warm = await bench.warmSends(await bench.createTopic('BenchWarmUp', queues), 20_000, size);
+      log(`warm-up (untimed): 20000 sends from this process in ${warm.ms} ms, ${warm.failed} failed`);
       for (let r = 0; r < rounds; r++) {
         for (const mode of ['async', 'sync'] as const) {
           for (const side of r % 2 === 0 ? (['mqkit', 'java'] as const) : (['java', 'mqkit'] as const)) {
