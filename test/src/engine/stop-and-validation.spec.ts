@@ -66,7 +66,7 @@ describe('stop()', () => {
 });
 
 describe('start() validation', () => {
-  const base = (): ConsumerOptions => ({ group: unique('g'), topic: unique('T') });
+  const base = (): ConsumerOptions & { batch?: false } => ({ group: unique('g'), topic: unique('T') });
 
   it('an invalid option fails start with a ConfigurationError and nothing joins the broker', async () => {
     harness = new Harness();

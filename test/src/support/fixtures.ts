@@ -11,7 +11,9 @@ export function unique(prefix: string): string {
   return `${prefix}-${randomUUID().slice(0, 8)}`;
 }
 
-/** A @Consumer class whose handle() calls the given function. */
+/** A @Consumer class whose handle() calls the given function (arrays of messages when `batch: true`). */
+export function consumerClass(options: ConsumerOptions & { batch: true }, handle: BatchHandler): new () => object;
+export function consumerClass(options: ConsumerOptions & { batch?: false }, handle: Handler): new () => object;
 export function consumerClass(options: ConsumerOptions, handle: Handler | BatchHandler): new () => object {
   class TestConsumer {
     handle(input: never, ctx: ConsumeContext): unknown {
