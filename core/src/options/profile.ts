@@ -68,7 +68,8 @@ export const FAST_PROFILE: Profile = Object.freeze({
   routeRefreshMs: 500,
   persistIntervalMs: 200,
   pullSuspendMs: 1_000,
-  pullTimeoutMs: 5_000,
+  // A held pull can come back up to hold + 5 s late on a real broker (its hold scan runs every 5 s).
+  pullTimeoutMs: 10_000,
   pullErrorDelayMs: 100,
   pullFlowControlDelayMs: 20,
   localRetryDelayMs: 200,

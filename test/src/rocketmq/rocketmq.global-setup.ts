@@ -5,15 +5,21 @@ interface RunProject extends ProvidingProject {
   readonly vitest?: { readonly state?: { getPaths?(): string[] } };
 }
 
+/** Files that run against the real cluster: src/rocketmq/, src/producer-cluster/, and the Nest real-cluster spec. */
+function needsCluster(path: string): boolean {
+  const p = path.replace(/\\/g, '/');
+  return p.includes('/src/rocketmq/') || p.includes('/src/producer-cluster/') || p.endsWith('/src/nestjs/nestjs-rocketmq.spec.ts');
+}
+
 /**
- * Starts one real RocketMQ cluster for the run, but only when the run includes a file under src/rocketmq/ (vitest
+ * Starts one real RocketMQ cluster for the run, but only when the run includes a file that needs it (vitest
  * calls global setups for every run of this project, and a JVM cluster costs a minute of a 2-core box). When the
  * collected files cannot be told, the cluster is started. `MQKIT_ROCKETMQ_NAMESRV` uses an existing cluster.
  * The harness is imported only then, so other runs do not depend on it.
  */
 export default async function setup(project: RunProject): Promise<() => Promise<void>> {
   const paths = project.vitest?.state?.getPaths?.();
-  if (paths && paths.length > 0 && !paths.some((p) => p.replace(/\\/g, '/').includes('/src/rocketmq/'))) return async () => undefined;
+  if (paths && paths.length > 0 && !paths.some(needsCluster)) return async () => undefined;
   const { rocketMqGlobalSetup } = await import('@mqkit/transport-rocketmq/testing');
   return rocketMqGlobalSetup(project);
 }
