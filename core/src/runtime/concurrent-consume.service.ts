@@ -48,7 +48,13 @@ export class ConcurrentConsumeService implements ConsumeService {
   }
 
   wrap(pq: ProcessQueue, record: MessageRecord, seq: number): ConsumedMessage {
-    return new ConsumedMessage(record, pq.mq, this.bindingFor(pq, record)?.codec ?? jsonCodec, seq);
+    // Per message: the codec of an ordinary queue is looked up once and cached on it.
+    let codec = pq.codec;
+    if (!codec) {
+      codec = this.bindingFor(pq, record)?.codec ?? jsonCodec;
+      if (!isRetryTopic(pq.mq.topic)) pq.codec = codec;
+    }
+    return new ConsumedMessage(record, pq.mq, codec, seq);
   }
 
   submit(pq: ProcessQueue, messages: readonly ConsumedMessage[]): void {
@@ -168,7 +174,7 @@ export class ConcurrentConsumeService implements ConsumeService {
     const ackIndex = ok ? Math.max(-1, Math.min(call.ackIndex, n - 1)) : -1;
     if (error) this.deps.events.emit('consumer.error', { group: this.deps.group, where: 'handler', error, mq: call.mq });
     if (ackIndex === n - 1) {
-      this.finish(call.pq, n === 1 ? call.first().seq : call.seqs());
+      if (call.pq.state !== 'dropped') this.released(call.pq, call.removeFrom(call.pq));
       this.emitConsume(call, n);
       return undefined;
     }
@@ -180,7 +186,7 @@ export class ConcurrentConsumeService implements ConsumeService {
     const finished = messages.slice(0, ackIndex + 1);
     const handedOff = await this.handleFailures(call.pq, messages.slice(ackIndex + 1), call.delayLevelWhenNextConsume);
     for (const m of handedOff) finished.push(m);
-    this.finish(call.pq, finished.map((m) => m.seq));
+    if (call.pq.state !== 'dropped') this.released(call.pq, call.pq.removeItems(finished, 0, finished.length));
     this.emitConsume(call, ackIndex + 1);
   }
 
@@ -245,10 +251,9 @@ export class ConcurrentConsumeService implements ConsumeService {
     this.retryTimers.add(timer);
   }
 
-  /** Finished messages leave the ProcessQueue and the committable offset moves (the runtime persists it). */
-  private finish(pq: ProcessQueue, seqs: number | number[]): void {
-    if (pq.state === 'dropped') return;
-    this.deps.budget.release(typeof seqs === 'number' ? pq.removeOne(seqs) : pq.remove(seqs));
+  /** After finished messages left the ProcessQueue: free their bytes and move the committable offset. */
+  private released(pq: ProcessQueue, bytes: number): void {
+    this.deps.budget.release(bytes);
     const offset = pq.committableOffset();
     if (offset > pq.committedOffset) pq.committedOffset = offset;
   }

@@ -66,10 +66,8 @@ export class ConsumeCall implements ConsumeContext, PoolTask {
     this.controller?.abort(reason);
   }
 
-  /** Sequence numbers of messages [from, end) of this call, for ProcessQueue.remove. */
-  seqs(from = 0): number[] {
-    const out = new Array<number>(this.size - from);
-    for (let i = this.start + from; i < this.end; i++) out[i - this.start - from] = this.source[i]!.seq;
-    return out;
+  /** Marks every message of this call finished in its ProcessQueue; returns the bytes released. */
+  removeFrom(pq: ProcessQueue): number {
+    return this.size === 1 ? pq.removeOne(this.source[this.start]!.seq) : pq.removeItems(this.source, this.start, this.end);
   }
 }

@@ -197,7 +197,7 @@ export class OrderlyConsumeService implements ConsumeService {
       }
     }
     if (pq.state === 'dropped') return;
-    this.deps.budget.release(pq.remove(call.seqs()));
+    this.deps.budget.release(call.removeFrom(pq));
     const offset = pq.committableOffset();
     if (offset > pq.committedOffset) pq.committedOffset = offset;
   }

@@ -2,6 +2,7 @@ import { mqKey, type MessageQueue } from '../model/message-queue';
 import type { MessageRecord } from '../model/message';
 import type { SubscriptionData } from '../model/subscription';
 import { deferred, type Deferred } from '../util/deferred';
+import type { Codec } from '../spi/codec';
 
 export type ProcessQueueState = 'active' | 'draining' | 'dropped';
 
@@ -33,6 +34,8 @@ export class ProcessQueue {
   inflight = 0;
   lastPullTimestamp = Date.now();
   lastConsumeTimestamp = Date.now();
+  /** The consume service's cache of the payload codec for this queue's messages (not for retry queues). */
+  codec: Codec | undefined;
   /** Broker queue lock held (ORDERLY and exclusiveHandoff); see QueueLockManager. */
   locked = false;
   lastLockTimestamp = 0;
@@ -90,15 +93,24 @@ export class ProcessQueue {
    * ignored, so a late result after a timeout sweep cannot count twice.
    */
   remove(seqs: ArrayLike<number>): number {
+    return this.removeRange(seqs, 0, seqs.length, (s) => s);
+  }
+
+  /** remove() over items[start, end) that carry their sequence number (a call's slice of a pulled batch). */
+  removeItems(items: ArrayLike<{ readonly seq: number }>, start: number, end: number): number {
+    return this.removeRange(items, start, end, (item) => item.seq);
+  }
+
+  private removeRange<T>(items: ArrayLike<T>, start: number, end: number, seqOf: (item: T) => number): number {
     let bytes = 0;
-    for (let i = 0; i < seqs.length; i++) {
-      const index = seqs[i]! - this.base;
+    for (let i = start; i < end; i++) {
+      const index = seqOf(items[i]!) - this.base;
       if (index < this.head || index >= this.done.length || this.done[index]) continue;
       this.done[index] = true;
       bytes += this.sizes[index]!;
       this.msgCount--;
     }
-    if (bytes === 0 && seqs.length === 0) return 0;
+    if (bytes === 0 && end <= start) return 0;
     this.msgBytes -= bytes;
     while (this.head < this.done.length && this.done[this.head]) this.head++;
     this.compact();
