@@ -57,6 +57,7 @@ function readQueue(queue: ConsumeQueue, request: PullRequest): PullResult | unde
   if (offset === max) return undefined;
   const codes = request.subscription.codes;
   const filtering = codes.size > 0;
+  if (!filtering) return readRange(queue, request, min, max);
   const messages: StoredMessage[] = [];
   let bytes = 0;
   let next = offset;
@@ -71,6 +72,21 @@ function readQueue(queue: ConsumeQueue, request: PullRequest): PullResult | unde
   }
   if (messages.length === 0) return { status: PullStatus.NO_MATCHED_MSG, nextBeginOffset: next, minOffset: min, maxOffset: max, messages };
   return { status: PullStatus.FOUND, nextBeginOffset: next, minOffset: min, maxOffset: max, messages };
+}
+
+/** No filter: a contiguous range, cut at maxMsgs and at maxBytes (at least one message), copied with one slice. */
+function readRange(queue: ConsumeQueue, request: PullRequest, min: number, max: number): PullResult {
+  const { offset } = request;
+  const limit = Math.min(max, offset + request.maxMsgs);
+  let end = offset + 1;
+  let bytes = queue.messages[offset]!.body.length;
+  while (end < limit) {
+    const size = queue.messages[end]!.body.length;
+    if (bytes + size > request.maxBytes) break;
+    bytes += size;
+    end++;
+  }
+  return { status: PullStatus.FOUND, nextBeginOffset: end, minOffset: min, maxOffset: max, messages: queue.messages.slice(offset, end) };
 }
 
 function noNewMessage(queue: ConsumeQueue, offset: number): PullResult {
