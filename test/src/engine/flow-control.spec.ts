@@ -1,4 +1,4 @@
-import type { ConsumerApp } from '@mqkit/core';
+import type { ConsumerApp, ConsumerOptions } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Deliveries, Harness, consumerClass, unique } from '../support/fixtures';
@@ -25,18 +25,27 @@ function gate() {
   return { opened, open };
 }
 
+/**
+ * A fresh harness, topic and group whose handler waits behind a gate (all of them, or only the message with
+ * `stuckSeq`), so messages pile up in the caches until the test opens it.
+ */
+function gatedGroup(queues: number, options: Partial<ConsumerOptions> & { batch?: false }, stuckSeq?: number) {
+  harness = new Harness();
+  const topic = unique('T');
+  const group = unique('g');
+  harness.broker.createTopic({ topic, queues });
+  const g = gate();
+  const seen = new Deliveries();
+  const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', ...options }, async (m) => {
+    if (stuckSeq === undefined || m.payload.seq === stuckSeq) await g.opened;
+    seen.record(m.payload.seq);
+  });
+  return { topic, group, gate: g, seen, Handler };
+}
+
 describe('flow control (pull thresholds, span, app byte budget)', () => {
   it('cached count per queue stays within pullThresholdForQueue', async () => {
-    harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
-    harness.broker.createTopic({ topic, queues: 1 });
-    const g = gate();
-    const seen = new Deliveries();
-    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', pullThresholdForQueue: 50, consumeThreadMax: 4 }, async (m) => {
-      await g.opened;
-      seen.record(m.payload.seq);
-    });
+    const { topic, group, gate: g, seen, Handler } = gatedGroup(1, { pullThresholdForQueue: 50, consumeThreadMax: 4 });
     const app = await harness.app([Handler]);
     const peak = sampleAfterPulls(app, group);
     await harness.produce(topic, 1_000);
@@ -48,16 +57,7 @@ describe('flow control (pull thresholds, span, app byte budget)', () => {
   }, 30_000);
 
   it('cached bytes per queue stay within pullThresholdSizeForQueue plus one message', async () => {
-    harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
-    harness.broker.createTopic({ topic, queues: 1 });
-    const g = gate();
-    const seen = new Deliveries();
-    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', pullThresholdSizeForQueue: 1, consumeThreadMax: 2 }, async (m) => {
-      await g.opened;
-      seen.record(m.payload.seq);
-    });
+    const { topic, group, gate: g, seen, Handler } = gatedGroup(1, { pullThresholdSizeForQueue: 1, consumeThreadMax: 2 });
     const app = await harness.app([Handler]);
     const peak = sampleAfterPulls(app, group);
     const size = 60 * 1024;
@@ -71,16 +71,7 @@ describe('flow control (pull thresholds, span, app byte budget)', () => {
   }, 30_000);
 
   it('a stuck message bounds the offset span by consumeConcurrentlyMaxSpan', async () => {
-    harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
-    harness.broker.createTopic({ topic, queues: 1 });
-    const g = gate();
-    const seen = new Deliveries();
-    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', consumeConcurrentlyMaxSpan: 100, consumeThreadMax: 8 }, async (m) => {
-      if (m.payload.seq === 0) await g.opened;
-      seen.record(m.payload.seq);
-    });
+    const { topic, group, gate: g, seen, Handler } = gatedGroup(1, { consumeConcurrentlyMaxSpan: 100, consumeThreadMax: 8 }, 0);
     const app = await harness.app([Handler]);
     let peakSpan = 0;
     app.on('consumer.pull', () => {
@@ -97,16 +88,7 @@ describe('flow control (pull thresholds, span, app byte budget)', () => {
   }, 30_000);
 
   it('the app-wide byte budget caps every queue of every consumer together', async () => {
-    harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
-    harness.broker.createTopic({ topic, queues: 8 });
-    const g = gate();
-    const seen = new Deliveries();
-    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', consumeThreadMax: 4 }, async (m) => {
-      await g.opened;
-      seen.record(m.payload.seq);
-    });
+    const { topic, group, gate: g, seen, Handler } = gatedGroup(8, { consumeThreadMax: 4 });
     const budget = 256 * 1024;
     const app = await harness.app([Handler], { maxCachedBytes: budget });
     const peak = sampleAfterPulls(app, group);
