@@ -2,7 +2,6 @@ import type { EventBus } from '../events/event-bus';
 import type { MessageRecord } from '../model/message';
 import type { ResolvedGroupOptions } from '../options/consumer-options';
 import type { Profile } from '../options/profile';
-import type { OffsetStore } from '../spi/offset-store';
 import type { RetryChannel } from '../spi/transport.roles';
 import type { ByteBudget } from './byte-budget';
 import type { ConsumeHook } from './consume-hook';
@@ -13,12 +12,10 @@ import type { QueueLockManager } from './queue-lock-manager';
 
 export interface ConsumeServiceDeps {
   readonly group: string;
-  readonly clientId: string;
   readonly options: ResolvedGroupOptions;
   readonly profile: Profile;
   /** Handlers by (original) topic. */
   readonly handlers: ReadonlyMap<string, HandlerBinding>;
-  readonly offsetStore: OffsetStore;
   readonly retry: RetryChannel | undefined;
   /** Present when queues are consumed under broker locks (ORDERLY in CLUSTERING, or exclusiveHandoff). */
   readonly lockManager: QueueLockManager | undefined;

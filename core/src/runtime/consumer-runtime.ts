@@ -104,11 +104,9 @@ export class ConsumerRuntime {
     await deps.offsetStore.load();
     const serviceDeps = {
       group: this.group,
-      clientId: deps.clientId,
       options: o,
       profile: deps.profile,
       handlers: this.handlers,
-      offsetStore: deps.offsetStore,
       retry: deps.retry,
       lockManager: this.lockManager,
       events: deps.events,

@@ -196,7 +196,6 @@ export class ProcessQueueTable {
       profile: deps.profile,
       puller: deps.puller,
       consume: deps.consume,
-      offsetStore: deps.offsetStore,
       budget: deps.budget,
       events: deps.events,
       limits: () => this.limits,

@@ -32,8 +32,6 @@ export class ProcessQueue {
   committedOffset = -1;
   /** Handler calls of this queue that started and have not finished. */
   inflight = 0;
-  lastPullTimestamp = Date.now();
-  lastConsumeTimestamp = Date.now();
   /** The consume service's cache of the payload codec for this queue's messages (not for retry queues). */
   codec: Codec | undefined;
   /** Broker queue lock held (ORDERLY and exclusiveHandoff); see QueueLockManager. */
@@ -114,7 +112,6 @@ export class ProcessQueue {
     this.msgBytes -= bytes;
     while (this.head < this.done.length && this.done[this.head]) this.head++;
     this.compact();
-    this.lastConsumeTimestamp = Date.now();
     this.signalCapacity();
     if (this.msgCount === 0 && this.idleWaiter) {
       this.idleWaiter.resolve();

@@ -6,7 +6,6 @@ import { PullStatus, type PullResult } from '../model/pull-result';
 import { tagMatches } from '../model/subscription';
 import type { ResolvedGroupOptions } from '../options/consumer-options';
 import type { Profile } from '../options/profile';
-import type { OffsetStore } from '../spi/offset-store';
 import type { MessagePuller } from '../spi/transport.roles';
 import { toError } from '../util/deferred';
 import type { ByteBudget } from './byte-budget';
@@ -30,7 +29,6 @@ export interface PullLoopDeps {
   readonly profile: Profile;
   readonly puller: MessagePuller;
   readonly consume: ConsumeService;
-  readonly offsetStore: OffsetStore;
   readonly budget: ByteBudget;
   readonly events: EventBus;
   limits(): PullLimits;
@@ -67,7 +65,6 @@ export class PullLoop {
     const { pq, deps } = this;
     try {
       if (pq.state !== 'active') return STOP;
-      pq.lastPullTimestamp = Date.now();
       const paused = deps.whenRunning();
       if (paused) {
         await untilAborted(paused, pq.pullAbort.signal);
