@@ -1,10 +1,18 @@
 import { randomUUID } from 'node:crypto';
+import { Consumer, type Message } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import { redisOffsetStore } from '@mqkit/offset-store-redis';
 import { startRedisServer } from '@mqkit/offset-store-redis/testing';
 import { EmbeddedBroker } from '@mqkit/transport-memory';
 import { describe, expect, it } from 'vitest';
-import { Seen, produce, recordingConsumer, startGroup } from './redis-group.fixture';
+import { Seen, produce, startGroup } from './redis-group.fixture';
+
+const LIMIT = 500;
+const QUEUES = 4;
+const QUEUE_THRESHOLD = 100;
+/** Outage messages the handler completes before it waits for the pause: past LIMIT, so a failed flush must pause. */
+const GATE = LIMIT + 200;
+const OUTAGE = 4_000;
 
 describe('offset-store backpressure', () => {
   it('past maxUnpersistedMessages during a Redis outage pulling pauses, and resumes after the reconnect with nothing lost', { timeout: 60_000 }, async () => {
@@ -13,28 +21,52 @@ describe('offset-store backpressure', () => {
     const [group, topic] = [`g-${randomUUID().slice(0, 8)}`, `T-${randomUUID().slice(0, 8)}`];
     const seen = new Seen();
     let apps: Awaited<ReturnType<typeof startGroup>> = [];
+    // The handler runs one call at a time, so every completed call moves a committable offset: once GATE outage
+    // messages are done, more than LIMIT of progress is held only in memory and the next failed flush must pause.
+    // It waits for that pause there, so what is asserted below does not depend on how fast this machine consumes.
+    let paused!: () => void;
+    const pause = new Promise<void>((resolve) => (paused = resolve));
+    let outageDone = 0;
+    class GatedConsumer {
+      async handle(message: Message<{ i: number }>): Promise<void> {
+        seen.see(message.payload.i);
+        if (message.payload.i >= 1_000 && ++outageDone === GATE) await pause;
+      }
+    }
+    Consumer({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', consumeThreadMax: 1, pullThresholdForQueue: QUEUE_THRESHOLD })(GatedConsumer);
     try {
-      broker.createTopic({ topic, queues: 4 });
-      apps = await startGroup({ broker, members: 1, consumer: recordingConsumer(group, topic, seen), offsetStore: () => redisOffsetStore({ url: redis.url, maxUnpersistedMessages: 500 }) });
-      const paused: string[] = [];
-      apps[0]!.on('consumer.paused', (e) => paused.push(e.reason));
-      apps[0]!.on('consumer.resumed', (e) => paused.push('resumed-' + e.reason));
+      broker.createTopic({ topic, queues: QUEUES });
+      const signals: string[] = [];
+      apps = await startGroup({
+        broker,
+        members: 1,
+        consumer: GatedConsumer,
+        offsetStore: () => redisOffsetStore({ url: redis.url, maxUnpersistedMessages: LIMIT }),
+        beforeStart: (app) => {
+          app.on('consumer.paused', (e) => {
+            signals.push(e.reason);
+            if (e.reason === 'offset-store') paused();
+          });
+          app.on('consumer.resumed', (e) => signals.push('resumed-' + e.reason));
+        },
+      });
+      const status = () => apps[0]!.consumer(group).status();
       await produce(broker, topic, 0, 1_000);
       await waitFor(() => seen.size === 1_000);
       await redis.halt();
-      await produce(broker, topic, 1_000, 5_000);
-      // The store asks the runtime to pause: consumption stops well short of the 4,000 new messages.
-      await waitFor(() => paused.includes('offset-store'), { timeoutMs: 15_000 });
-      await waitFor(() => apps[0]!.consumer(group).status().paused, { message: () => JSON.stringify(paused) + ' seen ' + seen.size });
-      const atPause = seen.size;
-      await waitFor(() => apps[0]!.consumer(group).status().queues.every((q) => q.inflight === 0));
-      expect(seen.size).toBeLessThan(5_000);
-      expect(seen.size - 1_000).toBeLessThanOrEqual(500 + 4 * 1_000); // the limit plus what was already cached
+      await produce(broker, topic, 1_000, 1_000 + OUTAGE);
+      await waitFor(() => signals.includes('offset-store'), { timeoutMs: 15_000, message: () => `a pause (outage messages done: ${outageDone})` });
+      expect(status().paused).toBe(true);
+      // With pulling paused, what was cached drains and nothing more arrives.
+      await waitFor(() => status().queues.every((q) => q.inflight === 0 && q.cachedCount === 0), { message: () => JSON.stringify(status().queues) });
+      // At most: the gated calls, plus what each queue had cached (its threshold, overshot by one message).
+      expect(seen.size - 1_000).toBeLessThanOrEqual(GATE + QUEUES * (QUEUE_THRESHOLD + 1));
+      expect(status().paused).toBe(true);
       await redis.restart();
-      await waitFor(() => seen.size === 5_000, { timeoutMs: 20_000, message: () => `${seen.size} consumed after the reconnect` });
-      expect(atPause).toBeLessThan(5_000);
-      expect(seen.missing(0, 5_000)).toEqual([]);
-      expect(apps[0]!.consumer(group).status().paused).toBe(false);
+      await waitFor(() => seen.size === 1_000 + OUTAGE, { timeoutMs: 20_000, message: () => `${seen.size} consumed after the reconnect` });
+      expect(seen.missing(0, 1_000 + OUTAGE)).toEqual([]);
+      await waitFor(() => signals.includes('resumed-offset-store'), { message: () => JSON.stringify(signals) });
+      expect(status().paused).toBe(false);
     } finally {
       await Promise.all(apps.map((app) => app.stop()));
       broker.close();

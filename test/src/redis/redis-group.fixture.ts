@@ -1,4 +1,4 @@
-import { Consumer, createConsumerApp, createProducer, type ConsumerApp, type Message, type OffsetStoreProvider } from '@mqkit/core';
+import { Consumer, createConsumerApp, createProducer, type ConsumerApp, type ConsumerOptions, type Message, type OffsetStoreProvider } from '@mqkit/core';
 import { memoryTransport, type EmbeddedBroker } from '@mqkit/transport-memory';
 import { offsetFieldOf } from '@mqkit/offset-store-redis';
 
@@ -26,14 +26,14 @@ export class Seen {
   }
 }
 
-/** A `@Consumer` class for one group and topic, recording payload ids in `seen`. */
-export function recordingConsumer(group: string, topic: string, seen: Seen): new () => object {
+/** A `@Consumer` class for one group and topic, recording payload ids in `seen`; `options` adds consumer options. */
+export function recordingConsumer(group: string, topic: string, seen: Seen, options: Partial<ConsumerOptions> = {}): new () => object {
   class RecordingConsumer {
     async handle(message: Message<{ i: number }>): Promise<void> {
       seen.see(message.payload.i);
     }
   }
-  Consumer({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' })(RecordingConsumer);
+  Consumer({ consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', ...options, group, topic })(RecordingConsumer);
   return RecordingConsumer;
 }
 
@@ -43,10 +43,14 @@ export async function startGroup(options: {
   consumer: new () => object;
   offsetStore: () => OffsetStoreProvider;
   members?: number;
+  /** Called with each app before it starts (listeners that must see every event). */
+  beforeStart?: (app: ConsumerApp) => void;
 }): Promise<ConsumerApp[]> {
   const apps: ConsumerApp[] = [];
   for (let k = 0; k < (options.members ?? 3); k++) {
-    apps.push(await createConsumerApp({ transport: memoryTransport({ broker: options.broker }), consumers: [options.consumer], offsetStore: options.offsetStore(), profile: 'fast' }));
+    const app = await createConsumerApp({ transport: memoryTransport({ broker: options.broker }), consumers: [options.consumer], offsetStore: options.offsetStore(), profile: 'fast' });
+    options.beforeStart?.(app);
+    apps.push(app);
   }
   await Promise.all(apps.map((app) => app.start()));
   return apps;
