@@ -45,7 +45,8 @@ export type { MqkitEventName, MqkitEvents, MqkitListener } from './events/event-
 export type { AllocationInput, AllocationStrategy, StrategyOption } from './spi/allocation-strategy';
 export type { Codec } from './spi/codec';
 export type { OffsetStore, OffsetStoreContext, OffsetStoreProvider, ReadOffsetFrom } from './spi/offset-store';
-export type { MqkitPlugin, PluginContext, TransportPlugin } from './spi/plugin';
+export type { MqkitPlugin, PluginContext } from './spi/plugin';
+export type { OptionalRole, TransportContext, TransportPlugin, TransportRoles } from './spi/transport.plugin';
 export { Tokens } from './spi/tokens';
 export type {
   BrokerCallbacks,
@@ -76,7 +77,7 @@ export { BrokerOffsetStore, brokerOffsetStore } from './offsets/broker-offset-st
 export type { ConsumeContext } from './runtime/consume-context';
 export type { ConsumeHook, ConsumeInvocation } from './runtime/consume-hook';
 export type { ConsumerStatus, QueueStatus, ReleaseReport, StopReport } from './runtime/runtime-status';
-export { ConsumerApp, createConsumerApp, type AppStatus, type ConsumerControl } from './app/consumer-app';
+export { ConsumerApp, createConsumerApp, type AppState, type AppStatus, type ConsumerControl } from './app/consumer-app';
 export type { ConsumerAppOptions, MessageQueueListener, StopOptions } from './app/app-options';
 export { createProducer, type StandaloneProducer, type StandaloneProducerOptions } from './app/create-producer';
 export { createAdmin, type Admin } from './app/create-admin';

@@ -8,6 +8,8 @@ export { ConsumedMessage } from './runtime/consumed-message';
 export { coalesceMap } from './runtime/operators/coalesce-map';
 export { OffsetTable, type OffsetEntry } from './offsets/offset-table';
 export { PluginHost } from './app/plugin-host';
+export { ClientHost, type ClientHostOptions } from './app/client-host';
+export { childController, untilAborted } from './util/abort';
 export { Fifo } from './util/fifo';
 export { deferred, sleep, toError, type Deferred } from './util/deferred';
 export { buildClientId, localAddress } from './util/client-id';

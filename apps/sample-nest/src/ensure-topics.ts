@@ -1,4 +1,4 @@
-import { Tokens, createConsumerApp, type TopicAdmin, type TransportPlugin } from '@mqkit/core';
+import { createConsumerApp, type TopicAdmin, type TransportPlugin } from '@mqkit/core';
 
 /**
  * Creates the sample's topics on a real cluster (whose brokers usually run with autoCreateTopicEnable=false)
@@ -8,7 +8,7 @@ export async function ensureTopics(transport: TransportPlugin, topics: readonly 
   const admin = await createConsumerApp({ transport, consumers: [] });
   await admin.start();
   try {
-    const topicAdmin = admin.container.resolve<TopicAdmin>(Tokens.TopicAdmin);
+    const topicAdmin = admin.transport.topicAdmin!;
     for (const topic of topics) await topicAdmin.createTopic({ topic, queues });
   } finally {
     await admin.stop({ timeoutMs: 5_000 });

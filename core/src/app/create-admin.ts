@@ -1,13 +1,8 @@
-import 'reflect-metadata';
-import { container as rootContainer } from 'tsyringe';
-import { ConfigurationError } from '../errors/configuration.error';
-import { EventBus } from '../events/event-bus';
-import { resolveProfile, type ProfileOption } from '../options/profile';
-import type { TransportPlugin } from '../spi/plugin';
 import type { MessageQueue } from '../model/message-queue';
-import { Tokens } from '../spi/tokens';
-import { buildClientId } from '../util/client-id';
-import { PluginHost } from './plugin-host';
+import type { ProfileOption } from '../options/profile';
+import type { TransportPlugin } from '../spi/plugin';
+import type { TransportRoles } from '../spi/transport.plugin';
+import { ClientHost } from './client-host';
 
 /** Cluster administration through a transport: what a deployment script or a test needs before consumers start. */
 export interface Admin {
@@ -17,6 +12,8 @@ export interface Admin {
   resetOffsetByTimestamp(group: string, topic: string, timestamp: number): Promise<void>;
   /** The topic's readable queues, as consumers see them. */
   queues(topic: string): Promise<readonly MessageQueue[]>;
+  /** The connected transport's roles, for what the admin methods do not cover. */
+  readonly transport: TransportRoles;
   close(): Promise<void>;
 }
 
@@ -31,21 +28,13 @@ export interface Admin {
  * ```
  */
 export async function createAdmin(options: { transport: TransportPlugin; profile?: ProfileOption; instanceName?: string }): Promise<Admin> {
-  if (!options.transport || typeof options.transport.register !== 'function') {
-    throw new ConfigurationError({ source: 'createAdmin', option: 'transport', value: options.transport, allowed: 'a transport plugin, e.g. memoryTransport() from @mqkit/transport-memory' });
-  }
-  const container = rootContainer.createChildContainer();
-  const host = new PluginHost(container, { clientId: buildClientId({ instanceName: options.instanceName }), profile: resolveProfile(options.profile), events: new EventBus() });
-  await host.register(options.transport);
-  const role = <T>(token: symbol, name: string): T => {
-    if (!container.isRegistered(token, true)) throw new ConfigurationError({ source: 'createAdmin', option: 'transport', value: options.transport.name, allowed: `a transport that provides ${name}` });
-    return container.resolve<T>(token);
-  };
+  const host = new ClientHost('createAdmin', options);
+  const roles = await host.connect(options.transport);
   return {
-    createTopic: (o) => role<{ createTopic: Admin['createTopic'] }>(Tokens.TopicAdmin as symbol, 'TopicAdmin').createTopic(o),
-    resetOffsetByTimestamp: (group, topic, timestamp) =>
-      role<{ resetOffsetByTimestamp: Admin['resetOffsetByTimestamp'] }>(Tokens.OffsetAdmin as symbol, 'OffsetAdmin').resetOffsetByTimestamp(group, topic, timestamp),
-    queues: (topic) => role<{ subscribeQueues: (t: string) => Promise<readonly MessageQueue[]> }>(Tokens.RouteResolver as symbol, 'RouteResolver').subscribeQueues(topic),
-    close: () => host.teardown(),
+    createTopic: (o) => host.require('topicAdmin', 'createTopic').createTopic(o),
+    resetOffsetByTimestamp: (group, topic, timestamp) => host.require('offsetAdmin', 'resetOffsetByTimestamp').resetOffsetByTimestamp(group, topic, timestamp),
+    queues: (topic) => roles.routes.subscribeQueues(topic),
+    transport: roles,
+    close: () => host.close(),
   };
 }

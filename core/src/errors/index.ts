@@ -1,6 +1,6 @@
 export { MqkitError } from './mqkit.error';
 export { ConfigurationError, describeIssue, type ConfigurationIssue } from './configuration.error';
-export { BrokerError } from './broker.error';
+export { BrokerError, type BrokerErrorKind } from './broker.error';
 export { ProtocolError } from './protocol.error';
 export { OffsetStoreError } from './offset-store.error';
 export { AllocationError } from './allocation.error';

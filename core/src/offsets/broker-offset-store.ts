@@ -3,7 +3,6 @@ import { mqLabel, type MessageQueue } from '../model/message-queue';
 import type { OffsetStore, OffsetStoreProvider, ReadOffsetFrom } from '../spi/offset-store';
 import type { BrokerOffsets } from '../spi/transport.roles';
 import type { EventBus } from '../events/event-bus';
-import { Tokens } from '../spi/tokens';
 import { toError } from '../util/deferred';
 import { OffsetTable } from './offset-table';
 
@@ -25,7 +24,6 @@ export class BrokerOffsetStore implements OffsetStore {
 
   async read(mq: MessageQueue, from: ReadOffsetFrom): Promise<number> {
     if (from !== 'store' && this.table.has(mq)) return this.table.get(mq);
-    if (from === 'memory') return -1;
     let offset: number;
     try {
       offset = await this.broker.queryConsumerOffset(this.group, mq);
@@ -76,6 +74,6 @@ export function brokerOffsetStore(): OffsetStoreProvider {
   return {
     name: 'broker',
     models: ['CLUSTERING'],
-    create: ({ group, container, events }) => new BrokerOffsetStore(group, container.resolve(Tokens.BrokerOffsets), events),
+    create: ({ group, transport, events }) => new BrokerOffsetStore(group, transport.offsets, events),
   };
 }

@@ -1,37 +1,25 @@
-import type { EventBus } from '../events/event-bus';
 import type { MessageRecord } from '../model/message';
-import type { ResolvedGroupOptions } from '../options/consumer-options';
-import type { Profile } from '../options/profile';
-import type { RetryChannel } from '../spi/transport.roles';
-import type { ByteBudget } from './byte-budget';
-import type { ConsumeHook } from './consume-hook';
-import type { ConsumedMessage } from './consumed-message';
-import type { HandlerBinding } from './handler-binding';
 import type { ProcessQueue } from './process-queue';
-import type { QueueLockManager } from './queue-lock-manager';
 
-export interface ConsumeServiceDeps {
-  readonly group: string;
-  readonly options: ResolvedGroupOptions;
-  readonly profile: Profile;
-  /** Handlers by (original) topic. */
-  readonly handlers: ReadonlyMap<string, HandlerBinding>;
-  readonly retry: RetryChannel | undefined;
-  /** Present when queues are consumed under broker locks (ORDERLY in CLUSTERING, or exclusiveHandoff). */
-  readonly lockManager: QueueLockManager | undefined;
-  readonly events: EventBus;
-  readonly hooks: readonly ConsumeHook[];
-  readonly budget: ByteBudget;
+/** What a submit accepted: records at or below the last offset taken are duplicates of a retried pull. */
+export interface Accepted {
+  readonly count: number;
+  readonly bytes: number;
 }
 
-/** What the pull loops hand messages to: concurrently or orderly. */
+/**
+ * What the pull loops hand records to: a scheduler of handler calls (concurrently or orderly). It runs them
+ * through the group's HandlerInvoker and decides what their results mean; it never calls a handler itself.
+ */
 export interface ConsumeService {
+  /** Calls taken from the schedule and not yet settled. */
   readonly inFlight: number;
   readonly peakInFlight: number;
+  /** Work waiting for a slot. */
   readonly queued: number;
-  wrap(pq: ProcessQueue, record: MessageRecord, seq: number): ConsumedMessage;
-  submit(pq: ProcessQueue, messages: readonly ConsumedMessage[]): void;
+  /** Takes pulled records into the queue and schedules them. */
+  submit(pq: ProcessQueue, records: readonly MessageRecord[]): Accepted;
+  /** Forgets the not-yet-started work of a released queue; those messages stay unfinished, so the offset holds. */
   discardQueued(pq: ProcessQueue): void;
-  abortRunning(pqs: ReadonlySet<ProcessQueue>, reason: Error): number;
   close(): void;
 }

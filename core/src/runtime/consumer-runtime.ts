@@ -1,62 +1,66 @@
-import { Subject, exhaustMap, interval, takeUntil } from 'rxjs';
 import type { ConsumerDefinition } from '../definition/consumer-definition';
 import type { EventBus } from '../events/event-bus';
 import { retryTopicOf } from '../model/constants';
 import type { MessageQueue } from '../model/message-queue';
 import { parseSubscription, type SubscriptionData } from '../model/subscription';
 import type { Profile } from '../options/profile';
+import { BrokerOffsetStore } from '../offsets/broker-offset-store';
 import type { AllocationStrategy } from '../spi/allocation-strategy';
 import type { OffsetStore } from '../spi/offset-store';
-import type { BrokerOffsets, ConsumerRegistration, GroupMembership, MessagePuller, QueueLocks, RetryChannel, RouteResolver } from '../spi/transport.roles';
-import { deferred, toError, type Deferred } from '../util/deferred';
+import type { TransportRoles } from '../spi/transport.plugin';
+import type { ConsumerRegistration } from '../spi/transport.roles';
+import { childController } from '../util/abort';
 import type { ByteBudget } from './byte-budget';
 import { ConcurrentConsumeService } from './concurrent-consume.service';
 import type { ConsumeHook } from './consume-hook';
+import { ConsumeProgress } from './consume-progress';
 import type { ConsumeService } from './consume-service';
+import { reportError, type GroupContext } from './group-context';
 import { bindHandler, type HandlerBinding } from './handler-binding';
+import { HandlerInvoker } from './handler-invoker';
 import { OrderlyConsumeService } from './orderly-consume.service';
+import { PauseGate, type PauseReason } from './pause-gate';
+import { every } from './periodic';
 import { ProcessQueueTable } from './process-queue-table';
 import { QueueLockManager } from './queue-lock-manager';
 import { RebalanceService } from './rebalance.service';
 import type { ConsumerStatus, ReleaseReport } from './runtime-status';
+import { computeStartOffset } from './start-offset';
 
-export interface ConsumerRuntimeDeps {
+/** What the app gives each of its consumer groups. */
+export interface ConsumerRuntimeHost {
   readonly clientId: string;
   readonly profile: Profile;
   readonly events: EventBus;
   readonly budget: ByteBudget;
+  /** The app's signal: aborted when the app stops or crashes. */
+  readonly signal: AbortSignal;
+  readonly transport: TransportRoles;
   readonly hooks: readonly ConsumeHook[];
-  readonly strategy: AllocationStrategy;
-  readonly offsetStore: OffsetStore;
-  readonly routes: RouteResolver;
-  readonly membership: GroupMembership;
-  readonly puller: MessagePuller;
-  readonly brokerOffsets: BrokerOffsets;
-  readonly retry: RetryChannel | undefined;
-  readonly locks: QueueLocks | undefined;
-  /** Called when a queue-assignment change should be announced to the broker (a heartbeat). */
-  readonly onAssignmentChanged?: () => void;
-  readonly messageQueueChanged?: (group: string, topic: string, mqAll: readonly MessageQueue[], allocated: readonly MessageQueue[]) => void;
+  /** The owned queues changed: the app heartbeats so the broker learns it. */
+  onAssignmentChanged(): void;
+  messageQueueChanged?(group: string, topic: string, mqAll: readonly MessageQueue[], allocated: readonly MessageQueue[]): void;
 }
 
 /**
- * One consumer group in one app: RocketMQ's DefaultMQPushConsumerImpl with its RebalanceImpl. It owns the lifecycle
- * (start, pause, stop, crash), the rebalance service, the consume service, the persist timer and the lock renewal;
- * the queues themselves live in the ProcessQueueTable.
+ * One consumer group in one app: RocketMQ's DefaultMQPushConsumerImpl with its RebalanceImpl. It assembles the
+ * group's parts (invoker, progress owner, consume service, process-queue table, rebalance, locks) around one
+ * GroupContext and owns their lifecycle: start, pause, stop (drain and commit), crash.
  */
 export class ConsumerRuntime {
   readonly group: string;
   private readonly subscriptions = new Map<string, SubscriptionData>();
   private readonly handlers = new Map<string, HandlerBinding>();
-  private consume!: ConsumeService;
-  private queues!: ProcessQueueTable;
-  private rebalance!: RebalanceService;
-  /** Broker locks: ORDERLY in CLUSTERING, or exclusiveHandoff. */
+  private readonly controller: AbortController;
+  private readonly ctx: GroupContext;
+  private readonly progress: ConsumeProgress;
   private readonly lockManager: QueueLockManager | undefined;
-  private readonly stop$ = new Subject<void>();
-  private paused: Deferred | undefined;
-  /** Held by the offset store's backpressure, apart from the user's pause, so resume() does not cancel it. */
-  private storeHold: Deferred | undefined;
+  private readonly pauses = new PauseGate();
+  private consume: ConsumeService | undefined;
+  private invoker: HandlerInvoker | undefined;
+  private queues: ProcessQueueTable | undefined;
+  private rebalance: RebalanceService | undefined;
+  private persisting: Promise<void> = Promise.resolve();
   private unwatchStore: (() => void) | undefined;
   private lastError: { where: string; message: string; at: number } | undefined;
   private state: 'new' | 'running' | 'stopping' | 'stopped' = 'new';
@@ -64,7 +68,9 @@ export class ConsumerRuntime {
 
   constructor(
     readonly definition: ConsumerDefinition,
-    private readonly deps: ConsumerRuntimeDeps,
+    private readonly host: ConsumerRuntimeHost,
+    private readonly strategy: AllocationStrategy,
+    private readonly offsetStore: OffsetStore,
   ) {
     this.group = definition.group;
     const o = definition.options;
@@ -74,15 +80,20 @@ export class ConsumerRuntime {
       const retry = retryTopicOf(this.group);
       this.subscriptions.set(retry, parseSubscription(retry, '*'));
     }
-    if (deps.locks && o.messageModel === 'CLUSTERING' && (o.consumeMode === 'ORDERLY' || o.exclusiveHandoff)) {
-      // A refused renewal means another member owns the queue now: start nothing more of it, and let the next
-      // rebalance release it.
-      this.lockManager = new QueueLockManager(this.group, deps.locks, deps.profile, deps.events, (pq) => {
-        this.consume?.discardQueued(pq);
-        this.requestRebalance();
-      });
-    }
-    this.unsubscribeErrors = deps.events.on('consumer.error', (e) => {
+    this.controller = childController(host.signal);
+    this.ctx = { group: this.group, clientId: host.clientId, options: o, profile: host.profile, events: host.events, budget: host.budget, signal: this.controller.signal };
+    const { locks } = host.transport;
+    const locking = locks !== undefined && o.messageModel === 'CLUSTERING' && (o.consumeMode === 'ORDERLY' || o.exclusiveHandoff);
+    // A refused renewal means another member owns the queue now: start nothing more of it, and let the next
+    // rebalance release it.
+    this.lockManager = locking
+      ? new QueueLockManager(this.ctx, locks, (pq) => {
+          this.consume?.discardQueued(pq);
+          this.requestRebalance();
+        })
+      : undefined;
+    this.progress = new ConsumeProgress(this.ctx, offsetStore, offsetStore instanceof BrokerOffsetStore && !locking);
+    this.unsubscribeErrors = host.events.on('consumer.error', (e) => {
       if (e.group === this.group) this.lastError = { where: e.where, message: e.error.message, at: Date.now() };
     });
   }
@@ -99,115 +110,98 @@ export class ConsumerRuntime {
   }
 
   async start(): Promise<void> {
-    const { deps } = this;
-    const o = this.definition.options;
-    await deps.offsetStore.load();
-    const serviceDeps = {
-      group: this.group,
-      options: o,
-      profile: deps.profile,
-      handlers: this.handlers,
-      retry: deps.retry,
-      lockManager: this.lockManager,
-      events: deps.events,
-      hooks: deps.hooks,
-      budget: deps.budget,
-    };
-    this.consume = o.consumeMode === 'ORDERLY' ? new OrderlyConsumeService(serviceDeps) : new ConcurrentConsumeService(serviceDeps);
-    this.queues = new ProcessQueueTable({
-      group: this.group,
-      options: o,
-      subscriptions: this.subscriptions,
-      profile: deps.profile,
-      events: deps.events,
-      budget: deps.budget,
-      offsetStore: deps.offsetStore,
-      puller: deps.puller,
-      brokerOffsets: deps.brokerOffsets,
-      lockManager: this.lockManager,
-      consume: this.consume,
-      isRunning: () => this.state === 'running',
-      whenRunning: () => this.paused?.promise ?? this.storeHold?.promise,
-      requestRebalance: () => this.requestRebalance(),
-      onAssignmentChanged: () => deps.onAssignmentChanged?.(),
-    });
-    this.rebalance = new RebalanceService(
+    const { ctx, host, offsetStore } = this;
+    const { transport } = host;
+    await offsetStore.load();
+    const invoker = (this.invoker = new HandlerInvoker(ctx, this.handlers, host.hooks));
+    this.consume =
+      ctx.options.consumeMode === 'ORDERLY'
+        ? new OrderlyConsumeService(ctx, invoker, this.progress, transport.retry, this.lockManager)
+        : new ConcurrentConsumeService(ctx, invoker, this.progress, transport.retry);
+    const queues = (this.queues = new ProcessQueueTable(
+      ctx,
       {
-        group: this.group,
-        clientId: deps.clientId,
-        broadcasting: o.messageModel === 'BROADCASTING',
-        topics: () => [...this.subscriptions.keys()],
-        applyAllocation: (topic, allocated) => this.queues.applyAllocation(topic, allocated),
-        dropUnsubscribed: (topics) => this.queues.dropUnsubscribed(topics),
-        queuesChanged: (topic, mqAll, allocated) => deps.messageQueueChanged?.(this.group, topic, mqAll, allocated),
+        subscriptions: this.subscriptions,
+        progress: this.progress,
+        consume: this.consume,
+        invoker,
+        puller: transport.puller,
+        locks: this.lockManager,
+        startOffset: (mq) => computeStartOffset(mq, ctx.options, offsetStore, transport.offsets),
       },
-      { strategy: deps.strategy, routes: deps.routes, membership: deps.membership, events: deps.events, profile: deps.profile },
+      {
+        whenRunning: () => this.pauses.whenOpen(),
+        requestRebalance: () => this.requestRebalance(),
+        onAssignmentChanged: () => host.onAssignmentChanged(),
+      },
+    ));
+    this.rebalance = new RebalanceService(
+      ctx,
+      {
+        topics: () => [...this.subscriptions.keys()],
+        applyAllocation: (topic, allocated) => queues.applyAllocation(topic, allocated),
+        dropUnsubscribed: (topics) => queues.dropUnsubscribed(topics),
+        queuesChanged: (topic, mqAll, allocated) => host.messageQueueChanged?.(this.group, topic, mqAll, allocated),
+      },
+      { strategy: this.strategy, routes: transport.routes, membership: transport.membership },
     );
     this.state = 'running';
-    interval(deps.profile.persistIntervalMs)
-      .pipe(
-        exhaustMap(() => this.queues.persistOwned()),
-        takeUntil(this.stop$),
-      )
-      .subscribe();
-    this.unwatchStore = deps.offsetStore.watchBackpressure?.((hold) => this.holdForStore(hold));
-    this.lockManager?.startRenewing(() => this.queues.active());
+    this.persisting = every(ctx.profile.persistIntervalMs, () => queues.persistOwned(), ctx.signal, (error) => reportError(ctx, 'persist', error));
+    this.unwatchStore = offsetStore.watchBackpressure?.((hold) => (hold ? this.hold('offset-store') : this.release('offset-store')));
+    this.lockManager?.startRenewing(() => queues.active());
     this.rebalance.start();
-    deps.events.emit('consumer.started', { group: this.group, clientId: deps.clientId });
+    host.events.emit('consumer.started', { group: this.group, clientId: host.clientId });
   }
 
   /** Requests a rebalance pass (after the current one). */
   requestRebalance(): void {
-    if (this.state === 'running') this.rebalance.request();
+    if (this.state === 'running') this.rebalance?.request();
   }
 
   pause(): void {
-    if (this.paused) return;
-    this.paused = deferred();
-    this.deps.events.emit('consumer.paused', { group: this.group, reason: 'user' });
+    this.hold('user');
   }
 
   resume(): void {
-    const paused = this.paused;
-    if (!paused) return;
-    this.paused = undefined;
-    paused.resolve();
-    this.deps.events.emit('consumer.resumed', { group: this.group, reason: 'user' });
-    this.requestRebalance();
+    if (this.release('user')) this.requestRebalance();
   }
 
   get isPaused(): boolean {
-    return this.paused !== undefined;
+    return this.pauses.has('user');
   }
 
   /** RESET_CONSUMER_CLIENT_OFFSET from the broker. */
-  resetOffsets(entries: ReadonlyArray<{ readonly mq: MessageQueue; readonly offset: number }>): Promise<void> {
-    return this.queues.resetOffsets(entries);
+  async resetOffsets(entries: ReadonlyArray<{ readonly mq: MessageQueue; readonly offset: number }>): Promise<void> {
+    await this.queues?.resetOffsets(entries);
   }
 
-  /** Stops rebalancing and pulling, drains every queue until the deadline, commits, and leaves the group. */
+  /**
+   * Stops rebalancing and pulling (the group's signal aborts every queue's), drains every queue until the
+   * deadline, commits, and leaves the group.
+   */
   async stop(deadline: number): Promise<ReleaseReport[]> {
     if (this.state !== 'running') return [];
     this.state = 'stopping';
-    this.stop$.next();
-    await this.rebalance.stop();
-    // Wake paused loops so they see the release and exit.
-    this.paused?.resolve();
-    this.paused = undefined;
+    this.controller.abort();
+    await this.rebalance?.idle();
     this.unwatchStore?.();
-    this.holdForStore(false);
-    const reports = await this.queues.releaseAll(deadline);
+    // The loops saw the abort; what is left of the pauses is cleared (the store's hold ends with an event, as its
+    // flushes will no longer be waited for).
+    this.pauses.release('user');
+    this.release('offset-store');
+    const reports = (await this.queues?.releaseAll(deadline)) ?? [];
+    await this.persisting;
     try {
-      await this.deps.membership.unregister(this.group);
+      await this.host.transport.membership.unregister(this.group);
     } catch (error) {
-      this.deps.events.emit('consumer.error', { group: this.group, where: 'unregister', error: toError(error) });
+      reportError(this.ctx, 'unregister', error);
     }
-    this.lockManager?.stop();
-    this.consume.close();
-    await this.deps.offsetStore.close?.();
+    await this.lockManager?.stop();
+    this.consume?.close();
+    await this.offsetStore.close?.();
     this.unsubscribeErrors();
     this.state = 'stopped';
-    this.deps.events.emit('consumer.stopped', { group: this.group, clientId: this.deps.clientId });
+    this.host.events.emit('consumer.stopped', { group: this.group, clientId: this.host.clientId });
     return reports;
   }
 
@@ -218,11 +212,11 @@ export class ConsumerRuntime {
   crash(): void {
     if (this.state !== 'running') return;
     this.state = 'stopped';
-    this.stop$.next();
-    void this.rebalance.stop();
-    this.lockManager?.stop();
-    this.queues.dropAll(new Error('crashed'));
-    this.consume.close();
+    this.controller.abort();
+    void this.rebalance?.idle();
+    void this.lockManager?.stop();
+    this.queues?.dropAll(new Error('crashed'));
+    this.consume?.close();
     this.unsubscribeErrors();
   }
 
@@ -230,11 +224,11 @@ export class ConsumerRuntime {
     const queues = this.queues?.statuses() ?? [];
     return {
       group: this.group,
-      clientId: this.deps.clientId,
+      clientId: this.host.clientId,
       state: this.state,
-      ready: this.state === 'running' && this.rebalance.completedPasses > 0,
-      paused: this.isPaused || this.storeHold !== undefined,
-      strategy: this.deps.strategy.name,
+      ready: this.state === 'running' && (this.rebalance?.completedPasses ?? 0) > 0,
+      paused: this.pauses.isHeld,
+      strategy: this.strategy.name,
       queues,
       lag: queues.reduce((sum, q) => sum + q.lag, 0),
       inFlight: this.consume?.inFlight ?? 0,
@@ -244,14 +238,13 @@ export class ConsumerRuntime {
     };
   }
 
-  private holdForStore(hold: boolean): void {
-    if (hold && !this.storeHold) {
-      this.storeHold = deferred();
-      this.deps.events.emit('consumer.paused', { group: this.group, reason: 'offset-store' });
-    } else if (!hold && this.storeHold) {
-      this.storeHold.resolve();
-      this.storeHold = undefined;
-      this.deps.events.emit('consumer.resumed', { group: this.group, reason: 'offset-store' });
-    }
+  private hold(reason: PauseReason): void {
+    if (this.pauses.hold(reason)) this.host.events.emit('consumer.paused', { group: this.group, reason });
+  }
+
+  private release(reason: PauseReason): boolean {
+    const released = this.pauses.release(reason);
+    if (released) this.host.events.emit('consumer.resumed', { group: this.group, reason });
+    return released;
   }
 }

@@ -15,9 +15,13 @@ function put(pq: ProcessQueue, offsets: number[], size = 10): number[] {
   return seqs;
 }
 
+function newQueue(parent = new AbortController().signal): ProcessQueue {
+  return new ProcessQueue(mq, parseSubscription('T', '*'), { committable: 0, persisted: -1 }, 0, parent);
+}
+
 describe('ProcessQueue', () => {
   it('commits the smallest offset still in flight, then last + 1 when empty', () => {
-    const pq = new ProcessQueue(mq, parseSubscription('T', '*'), 0);
+    const pq = newQueue();
     expect(pq.committableOffset()).toBe(-1);
     const seqs = put(pq, [10, 11, 12, 13]);
     expect(pq.committableOffset()).toBe(10);
@@ -30,7 +34,7 @@ describe('ProcessQueue', () => {
   });
 
   it('counts messages and body bytes, and the offset span', () => {
-    const pq = new ProcessQueue(mq, parseSubscription('T', '*'), 0);
+    const pq = newQueue();
     const seqs = put(pq, [0, 5, 9], 100);
     expect(pq.msgCount).toBe(3);
     expect(pq.msgBytes).toBe(300);
@@ -42,7 +46,7 @@ describe('ProcessQueue', () => {
   });
 
   it('ignores offsets at or below the last one put, and finished messages removed twice', () => {
-    const pq = new ProcessQueue(mq, parseSubscription('T', '*'), 0);
+    const pq = newQueue();
     const seqs = put(pq, [1, 2]);
     expect(put(pq, [2, 3])).toHaveLength(1);
     expect(pq.msgCount).toBe(3);
@@ -52,7 +56,7 @@ describe('ProcessQueue', () => {
   });
 
   it('keeps sequence numbers valid across compaction of a long window', () => {
-    const pq = new ProcessQueue(mq, parseSubscription('T', '*'), 0);
+    const pq = newQueue();
     const seqs = put(pq, Array.from({ length: 5000 }, (_, i) => i));
     for (let i = 0; i < 4000; i++) pq.removeOne(seqs[i]!);
     expect(pq.committableOffset()).toBe(4000);
@@ -66,7 +70,7 @@ describe('ProcessQueue', () => {
   });
 
   it('wakes a flow-controlled waiter only once back under its marks', async () => {
-    const pq = new ProcessQueue(mq, parseSubscription('T', '*'), 0);
+    const pq = newQueue();
     const seqs = put(pq, [0, 1, 2, 3]);
     let woke = false;
     const wait = pq.waitForCapacity({ count: 2, bytes: 1e9, span: 1e9 }).then(() => (woke = true));
@@ -79,20 +83,35 @@ describe('ProcessQueue', () => {
   });
 
   it('clear() drops the cache; late removals of old messages count nothing', () => {
-    const pq = new ProcessQueue(mq, parseSubscription('T', '*'), 0);
+    const pq = newQueue();
     const seqs = put(pq, [0, 1]);
     expect(pq.clear()).toBe(20);
     expect(pq.removeOne(seqs[0]!)).toBe(0);
     expect(pq.msgCount).toBe(0);
   });
 
-  it('beginDrain aborts the pull signal and releases capacity waiters', async () => {
-    const pq = new ProcessQueue(mq, parseSubscription('T', '*'), 0);
+  it('abort aborts its signal and releases capacity waiters', async () => {
+    const pq = newQueue();
     put(pq, [0, 1]);
     const wait = pq.waitForCapacity({ count: 0, bytes: 0, span: 0 });
-    pq.beginDrain();
+    pq.abort();
     await wait;
-    expect(pq.pullAbort.signal.aborted).toBe(true);
+    expect(pq.signal.aborted).toBe(true);
+    expect(pq.active).toBe(false);
     expect(pq.state).toBe('draining');
+    pq.drop();
+    expect(pq.state).toBe('dropped');
+  });
+
+  it('aborts with its group: the parent signal is the root of its cancellation', async () => {
+    const group = new AbortController();
+    const pq = newQueue(group.signal);
+    put(pq, [0, 1]);
+    const wait = pq.waitForCapacity({ count: 0, bytes: 0, span: 0 });
+    group.abort();
+    await wait;
+    expect(pq.signal.aborted).toBe(true);
+    expect(pq.state).toBe('draining');
+    expect(newQueue(group.signal).active).toBe(false);
   });
 });

@@ -1,8 +1,10 @@
 import { mqKey, type MessageQueue } from '../model/message-queue';
 import type { MessageRecord } from '../model/message';
 import type { SubscriptionData } from '../model/subscription';
+import { childController } from '../util/abort';
 import { deferred, type Deferred } from '../util/deferred';
 import type { Codec } from '../spi/codec';
+import type { QueueProgress } from './consume-progress';
 
 export type ProcessQueueState = 'active' | 'draining' | 'dropped';
 
@@ -13,11 +15,15 @@ export type ProcessQueueState = 'active' | 'draining' | 'dropped';
  * mark-done and the committable-offset query are all O(1) amortised.
  *
  * The committable offset is the smallest offset still in flight, or the last offset + 1 when nothing is (the
- * min-in-flight rule: at-least-once with out-of-order completion inside a queue).
+ * min-in-flight rule: at-least-once with out-of-order completion inside a queue). ConsumeProgress turns it into
+ * the queue's progress; this class only answers the question.
+ *
+ * Cancellation is one AbortSignal, a child of the group's: aborting it stops the pull loop, ends the outstanding
+ * long poll, keeps waiting work from starting and wakes every wait of this queue. A release is an abort, then a
+ * wait for idle handlers.
  */
 export class ProcessQueue {
   readonly key: string;
-  state: ProcessQueueState = 'active';
   /** Messages cached and not finished. */
   msgCount = 0;
   /** Body bytes of those messages. */
@@ -28,8 +34,6 @@ export class ProcessQueue {
   nextOffset: number;
   /** The broker's max offset seen in the last pull answer (for lag). */
   brokerMaxOffset = -1;
-  /** The committable offset last handed to the offset store. */
-  committedOffset = -1;
   /** Handler calls of this queue that started and have not finished. */
   inflight = 0;
   /** The consume service's cache of the payload codec for this queue's messages (not for retry queues). */
@@ -37,8 +41,10 @@ export class ProcessQueue {
   /** Broker queue lock held (ORDERLY and exclusiveHandoff); see QueueLockManager. */
   locked = false;
   lastLockTimestamp = 0;
-  /** Aborts this queue's outstanding long poll when the queue is released. */
-  readonly pullAbort = new AbortController();
+  private readonly controller: AbortController;
+  /** Mirrors the signal for the hot path (a plain field read, not the signal's getter). */
+  private running = true;
+  private isDropped = false;
 
   private offsets: number[] = [];
   private sizes: number[] = [];
@@ -53,10 +59,50 @@ export class ProcessQueue {
   constructor(
     readonly mq: MessageQueue,
     readonly subscription: SubscriptionData,
+    /** The queue's progress, written only by ConsumeProgress. */
+    readonly progress: QueueProgress,
     startOffset: number,
+    parent: AbortSignal,
   ) {
     this.key = mqKey(mq);
     this.nextOffset = startOffset;
+    this.controller = childController(parent);
+    const signal = this.controller.signal;
+    if (signal.aborted) this.running = false;
+    else signal.addEventListener('abort', () => this.stopped(), { once: true });
+  }
+
+  /** 'active' until aborted, 'draining' while a release waits for running calls, 'dropped' once removed. */
+  get state(): ProcessQueueState {
+    return this.isDropped ? 'dropped' : this.running ? 'active' : 'draining';
+  }
+
+  /** Neither released nor stopped with its group: pull, and start its waiting work. */
+  get active(): boolean {
+    return this.running;
+  }
+
+  /** Aborted when the queue is released, dropped, or its group stops. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Stops pulling and starting work: ends the long poll and wakes a flow-controlled loop so it can exit. */
+  abort(): void {
+    this.controller.abort();
+  }
+
+  /** Aborted and done with: its results no longer count (they are not committed). */
+  drop(): void {
+    this.abort();
+    this.isDropped = true;
+    this.idleWaiter?.resolve();
+    this.idleWaiter = undefined;
+  }
+
+  private stopped(): void {
+    this.running = false;
+    this.signalCapacity();
   }
 
   /** Offset span of what is cached: last put - first unfinished; 0 when empty. */
@@ -158,11 +204,11 @@ export class ProcessQueue {
   }
 
   /**
-   * Resolves once the cache is back at or under these marks (or the queue stops), for a flow-controlled pull loop.
-   * The marks are low watermarks, so one finished message does not wake the loop for a one-message pull.
+   * Resolves once the cache is back at or under these marks (or the queue is aborted), for a flow-controlled pull
+   * loop. The marks are low watermarks, so one finished message does not wake the loop for a one-message pull.
    */
   waitForCapacity(marks: { count: number; bytes: number; span: number }): Promise<void> {
-    if (this.state !== 'active' || this.belowMarks(marks)) return Promise.resolve();
+    if (!this.running || this.belowMarks(marks)) return Promise.resolve();
     this.capacityMarks = marks;
     this.capacityWaiter ??= deferred();
     return this.capacityWaiter.promise;
@@ -188,21 +234,6 @@ export class ProcessQueue {
     }
   }
 
-  /** Stops pulling: aborts the outstanding long poll and wakes a flow-controlled loop so it can exit. */
-  beginDrain(): void {
-    if (this.state !== 'active') return;
-    this.state = 'draining';
-    this.pullAbort.abort();
-    this.signalCapacity();
-  }
-
-  drop(): void {
-    this.beginDrain();
-    this.state = 'dropped';
-    this.idleWaiter?.resolve();
-    this.idleWaiter = undefined;
-  }
-
   /** Drops everything cached (used before a reset re-pulls from a new offset); returns the bytes released. */
   clear(): number {
     const bytes = this.msgBytes;
@@ -219,7 +250,7 @@ export class ProcessQueue {
 
   private signalCapacity(): void {
     const waiter = this.capacityWaiter;
-    if (waiter && (this.state !== 'active' || this.belowMarks(this.capacityMarks))) {
+    if (waiter && (!this.running || this.belowMarks(this.capacityMarks))) {
       this.capacityWaiter = undefined;
       waiter.resolve();
     }

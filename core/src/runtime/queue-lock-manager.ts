@@ -1,9 +1,7 @@
-import { Subject, exhaustMap, interval, takeUntil } from 'rxjs';
-import type { EventBus } from '../events/event-bus';
 import { mqKey, type MessageQueue } from '../model/message-queue';
-import type { Profile } from '../options/profile';
 import type { QueueLocks } from '../spi/transport.roles';
-import { toError } from '../util/deferred';
+import { reportError, type GroupContext } from './group-context';
+import { every } from './periodic';
 import type { ProcessQueue } from './process-queue';
 
 /**
@@ -11,15 +9,17 @@ import type { ProcessQueue } from './process-queue';
  * exclusive handoff: a queue is taken only after its lock is granted, locks are renewed every lockRenewMs, the
  * client trusts a lock for lockClientExpiryMs after the last grant, and a released queue is unlocked only after it
  * drained and its offset was persisted.
+ *
+ * Renewals have a signal of their own rather than the group's: they must go on while a stopping group drains its
+ * queues (a drain can outlast the broker's lock lifetime otherwise), and end only after the releases unlocked.
  */
 export class QueueLockManager {
-  private readonly stop$ = new Subject<void>();
+  private readonly renewals = new AbortController();
+  private renewing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly group: string,
+    private readonly ctx: GroupContext,
     private readonly locks: QueueLocks,
-    private readonly profile: Profile,
-    private readonly events: EventBus,
     /** A renewal was refused: another member holds the queue now. */
     private readonly onLockLost: (pq: ProcessQueue) => void = () => undefined,
   ) {}
@@ -32,10 +32,10 @@ export class QueueLockManager {
   async lock(mq: MessageQueue): Promise<number | undefined> {
     const requestedAt = Date.now();
     try {
-      const granted = await this.locks.lock(this.group, [mq]);
+      const granted = await this.locks.lock(this.ctx.group, [mq]);
       return granted.some((g) => g.queueId === mq.queueId && g.brokerName === mq.brokerName && g.topic === mq.topic) ? requestedAt : undefined;
     } catch (error) {
-      this.events.emit('consumer.error', { group: this.group, where: 'lock', error: toError(error), mq });
+      reportError(this.ctx, 'lock', error, mq);
       return undefined;
     }
   }
@@ -46,17 +46,12 @@ export class QueueLockManager {
   }
 
   isValid(pq: ProcessQueue, now = Date.now()): boolean {
-    return pq.lockValid(this.profile.lockClientExpiryMs, now);
+    return pq.lockValid(this.ctx.profile.lockClientExpiryMs, now);
   }
 
-  /** Renews every active queue's lock every lockRenewMs (RocketMQ's lockAll). */
+  /** Renews every active queue's lock every lockRenewMs (RocketMQ's lockAll) until stop(). */
   startRenewing(active: () => ProcessQueue[]): void {
-    interval(this.profile.lockRenewMs)
-      .pipe(
-        exhaustMap(() => this.renew(active())),
-        takeUntil(this.stop$),
-      )
-      .subscribe();
+    this.renewing = every(this.ctx.profile.lockRenewMs, () => this.renew(active()), this.renewals.signal, (error) => reportError(this.ctx, 'lock-renew', error));
   }
 
   async renew(pqs: ProcessQueue[]): Promise<void> {
@@ -64,7 +59,7 @@ export class QueueLockManager {
     const requestedAt = Date.now();
     try {
       const granted = await this.locks.lock(
-        this.group,
+        this.ctx.group,
         pqs.map((pq) => pq.mq),
       );
       const keys = new Set(granted.map(mqKey));
@@ -77,7 +72,7 @@ export class QueueLockManager {
       }
     } catch (error) {
       // RocketMQ leaves the state unchanged when the request fails; the client-side expiry then decides.
-      this.events.emit('consumer.error', { group: this.group, where: 'lock-renew', error: toError(error) });
+      reportError(this.ctx, 'lock-renew', error);
     }
   }
 
@@ -85,13 +80,15 @@ export class QueueLockManager {
   async unlock(mqs: readonly MessageQueue[]): Promise<void> {
     if (mqs.length === 0) return;
     try {
-      await this.locks.unlock(this.group, mqs);
+      await this.locks.unlock(this.ctx.group, mqs);
     } catch (error) {
-      this.events.emit('consumer.error', { group: this.group, where: 'unlock', error: toError(error) });
+      reportError(this.ctx, 'unlock', error);
     }
   }
 
-  stop(): void {
-    this.stop$.next();
+  /** Ends the renewals; resolves once a renewal in flight finished. */
+  stop(): Promise<void> {
+    this.renewals.abort();
+    return this.renewing;
   }
 }

@@ -1,18 +1,12 @@
-import { EMPTY, Subject, filter, interval, map, merge, mergeMap, of, takeUntil, timer, type Observable, type Subscription } from 'rxjs';
-import { AllocationError } from '../errors/allocation.error';
-import type { EventBus } from '../events/event-bus';
+import { EMPTY, Subject, filter, fromEvent, interval, map, merge, mergeMap, of, takeUntil, timer, type Observable, type Subscription } from 'rxjs';
 import { compareJavaStrings, compareMessageQueues, type MessageQueue } from '../model/message-queue';
-import type { Profile } from '../options/profile';
 import type { AllocationStrategy } from '../spi/allocation-strategy';
 import type { GroupMembership, RouteResolver } from '../spi/transport.roles';
-import { toError } from '../util/deferred';
+import { reportError, type GroupContext } from './group-context';
 import { coalesceMap } from './operators/coalesce-map';
 
 /** What the rebalance drives: the consumer's process-queue table. */
 export interface RebalanceTarget {
-  readonly group: string;
-  readonly clientId: string;
-  readonly broadcasting: boolean;
   /** Every subscribed topic, the retry topic included. */
   topics(): readonly string[];
   /**
@@ -32,26 +26,30 @@ export type RebalanceReason = 'start' | 'timer' | 'notice' | 'route' | 'retry' |
  * RocketMQ's RebalanceService for one consumer: a pass runs at start, every rebalanceIntervalMs, on the broker's
  * membership notices and route changes, and on request; never two at once (a trigger during a pass runs one more
  * pass after it), at least rebalanceMinGapMs apart, and again after rebalanceRetryMs when a pass was not balanced.
+ * RxJS carries the triggers: merging five sources and coalescing them into one pass at a time is what it says best.
+ * It stops when the group's signal aborts; `idle()` then waits for a running pass.
  */
 export class RebalanceService {
   private readonly requests = new Subject<RebalanceReason>();
-  private readonly stop$ = new Subject<void>();
   private subscription: Subscription | undefined;
   private lastRunEnded = 0;
   private passes = 0;
   private idleWaiters: (() => void)[] = [];
   private running = false;
 
+  private readonly broadcasting: boolean;
+
   constructor(
+    private readonly ctx: GroupContext,
     private readonly target: RebalanceTarget,
     private readonly deps: {
       readonly strategy: AllocationStrategy;
       readonly routes: RouteResolver;
       readonly membership: GroupMembership;
-      readonly events: EventBus;
-      readonly profile: Profile;
     },
-  ) {}
+  ) {
+    this.broadcasting = ctx.options.messageModel === 'BROADCASTING';
+  }
 
   /** Completed passes, for readiness checks. */
   get completedPasses(): number {
@@ -59,8 +57,9 @@ export class RebalanceService {
   }
 
   start(): void {
-    const { profile, membership, routes } = this.deps;
-    const group = this.target.group;
+    const { membership, routes } = this.deps;
+    const { profile, group, signal } = this.ctx;
+    if (signal.aborted) return;
     const triggers$: Observable<RebalanceReason> = merge(
       of<RebalanceReason>('start'),
       interval(profile.rebalanceIntervalMs).pipe(map((): RebalanceReason => 'timer')),
@@ -73,7 +72,7 @@ export class RebalanceService {
         coalesceMap((reason) => this.pass(reason)),
         // Not balanced (a lock refused, an allocation error, a queue that could not start): try again soon.
         mergeMap((balanced) => (balanced ? EMPTY : timer(profile.rebalanceRetryMs).pipe(map((): RebalanceReason => 'retry')))),
-        takeUntil(this.stop$),
+        takeUntil(fromEvent(signal, 'abort')),
       )
       .subscribe((reason) => this.requests.next(reason));
   }
@@ -83,9 +82,8 @@ export class RebalanceService {
     this.requests.next(reason);
   }
 
-  /** Stops triggering and waits for a running pass to finish. */
-  async stop(): Promise<void> {
-    this.stop$.next();
+  /** After the group's signal aborted: resolves once no pass is running. */
+  async idle(): Promise<void> {
     this.subscription?.unsubscribe();
     if (this.running) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
@@ -94,7 +92,7 @@ export class RebalanceService {
   private async pass(reason: RebalanceReason): Promise<boolean> {
     // RocketMQ keeps every pass 1 s apart. A membership notice skips that gap here: while a member that lost a
     // queue waits, the member that gained it is already consuming, and every such millisecond is a duplicate.
-    const gap = reason === 'notice' || reason === 'route' ? 0 : this.lastRunEnded + this.deps.profile.rebalanceMinGapMs - Date.now();
+    const gap = reason === 'notice' || reason === 'route' ? 0 : this.lastRunEnded + this.ctx.profile.rebalanceMinGapMs - Date.now();
     if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
     this.running = true;
     let balanced = true;
@@ -105,7 +103,7 @@ export class RebalanceService {
       }
       await this.target.dropUnsubscribed(new Set(topics));
     } catch (error) {
-      this.deps.events.emit('consumer.error', { group: this.target.group, where: 'rebalance', error: toError(error) });
+      reportError(this.ctx, 'rebalance', error);
       balanced = false;
     } finally {
       this.running = false;
@@ -119,8 +117,8 @@ export class RebalanceService {
   }
 
   private async rebalanceTopic(topic: string): Promise<boolean> {
-    const { target, deps } = this;
-    const group = target.group;
+    const { target, deps, ctx } = this;
+    const { group, clientId } = ctx;
     let mqAll: MessageQueue[];
     let cidAll: string[];
     try {
@@ -130,29 +128,29 @@ export class RebalanceService {
         target.queuesChanged(topic, [], []);
         return true;
       }
-      cidAll = target.broadcasting ? [target.clientId] : [...(await deps.membership.consumerIds(group, topic))].sort(compareJavaStrings);
+      cidAll = this.broadcasting ? [clientId] : [...(await deps.membership.consumerIds(group, topic))].sort(compareJavaStrings);
     } catch (error) {
-      deps.events.emit('consumer.error', { group, where: 'rebalance', error: toError(error) });
+      reportError(ctx, 'rebalance', error);
       return false;
     }
     let allocated: MessageQueue[];
-    if (target.broadcasting) {
+    if (this.broadcasting) {
       allocated = mqAll;
     } else {
       if (cidAll.length === 0) return true; // RocketMQ: no consumer list yet counts as balanced
       try {
-        allocated = deps.strategy.allocate({ consumerGroup: group, currentCID: target.clientId, mqAll, cidAll });
+        allocated = deps.strategy.allocate({ consumerGroup: group, currentCID: clientId, mqAll, cidAll });
       } catch (error) {
-        deps.events.emit('consumer.error', { group, where: 'allocate', error: error instanceof AllocationError ? error : toError(error) });
+        reportError(ctx, 'allocate', error);
         return false;
       }
     }
     const result = await target.applyAllocation(topic, allocated);
     if (result.changed) {
       target.queuesChanged(topic, mqAll, allocated);
-      deps.events.emit('consumer.rebalance', {
+      ctx.events.emit('consumer.rebalance', {
         group,
-        clientId: target.clientId,
+        clientId,
         topic,
         strategy: deps.strategy.name,
         cidAll,

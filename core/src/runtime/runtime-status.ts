@@ -7,10 +7,15 @@ export interface QueueStatus {
   readonly cachedCount: number;
   readonly cachedBytes: number;
   readonly nextOffset: number;
+  /** The offset that may be committed: every message below it finished. */
+  readonly committableOffset: number;
+  /** @deprecated the same value as committableOffset, under its former name (it was never a committed value). */
   readonly committedOffset: number;
+  /** The last committable offset the offset store acknowledged as written; -1 before the first persist. */
+  readonly persistedOffset: number;
   /** The broker's max offset at the last pull; -1 before the first answer. */
   readonly maxOffset: number;
-  /** maxOffset - committedOffset. */
+  /** maxOffset - committableOffset. */
   readonly lag: number;
   readonly inflight: number;
 }

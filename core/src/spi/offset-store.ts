@@ -2,9 +2,13 @@ import type { DependencyContainer } from 'tsyringe';
 import type { MessageModel } from '../model/constants';
 import type { MessageQueue } from '../model/message-queue';
 import type { EventBus } from '../events/event-bus';
+import type { TransportRoles } from './transport.plugin';
 
-/** Where `read` looks (RocketMQ's ReadOffsetType). */
-export type ReadOffsetFrom = 'memory' | 'store' | 'memory-then-store';
+/**
+ * Where `read` looks (RocketMQ's ReadOffsetType, without READ_FROM_MEMORY, which core never asks for): the
+ * store itself (a newly owned queue), or the in-memory value when there is one (a pull consumer's `committed`).
+ */
+export type ReadOffsetFrom = 'store' | 'memory-then-store';
 
 /**
  * Consumer progress for one group, with RocketMQ's OffsetStore semantics (consumer-semantics.md §8):
@@ -40,6 +44,8 @@ export interface OffsetStoreContext {
   readonly messageModel: MessageModel;
   readonly container: DependencyContainer;
   readonly events: EventBus;
+  /** The app's connected transport (the broker store commits through its `offsets` role). */
+  readonly transport: TransportRoles;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Profile } from '../options/profile';
 
 /** What a plugin gets when an app registers it. */
 export interface PluginContext {
-  /** `<ip>@<instanceName>` of the app (or producer) registering the plugin. */
+  /** `<ip>@<instanceName>` of the app registering the plugin. */
   readonly clientId: string;
   readonly profile: Profile;
   readonly events: EventBus;
@@ -14,14 +14,12 @@ export interface PluginContext {
 
 /**
  * A plugin is a value: a name and a register function that puts its services into the app's own child
- * container. Nothing registers itself at import time.
+ * container (allocation strategies, an offset store provider). Nothing registers itself at import time.
+ * Broker transports are not plugins of this kind: see {@link TransportPlugin}.
  */
 export interface MqkitPlugin {
   readonly name: string;
   register(container: DependencyContainer, context: PluginContext): void | Promise<void>;
 }
 
-/** A plugin that supplies broker transport roles. */
-export interface TransportPlugin extends MqkitPlugin {
-  readonly kind: 'transport';
-}
+export type { TransportPlugin } from './transport.plugin';

@@ -1,23 +1,15 @@
 import type { InjectionToken } from 'tsyringe';
-import type {
-  BrokerCallbacks,
-  BrokerOffsets,
-  GroupMembership,
-  MessagePuller,
-  MessageSender,
-  QueueLocks,
-  RetryChannel,
-  RouteResolver,
-  TopicAdmin,
-  OffsetAdmin,
-} from './transport.roles';
+import type { BrokerOffsets, GroupMembership, MessagePuller, MessageSender, OffsetAdmin, QueueLocks, RetryChannel, RouteResolver, TopicAdmin } from './transport.roles';
 import type { OffsetStoreProvider } from './offset-store';
 import type { AllocationStrategy } from './allocation-strategy';
 
 // Symbol.for, so two copies of @mqkit/core in one process still agree on the tokens.
 const token = <T>(name: string): InjectionToken<T> => Symbol.for(`mqkit.${name}`) as InjectionToken<T>;
 
-/** Injection tokens of the SPI. Transport plugins register the roles they support. */
+/**
+ * Injection tokens. The transport roles are registered by core from the connected transport's record (so
+ * application code can inject them); plugins register offset store providers and allocation strategies.
+ */
 export const Tokens = {
   RouteResolver: token<RouteResolver>('RouteResolver'),
   GroupMembership: token<GroupMembership>('GroupMembership'),
@@ -28,22 +20,7 @@ export const Tokens = {
   MessageSender: token<MessageSender>('MessageSender'),
   TopicAdmin: token<TopicAdmin>('TopicAdmin'),
   OffsetAdmin: token<OffsetAdmin>('OffsetAdmin'),
-  /** Registered by core: the runtime's answers to broker-initiated requests, for transports to call. */
-  BrokerCallbacks: token<BrokerCallbacks>('BrokerCallbacks'),
   OffsetStoreProvider: token<OffsetStoreProvider>('OffsetStoreProvider'),
   /** Multi-registration: every strategy a plugin offers by name. */
   AllocationStrategy: token<AllocationStrategy>('AllocationStrategy'),
 } as const;
-
-/** Human names of the transport roles, for "missing role" errors. */
-export const TransportRoleNames: ReadonlyMap<InjectionToken<unknown>, string> = new Map<InjectionToken<unknown>, string>([
-  [Tokens.RouteResolver, 'RouteResolver'],
-  [Tokens.GroupMembership, 'GroupMembership'],
-  [Tokens.MessagePuller, 'MessagePuller'],
-  [Tokens.BrokerOffsets, 'BrokerOffsets'],
-  [Tokens.RetryChannel, 'RetryChannel'],
-  [Tokens.QueueLocks, 'QueueLocks'],
-  [Tokens.MessageSender, 'MessageSender'],
-  [Tokens.TopicAdmin, 'TopicAdmin'],
-  [Tokens.OffsetAdmin, 'OffsetAdmin'],
-]);

@@ -6,9 +6,9 @@ import type { PullResult } from '../model/pull-result';
 import type { SubscriptionData } from '../model/subscription';
 
 /*
- * The broker transport, split by capability (ARCHITECTURE.md §3). A transport plugin registers the roles it
- * supports under the tokens in tokens.ts; the runtime asks for what a consumer's options need and fails at start,
- * naming the missing role, when one is absent.
+ * The broker transport, split by capability (ARCHITECTURE.md §3). A transport's connect() returns the roles it
+ * supports as one record (transport.plugin.ts); core checks at start that what a consumer's options need is there
+ * and fails naming the missing role otherwise. A member exists here only if core calls it.
  */
 
 /** Topic routes: which queues a consumer reads and a producer writes. May be cached by the transport. */
@@ -69,7 +69,9 @@ export interface MessagePuller {
 export interface BrokerOffsets {
   /** The group's committed offset for the queue, or -1 when the broker has none. */
   queryConsumerOffset(group: string, mq: MessageQueue): Promise<number>;
-  commitConsumerOffset(group: string, mq: MessageQueue, offset: number, options?: { oneway?: boolean }): Promise<void>;
+  /** Resolves once the broker acknowledged the commit. */
+  commitConsumerOffset(group: string, mq: MessageQueue, offset: number): Promise<void>;
+  /** The first offset still stored (a pull consumer's seekToBegin). */
   minOffset(mq: MessageQueue): Promise<number>;
   /** The next offset to be written (the message count when min is 0). */
   maxOffset(mq: MessageQueue): Promise<number>;
@@ -93,7 +95,8 @@ export interface RetryChannel {
 export interface QueueLocks {
   /** Locks what it can and resolves with the queues now held by this client. */
   lock(group: string, mqs: readonly MessageQueue[]): Promise<readonly MessageQueue[]>;
-  unlock(group: string, mqs: readonly MessageQueue[], options?: { oneway?: boolean }): Promise<void>;
+  /** Resolves once the broker answered (a handoff needs the unlock confirmed; RocketMQ sends it oneway). */
+  unlock(group: string, mqs: readonly MessageQueue[]): Promise<void>;
 }
 
 /** A message on its way to the broker. */

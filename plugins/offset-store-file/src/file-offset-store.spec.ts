@@ -22,7 +22,7 @@ describe('FileOffsetStore', () => {
     expect(await a.read(q(0), 'store')).toBe(-1);
     a.update(q(0), 10, { increaseOnly: true });
     a.update(q(1), 7, { increaseOnly: true });
-    expect(await a.read(q(0), 'memory')).toBe(10);
+    expect(await a.read(q(0), 'memory-then-store')).toBe(10);
     await a.persist([q(0), q(1)]);
     const b = store();
     await b.load();
@@ -95,7 +95,7 @@ describe('FileOffsetStore', () => {
   it('the provider serves BROADCASTING, in <dir>/<name>/<group>/offsets.json, name defaulting to instanceName then DEFAULT', () => {
     const provider = fileOffsetStore({ dir });
     expect(provider.models).toEqual(['BROADCASTING']);
-    const ctx = { group: 'g1', clientId: '1.2.3.4@x', messageModel: 'BROADCASTING' as const, container: undefined as never, events: new EventBus() };
+    const ctx = { group: 'g1', clientId: '1.2.3.4@x', messageModel: 'BROADCASTING' as const, container: undefined as never, events: new EventBus(), transport: undefined as never };
     expect((provider.create({ ...ctx, instanceName: undefined }) as FileOffsetStore).path).toBe(join(dir, 'DEFAULT', 'g1', 'offsets.json'));
     expect((provider.create({ ...ctx, instanceName: 'node-7' }) as FileOffsetStore).path).toBe(join(dir, 'node-7', 'g1', 'offsets.json'));
     expect((fileOffsetStore({ dir, name: 'n' }).create({ ...ctx, instanceName: 'x' }) as FileOffsetStore).path).toBe(join(dir, 'n', 'g1', 'offsets.json'));

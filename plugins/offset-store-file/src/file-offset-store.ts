@@ -26,7 +26,6 @@ export class FileOffsetStore implements OffsetStore {
 
   async read(mq: MessageQueue, from: ReadOffsetFrom): Promise<number> {
     if (from !== 'store' && this.table.has(mq)) return this.table.get(mq);
-    if (from === 'memory') return -1;
     // RocketMQ's READ_FROM_STORE re-reads the file: another run of this member may have written it since load.
     const onDisk = await readOffsetsFile(this.path, this.group);
     // What this instance persisted itself is newer than the disk while its write is still under way.

@@ -112,7 +112,7 @@ describe('RedisOffsetStore while Redis is down', () => {
       expect((failure as OffsetStoreError).retriable).toBe(true);
       expect((failure as Error).message).toMatch(/unreachable/);
       s.update(q('T', 0), 180, { increaseOnly: true });
-      await expect(s.read(q('T', 0), 'memory')).resolves.toBe(180);
+      await expect(s.read(q('T', 0), 'memory-then-store')).resolves.toBe(180);
       await server.restart();
       expect(await redisCall(server.port, 'HGET', `mqkit:offset:{${group}}:T`, 'broker-a:0')).toBe('100');
       await waitFor(() => s.persist([q('T', 0)]).then(() => true), { timeoutMs: 10_000, intervalMs: 100, message: 'a flush after the reconnect' });

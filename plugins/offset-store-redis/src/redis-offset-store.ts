@@ -69,7 +69,6 @@ export class RedisOffsetStore implements OffsetStore {
 
   async read(mq: MessageQueue, from: ReadOffsetFrom): Promise<number> {
     if (from !== 'store' && this.table.has(mq)) return this.table.get(mq);
-    if (from === 'memory') return -1;
     const key = this.keyOf(mq.topic);
     const field = offsetFieldOf(mq);
     let value: string | null;

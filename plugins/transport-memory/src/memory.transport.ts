@@ -1,17 +1,4 @@
-import {
-  Tokens,
-  type BrokerCallbacks,
-  type BrokerOffsets,
-  type GroupMembership,
-  type MessagePuller,
-  type MessageSender,
-  type QueueLocks,
-  type RetryChannel,
-  type RouteResolver,
-  type TopicAdmin,
-  type OffsetAdmin,
-  type TransportPlugin,
-} from '@mqkit/core';
+import type { GroupMembership, TransportPlugin, TransportRoles } from '@mqkit/core';
 import { Subject, share } from 'rxjs';
 import { EmbeddedBroker } from './embedded-broker';
 
@@ -34,68 +21,59 @@ export function memoryTransport(options: MemoryTransportOptions = {}): Transport
   return {
     kind: 'transport',
     name: 'memory',
-    register(container, context) {
+    async connect({ clientId, callbacks }): Promise<TransportRoles> {
       const broker = options.broker ?? EmbeddedBroker.default();
-      const clientId = context.clientId;
       const notices = new Subject<string>();
-      // Resolved lazily: the app registers its callbacks before plugins, but a producer-only host has none.
-      const callbacks = (): BrokerCallbacks | undefined => (container.isRegistered(Tokens.BrokerCallbacks, true) ? container.resolve(Tokens.BrokerCallbacks) : undefined);
       broker.connect(clientId, {
         notifyConsumerIdsChanged: (group) => notices.next(group),
         resetOffsets: async (group, offsets) => {
-          await callbacks()?.resetOffsets(group, offsets);
+          await callbacks?.resetOffsets(group, offsets);
         },
       });
-      // Every call is deferred to a microtask so callers see the same asynchrony as over a network.
-      const routes: RouteResolver = {
-        subscribeQueues: async (topic) => broker.subscribeQueues(topic),
-        publishQueues: async (topic) => broker.publishQueues(topic),
-        changes$: broker.routeChanges$.pipe(share()),
-      };
       const membership: GroupMembership = {
         heartbeat: async (registrations) => broker.heartbeat(clientId, registrations),
         unregister: async (group) => broker.unregister(clientId, group),
         consumerIds: async (group) => broker.consumerIds(group),
         changes$: notices.asObservable(),
       };
-      const puller: MessagePuller = { pull: (request, signal) => broker.pull(request, signal) };
-      const offsets: BrokerOffsets = {
-        queryConsumerOffset: async (group, mq) => broker.queryConsumerOffset(group, mq),
-        commitConsumerOffset: async (group, mq, offset) => broker.commitConsumerOffset(group, mq, offset),
-        minOffset: async (mq) => broker.minOffset(mq),
-        maxOffset: async (mq) => broker.maxOffset(mq),
-        searchOffset: async (mq, timestamp) => broker.searchOffset(mq, timestamp),
-      };
-      const retry: RetryChannel = { sendBack: async (request) => broker.sendBack(request) };
-      const locks: QueueLocks = {
-        lock: async (group, mqs) => broker.lock(group, clientId, mqs),
-        unlock: async (group, mqs) => broker.unlock(group, clientId, mqs),
-      };
       const bornHost = `${clientId.split('@')[0]}:0`;
-      // Sends answer on a later turn of the event loop, as over a network: a producer loop that only ever awaited
-      // microtasks would starve every timer in the process (lock renewals, persists, heartbeats) until it finished.
-      const sender: MessageSender = {
-        send: (mq, record) => onNextTurn(() => broker.send(mq, record, bornHost)),
-        sendOneway: (mq, record) => onNextTurn(() => void broker.send(mq, record, bornHost)),
-        sendBatch: (mq, records) => onNextTurn(() => broker.sendBatch(mq, records, bornHost)),
+      // Every call is deferred at least to a microtask, so callers see the same asynchrony as over a network.
+      return {
+        routes: {
+          subscribeQueues: async (topic) => broker.subscribeQueues(topic),
+          publishQueues: async (topic) => broker.publishQueues(topic),
+          changes$: broker.routeChanges$.pipe(share()),
+        },
+        membership,
+        puller: { pull: (request, signal) => broker.pull(request, signal) },
+        offsets: {
+          queryConsumerOffset: async (group, mq) => broker.queryConsumerOffset(group, mq),
+          commitConsumerOffset: async (group, mq, offset) => broker.commitConsumerOffset(group, mq, offset),
+          minOffset: async (mq) => broker.minOffset(mq),
+          maxOffset: async (mq) => broker.maxOffset(mq),
+          searchOffset: async (mq, timestamp) => broker.searchOffset(mq, timestamp),
+        },
+        retry: { sendBack: async (request) => broker.sendBack(request) },
+        locks: {
+          lock: async (group, mqs) => broker.lock(group, clientId, mqs),
+          unlock: async (group, mqs) => broker.unlock(group, clientId, mqs),
+        },
+        // Sends answer on a later turn of the event loop, as over a network: a producer loop that only ever awaited
+        // microtasks would starve every timer in the process (lock renewals, persists, heartbeats) until it finished.
+        sender: {
+          send: (mq, record) => onNextTurn(() => broker.send(mq, record, bornHost)),
+          sendOneway: (mq, record) => onNextTurn(() => void broker.send(mq, record, bornHost)),
+          sendBatch: (mq, records) => onNextTurn(() => broker.sendBatch(mq, records, bornHost)),
+        },
+        topicAdmin: { createTopic: async (o) => broker.createTopic(o) },
+        offsetAdmin: {
+          resetOffsetByTimestamp: async (group, topic, timestamp) => void (await broker.resetOffsetByTimestamp(group, topic, timestamp)),
+        },
+        close: async () => {
+          broker.disconnect(clientId);
+          notices.complete();
+        },
       };
-      const admin: TopicAdmin = { createTopic: async (o) => broker.createTopic(o) };
-      const offsetAdmin: OffsetAdmin = {
-        resetOffsetByTimestamp: async (group, topic, timestamp) => void (await broker.resetOffsetByTimestamp(group, topic, timestamp)),
-      };
-      container.register(Tokens.RouteResolver, { useValue: routes });
-      container.register(Tokens.GroupMembership, { useValue: membership });
-      container.register(Tokens.MessagePuller, { useValue: puller });
-      container.register(Tokens.BrokerOffsets, { useValue: offsets });
-      container.register(Tokens.RetryChannel, { useValue: retry });
-      container.register(Tokens.QueueLocks, { useValue: locks });
-      container.register(Tokens.MessageSender, { useValue: sender });
-      container.register(Tokens.TopicAdmin, { useValue: admin });
-      container.register(Tokens.OffsetAdmin, { useValue: offsetAdmin });
-      context.addTeardown(() => {
-        broker.disconnect(clientId);
-        notices.complete();
-      });
     },
   };
 }

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { EventBus, FAST_PROFILE, brokerOffsetStore, createConsumerApp } from '@mqkit/core';
-import { PluginHost } from '@mqkit/core/internal';
 import { describeOffsetStoreContract } from '@mqkit/core/testing';
 import { EmbeddedBroker, memoryTransport } from '@mqkit/transport-memory';
 import { describe } from 'vitest';
 
 // The default store (offsets at the broker) on the embedded broker. Each member is its own client: its own child
-// container with the memory transport registered, as an app would have.
+// container and its own connection of the memory transport, as an app would have.
 describe('broker offset store on the embedded broker', () =>
   describeOffsetStoreContract('broker (embedded)', {
     // RocketMQ's broker overwrites a committed offset (ConsumerOffsetManager.commitOffset), so a stale member's
@@ -25,8 +24,8 @@ describe('broker offset store on the embedded broker', () =>
           const { container } = await createConsumerApp({ transport: memoryTransport({ broker }), consumers: [] });
           const events = new EventBus();
           const clientId = `127.0.0.1@contract-${++members}`;
-          await new PluginHost(container, { clientId, profile: FAST_PROFILE, events }).register(memoryTransport({ broker }));
-          return brokerOffsetStore().create({ group, clientId, instanceName: undefined, messageModel: 'CLUSTERING', container, events });
+          const transport = await memoryTransport({ broker }).connect({ clientId, profile: FAST_PROFILE, events });
+          return brokerOffsetStore().create({ group, clientId, instanceName: undefined, messageModel: 'CLUSTERING', container, events, transport });
         },
         dispose: () => broker.close(),
       };

@@ -1,4 +1,4 @@
-import { RECONSUME_LATER, Tokens, type RetryChannel } from '@mqkit/core';
+import { RECONSUME_LATER, type RetryChannel, type TransportPlugin } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -88,19 +88,16 @@ describe('retry and dead letters (CONCURRENTLY)', () => {
     harness.broker.createTopic({ topic, queues: 1 });
     const inner = memoryTransport({ broker: harness.broker });
     let sendBackFailures = 0;
-    const failingRetry = {
-      kind: 'transport' as const,
-      name: 'memory-without-send-back',
-      async register(container: Parameters<typeof inner.register>[0], context: Parameters<typeof inner.register>[1]) {
-        await inner.register(container, context);
-        const broken: RetryChannel = {
-          sendBack: async () => {
-            sendBackFailures++;
-            throw new Error('broker unreachable');
-          },
-        };
-        container.register(Tokens.RetryChannel, { useValue: broken });
+    const broken: RetryChannel = {
+      sendBack: async () => {
+        sendBackFailures++;
+        throw new Error('broker unreachable');
       },
+    };
+    const failingRetry: TransportPlugin = {
+      kind: 'transport',
+      name: 'memory-without-send-back',
+      connect: async (context) => ({ ...(await inner.connect(context)), retry: broken }),
     };
     const attempts: number[] = [];
     const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m) => {
@@ -155,7 +152,7 @@ describe('retry and dead letters (CONCURRENTLY)', () => {
     app.on('consumer.error', (e) => e.where === 'broadcast-failure-skipped' && skipped.push(e.error.message));
     await harness.produce(topic, 3);
     await waitFor(() => attempts.length === 3 && skipped.length === 1);
-    await waitFor(() => app.consumer(group).status().queues.every((q) => q.committedOffset === 3));
+    await waitFor(() => app.consumer(group).status().queues.every((q) => q.committableOffset === 3));
     expect(attempts.sort()).toEqual([0, 1, 2]);
     expect(harness.broker.messages(`%RETRY%${group}`)).toHaveLength(0);
   }, 20_000);

@@ -75,7 +75,7 @@ describe('flow control (pull thresholds, span, app byte budget)', () => {
     const app = await harness.app([Handler]);
     let peakSpan = 0;
     app.on('consumer.pull', () => {
-      for (const q of app.consumer(group).status().queues) if (q.mq.topic === topic && q.cachedCount > 0) peakSpan = Math.max(peakSpan, q.nextOffset - 1 - q.committedOffset);
+      for (const q of app.consumer(group).status().queues) if (q.mq.topic === topic && q.cachedCount > 0) peakSpan = Math.max(peakSpan, q.nextOffset - 1 - q.committableOffset);
     });
     await harness.produce(topic, 1_000);
     await waitFor(() => seen.unique >= 99);

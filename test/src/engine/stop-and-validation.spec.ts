@@ -1,4 +1,4 @@
-import { ConfigurationError, createConsumerApp, type ConsumerOptions } from '@mqkit/core';
+import { ConfigurationError, createConsumerApp, type ConsumerOptions, type TransportPlugin } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -99,23 +99,27 @@ describe('start() validation', () => {
     await expect(app.start()).rejects.toThrow(/option offsetStore = "broker" is invalid; allowed: an offset store that serves BROADCASTING .*fileOffsetStore\(\)/);
   });
 
-  it('a transport without queue locks cannot run ORDERLY', async () => {
+  it('a transport without queue locks cannot run ORDERLY or exclusiveHandoff: start fails naming QueueLocks', async () => {
     harness = new Harness();
     const inner = memoryTransport({ broker: harness.broker });
-    const noLocks = {
-      ...inner,
+    const noLocks: TransportPlugin = {
+      kind: 'transport',
       name: 'no-locks',
-      register: async (container: never, context: never) => {
-        await inner.register(container, context);
-        (container as { register: Function }).register(Symbol.for('mqkit.QueueLocks'), { useValue: undefined });
-      },
+      connect: async (context) => ({ ...(await inner.connect(context)), locks: undefined }),
     };
-    void noLocks;
-    const Bad = consumerClass({ ...base(), consumeMode: 'ORDERLY' }, () => undefined);
-    const app = await createConsumerApp({ transport: memoryTransport({ broker: harness.broker }), consumers: [Bad] });
-    // The memory transport has locks, so this starts (ORDERLY itself comes with the delivery-semantics work).
-    await app.start();
-    await app.stop();
+    const Orderly = consumerClass({ ...base(), consumeMode: 'ORDERLY' }, () => undefined);
+    const Handoff = consumerClass({ ...base(), exclusiveHandoff: true }, () => undefined);
+    const app = await createConsumerApp({ transport: noLocks, consumers: [Orderly, Handoff] });
+    const error: unknown = await app.start().then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigurationError);
+    const issues = (error as ConfigurationError).issues;
+    expect(issues.map((i) => [i.option, i.value])).toEqual([['transport', 'no-locks'], ['transport', 'no-locks']]);
+    expect(issues[0]!.allowed).toMatch(/provides QueueLocks \(needed by consumeMode ORDERLY of group/);
+    expect(issues[1]!.allowed).toMatch(/provides QueueLocks \(needed by exclusiveHandoff of group/);
+    // The same classes start on a transport that has locks.
+    const ok = await createConsumerApp({ transport: inner, consumers: [Orderly] });
+    await ok.start();
+    await ok.stop();
   });
 
   it('the same client id twice on one broker is refused', async () => {

@@ -1,4 +1,4 @@
-import { Tokens, createConsumerApp, createProducer, type BrokerOffsets, type ConsumerApp, type RouteResolver, type SendResult, type StandaloneProducerOptions, type TransportPlugin } from '@mqkit/core';
+import { createConsumerApp, createProducer, type BrokerOffsets, type ConsumerApp, type RouteResolver, type SendResult, type StandaloneProducerOptions, type TransportPlugin } from '@mqkit/core';
 import { rocketmqTransport } from '@mqkit/transport-rocketmq';
 import {
   CLUSTER_FILE_ENV,
@@ -51,8 +51,8 @@ export class BrokerProbe {
 
   /** Stored messages of every queue of the topic's current route. */
   async stored(topic: string): Promise<StoredCounts> {
-    const routes = this.app.container.resolve<RouteResolver>(Tokens.RouteResolver);
-    const offsets = this.app.container.resolve<BrokerOffsets>(Tokens.BrokerOffsets);
+    const routes = this.app.transport.routes;
+    const offsets = this.app.transport.offsets;
     routes.invalidate?.(topic);
     const counts: StoredCounts = new Map();
     for (const mq of await routes.subscribeQueues(topic)) counts.set(`${mq.brokerName}:${mq.queueId}`, await offsets.maxOffset(mq));

@@ -34,7 +34,7 @@ describe('requests brokers send to the client, on a real cluster', () => {
     const seen = new Deliveries();
     const app = await harness.app([consumerClass({ group, topic, tags: 'A || B', consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m: Message<{ seq: number }>) => seen.record(m.payload.seq))]);
     await harness.produce(topic, 40, { tags: (seq) => (seq % 2 === 0 ? 'A' : 'B') });
-    await waitFor(() => seen.unique === 40 && app.consumer(group).status().queues.every((q) => q.committedOffset === q.maxOffset || q.mq.topic !== topic));
+    await waitFor(() => seen.unique === 40 && app.consumer(group).status().queues.every((q) => q.committableOffset === q.maxOffset || q.mq.topic !== topic));
     // What `mqadmin consumerStatus` does: ask a broker, which forwards to the client by its id and relays the answer.
     const broker = cluster.brokers[0]!;
     const response = await sendProbeRequest(broker.addr, { code: GET_CONSUMER_RUNNING_INFO, extFields: { consumerGroup: group, clientId: app.clientId, jstackEnable: 'false' } }, cluster.probeOptions);
@@ -66,7 +66,7 @@ describe('requests brokers send to the client, on a real cluster', () => {
     for (const app of apps) app.on('consumer.pull', (e) => void (e.status === 'OFFSET_ILLEGAL' && offsetMoved++));
     await harness.produce(topic, 60);
     await waitFor(() => seen.unique === 60);
-    await waitFor(() => apps.every((a) => a.consumer(group).status().queues.every((q) => q.committedOffset >= q.maxOffset)));
+    await waitFor(() => apps.every((a) => a.consumer(group).status().queues.every((q) => q.committableOffset >= q.maxOffset)));
     // The 4.x path: brokers push the new offsets to each member instead of answering the next pull with OFFSET_MOVED.
     await updateBrokerConfig({ useServerSideResetOffset: 'false' });
     try {

@@ -1,4 +1,4 @@
-import { Tokens, brokerOffsetStore, createConsumerApp, parseSubscription, retryTopicOf, type ConsumerApp, type GroupMembership } from '@mqkit/core';
+import { brokerOffsetStore, createConsumerApp, parseSubscription, retryTopicOf, type ConsumerApp } from '@mqkit/core';
 import { describeOffsetStoreContract } from '@mqkit/core/testing';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { RocketMqHarness, testCluster, uniqueName } from './rocketmq-fixtures';
@@ -34,12 +34,12 @@ describe('broker offset store on real RocketMQ', () =>
           await app.start();
           apps.push(app);
           if (!registered) {
-            const membership = app.container.resolve<GroupMembership>(Tokens.GroupMembership);
+            const { membership } = app.transport;
             const subscriptions = ['T', 'U', retryTopicOf(group)].map((topic) => parseSubscription(topic, '*'));
             await membership.heartbeat([{ group, messageModel: 'CLUSTERING', consumeFromWhere: 'CONSUME_FROM_LAST_OFFSET', subscriptions }]);
             registered = true;
           }
-          return brokerOffsetStore().create({ group, clientId: app.clientId, instanceName: undefined, messageModel: 'CLUSTERING', container: app.container, events: app.events });
+          return brokerOffsetStore().create({ group, clientId: app.clientId, instanceName: undefined, messageModel: 'CLUSTERING', container: app.container, events: app.events, transport: app.transport });
         },
         dispose: async () => {
           await Promise.all(apps.map((a) => a.stop({ timeoutMs: 2_000 })));

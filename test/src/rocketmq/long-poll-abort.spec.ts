@@ -1,4 +1,4 @@
-import { Tokens, parseSubscription, type MessagePuller, type PullResult } from '@mqkit/core';
+import { parseSubscription, type MessagePuller, type PullResult } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import type { RemotingEvent } from '@mqkit/transport-rocketmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ describe('long polls on a real cluster', () => {
     const admin = await harness.adminApp();
     const events: RemotingEvent[] = [];
     admin.on('rocketmq.connection', (e) => events.push(e));
-    const puller = admin.container.resolve<MessagePuller>(Tokens.MessagePuller);
+    const puller = admin.transport.puller;
     const mq = { topic, brokerName: 'broker-a', queueId: 0 };
     const request = { group: uniqueName('g'), mq, offset: 0, maxMsgs: 32, maxBytes: 1 << 20, subscription: parseSubscription(topic, '*'), suspendMs: 15_000, timeoutMs: 30_000 };
     const controller = new AbortController();

@@ -1,4 +1,4 @@
-import { Tokens, mqKey, type ConsumerApp, type QueueLocks } from '@mqkit/core';
+import { mqKey, type ConsumerApp, type QueueLocks } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consumerClass } from '../support/fixtures';
@@ -60,7 +60,7 @@ describe('ORDERLY consumption on a real cluster', () => {
     await waitFor(() => apps.every((a) => ownedOf(a).length === 2), {
       message: () => JSON.stringify(apps.map((a) => [a.clientId, ownedOf(a).map((q) => `${q.mq.brokerName}/${q.mq.queueId}`)])),
     });
-    const intruder = (await harness.adminApp()).container.resolve<QueueLocks>(Tokens.QueueLocks);
+    const intruder = (await harness.adminApp()).transport.locks!;
     const owned = apps.flatMap((a) => ownedOf(a).map((q) => q.mq));
     expect(owned).toHaveLength(6);
     expect(await intruder.lock(group, owned)).toEqual([]);

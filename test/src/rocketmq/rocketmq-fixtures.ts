@@ -1,4 +1,4 @@
-import { Tokens, createConsumerApp, createProducer, type ConsumerApp, type ConsumerAppOptions, type OffsetAdmin, type RouteResolver, type TopicAdmin, type TransportPlugin } from '@mqkit/core';
+import { createConsumerApp, createProducer, type ConsumerApp, type ConsumerAppOptions, type OffsetAdmin, type RouteResolver, type TopicAdmin, type TransportPlugin } from '@mqkit/core';
 import { rocketmqTransport, type RocketMqTransportOptions } from '@mqkit/transport-rocketmq';
 import { rocketMqTestCluster, uniqueName, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 
@@ -41,15 +41,15 @@ export class RocketMqHarness {
 
   async createTopic(topic: string, queues: number, brokers?: readonly string[]): Promise<void> {
     const admin = await this.adminApp();
-    await admin.container.resolve<TopicAdmin>(Tokens.TopicAdmin).createTopic({ topic, queues, brokers });
+    await admin.transport.topicAdmin!.createTopic({ topic, queues, brokers });
   }
 
   async routes(): Promise<RouteResolver> {
-    return (await this.adminApp()).container.resolve<RouteResolver>(Tokens.RouteResolver);
+    return (await this.adminApp()).transport.routes;
   }
 
   async offsetAdmin(): Promise<OffsetAdmin> {
-    return (await this.adminApp()).container.resolve<OffsetAdmin>(Tokens.OffsetAdmin);
+    return (await this.adminApp()).transport.offsetAdmin!;
   }
 
   /** Creates and starts an app on the cluster with the fast profile. */

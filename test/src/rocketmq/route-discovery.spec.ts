@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { Tokens, compareMessageQueues, createConsumerApp, type Message, type RouteResolver } from '@mqkit/core';
+import { compareMessageQueues, createConsumerApp, type Message, type RouteResolver } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import { Deliveries, consumerClass } from '../support/fixtures';
 import { RemotingConnectionError } from '@mqkit/transport-rocketmq';
@@ -50,7 +50,7 @@ describe('routes on a real cluster', () => {
         const app = await createConsumerApp({ transport: clusterTransport(harness.cluster, { nameServer }), consumers: [], profile: 'fast', instanceName: uniqueName('fo') });
         await app.start();
         try {
-          expect(await app.container.resolve<RouteResolver>(Tokens.RouteResolver).subscribeQueues(topic)).toHaveLength(4);
+          expect(await app.transport.routes.subscribeQueues(topic)).toHaveLength(4);
         } finally {
           await app.stop();
         }
@@ -62,7 +62,7 @@ describe('routes on a real cluster', () => {
     const app = await createConsumerApp({ transport: clusterTransport(harness.cluster, { nameServer: `127.0.0.1:${await deadPort()}` }), consumers: [], profile: 'fast' });
     await app.start();
     try {
-      const error: unknown = await app.container.resolve<RouteResolver>(Tokens.RouteResolver).subscribeQueues('t').then(() => undefined, (e: unknown) => e);
+      const error: unknown = await app.transport.routes.subscribeQueues('t').then(() => undefined, (e: unknown) => e);
       expect(error).toBeInstanceOf(RemotingConnectionError);
       expect((error as RemotingConnectionError).retriable).toBe(true);
     } finally {

@@ -1,4 +1,4 @@
-import { Consumer, Tokens, createAdmin, createConsumerApp, createProducer, type Admin, type BrokerOffsets, type ConsumerApp, type RouteResolver } from '@mqkit/core';
+import { Consumer, createAdmin, createConsumerApp, createProducer, type Admin, type BrokerOffsets, type ConsumerApp, type RouteResolver } from '@mqkit/core';
 import { rocketmqTransport } from '@mqkit/transport-rocketmq';
 import { startRocketMqCluster, uniqueName, type RocketMqCluster, type RocketMqClusterOptions } from '@mqkit/transport-rocketmq/testing';
 
@@ -41,8 +41,8 @@ export class BenchCluster {
 
   /** Messages stored in the topic: the sum of its queues' max offsets (fresh topics start at 0). */
   async stored(topic: string): Promise<number> {
-    const routes = this.probe.container.resolve<RouteResolver>(Tokens.RouteResolver);
-    const offsets = this.probe.container.resolve<BrokerOffsets>(Tokens.BrokerOffsets);
+    const routes = this.probe.transport.routes;
+    const offsets = this.probe.transport.offsets;
     let total = 0;
     for (const mq of await routes.subscribeQueues(topic)) total += await offsets.maxOffset(mq);
     return total;

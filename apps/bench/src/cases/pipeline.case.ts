@@ -1,4 +1,4 @@
-import { Consumer, createConsumerApp, PullStatus, Tokens, type MessagePuller, type MessageQueue } from '@mqkit/core';
+import { Consumer, createConsumerApp, EventBus, FAST_PROFILE, PullStatus, type MessagePuller, type MessageQueue } from '@mqkit/core';
 import { parseSubscription } from '@mqkit/core';
 import { EmbeddedBroker, memoryTransport } from '@mqkit/transport-memory';
 import { container } from 'tsyringe';
@@ -59,9 +59,8 @@ async function runEngine(count: number, size: number, batchSize: number, round: 
 /** The ceiling: the same pull role and handler, messages handed over one after another, nothing else. */
 async function runCeiling(count: number, size: number, round: number): Promise<number> {
   const broker = filledBroker(count, size);
-  const scope = container.createChildContainer();
-  await memoryTransport({ broker }).register(scope, { clientId: `127.0.0.1@ceiling-${round}`, profile: undefined as never, events: undefined as never, addTeardown: () => undefined });
-  const puller: MessagePuller = scope.resolve(Tokens.MessagePuller);
+  const transport = await memoryTransport({ broker }).connect({ clientId: `127.0.0.1@ceiling-${round}`, profile: FAST_PROFILE, events: new EventBus() });
+  const puller: MessagePuller = transport.puller;
   let n = 0;
   const handle = async (_m: unknown): Promise<void> => {
     n++;
@@ -82,6 +81,7 @@ async function runCeiling(count: number, size: number, round: number): Promise<n
     }),
   );
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  await transport.close();
   broker.close();
   if (n !== count) throw new Error(`ceiling read ${n} of ${count}`);
   return count / seconds;

@@ -1,7 +1,22 @@
-import { BrokerError, ProtocolError } from '@mqkit/core';
+import { BrokerError, ProtocolError, type BrokerErrorKind } from '@mqkit/core';
 import { isFastJsonObject, parseFastJsonBody, type FastJsonObject, type FastJsonValue } from '../protocol/fastjson.parser';
 import { parseLong } from '../protocol/checked-long';
 import type { RemotingCommand } from '../protocol/remoting-command';
+import { ResponseCode } from '../protocol/remoting-codes';
+
+/** What core acts on, from RocketMQ's response code: only the transport reads the numbers. */
+export function brokerErrorKind(code: number): BrokerErrorKind {
+  switch (code) {
+    case ResponseCode.FLOW_CONTROL:
+      return 'flow-control';
+    case ResponseCode.TOPIC_NOT_EXIST:
+      return 'topic-not-found';
+    case ResponseCode.NO_PERMISSION:
+      return 'no-permission';
+    default:
+      return 'other';
+  }
+}
 
 /**
  * Returns the response when its code is one of `accepted` (default SUCCESS only); otherwise throws a BrokerError
@@ -13,6 +28,7 @@ export function expectCode(response: RemotingCommand, what: string, options: { a
   throw new BrokerError(`${what} failed: code ${response.code}${response.remark ? ` (${response.remark})` : ''}`, {
     responseCode: response.code,
     brokerName: options.brokerName,
+    kind: brokerErrorKind(response.code),
   });
 }
 

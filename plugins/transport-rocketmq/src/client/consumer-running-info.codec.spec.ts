@@ -16,8 +16,8 @@ const status: ConsumerStatus = {
   queuedTasks: 0,
   lastError: undefined,
   queues: [
-    { mq: { topic: 'T', brokerName: 'broker-b', queueId: 0 }, state: 'active', cachedCount: 3, cachedBytes: 3 * 1024 * 1024, nextOffset: 20, committedOffset: 17, maxOffset: 22, lag: 5, inflight: 1 },
-    { mq: { topic: 'T', brokerName: 'broker-a', queueId: 1 }, state: 'dropped', cachedCount: 0, cachedBytes: 0, nextOffset: 4, committedOffset: 4, maxOffset: 4, lag: 0, inflight: 0 },
+    { mq: { topic: 'T', brokerName: 'broker-b', queueId: 0 }, state: 'active', cachedCount: 3, cachedBytes: 3 * 1024 * 1024, nextOffset: 20, committableOffset: 17, committedOffset: 17, persistedOffset: 15, maxOffset: 22, lag: 5, inflight: 1 },
+    { mq: { topic: 'T', brokerName: 'broker-a', queueId: 1 }, state: 'dropped', cachedCount: 0, cachedBytes: 0, nextOffset: 4, committableOffset: 4, committedOffset: 4, persistedOffset: 4, maxOffset: 4, lag: 0, inflight: 0 },
   ],
 };
 

@@ -62,9 +62,9 @@ export function consumerRunningInfoBody(input: RunningInfoInput): Buffer {
       cachedMsgCount: q.cachedCount,
       // The committable offset is the smallest offset still cached; nextOffset - 1 the largest pulled.
       cachedMsgMaxOffset: cached ? q.nextOffset - 1 : 0,
-      cachedMsgMinOffset: cached ? Math.max(q.committedOffset, 0) : 0,
+      cachedMsgMinOffset: cached ? Math.max(q.committableOffset, 0) : 0,
       cachedMsgSizeInMiB: Math.floor(q.cachedBytes / MIB),
-      commitOffset: q.committedOffset,
+      commitOffset: q.committableOffset,
       droped: q.state === 'dropped',
       lastConsumeTimestamp: 0,
       lastLockTimestamp: lockedAt ?? 0,

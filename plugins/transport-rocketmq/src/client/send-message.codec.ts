@@ -5,7 +5,7 @@ import { encodeProperties } from '../protocol/properties.codec';
 import { RequestCode, ResponseCode } from '../protocol/remoting-codes';
 import type { RemotingCommand } from '../protocol/remoting-command';
 import type { OutgoingRequest } from '../remoting/remoting-request';
-import { asIntText, longField } from './broker-response';
+import { asIntText, brokerErrorKind, longField } from './broker-response';
 
 /** The topic a broker with autoCreateTopicEnable creates unknown topics from (TopicValidator.AUTO_CREATE_TOPIC_KEY_TOPIC). */
 export const AUTO_CREATE_TOPIC = 'TBW102';
@@ -83,6 +83,7 @@ export function parseSendResponse(response: RemotingCommand, mq: MessageQueue, r
     throw new BrokerError(`send to ${mq.topic}/${mq.brokerName}/${mq.queueId} failed: code ${response.code}${response.remark ? ` (${response.remark})` : ''}`, {
       responseCode: response.code,
       brokerName: mq.brokerName,
+      kind: brokerErrorKind(response.code),
     });
   }
   const offsetMsgId = response.extFields['msgId'] ?? '';

@@ -30,14 +30,10 @@ export class RocketMqBrokerOffsets implements BrokerOffsets {
     return parseQueryConsumerOffset(await this.session.request(address, queryConsumerOffsetRequest(group, mq)), mq);
   }
 
-  commitConsumerOffset(group: string, mq: MessageQueue, offset: number, options: { oneway?: boolean } = {}): Promise<void> {
-    return this.ledger.commit(group, mq, offset, async () => {
+  commitConsumerOffset(group: string, mq: MessageQueue, offset: number): Promise<void> {
+    return this.ledger.commit(group, mq, async () => {
       const address = await brokerAddressFor(this.session.routes, mq);
       const request = updateConsumerOffsetRequest(group, mq, offset);
-      if (options.oneway) {
-        await this.session.oneway(address, request);
-        return;
-      }
       expectCode(await this.session.request(address, request), `commit offset ${offset} of ${mq.topic}/${mq.brokerName}/${mq.queueId}`, { brokerName: mq.brokerName });
     });
   }

@@ -16,7 +16,7 @@ async function setup(callbacks: BrokerCallbacks | undefined) {
   cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }]);
   const session = cluster.session({}, '10.0.0.1@app');
   const membership = new RocketMqGroupMembership(session);
-  session.onBrokerRequest(brokerRequestHandler({ session, membership, locks: new RocketMqQueueLocks(session), callbacks: () => callbacks }));
+  session.onBrokerRequest(brokerRequestHandler({ session, membership, locks: new RocketMqQueueLocks(session), callbacks }));
   // A heartbeat opens the connection the broker then uses for its own requests.
   await membership.heartbeat([{ group: 'g', messageModel: 'CLUSTERING', consumeFromWhere: 'CONSUME_FROM_LAST_OFFSET', subscriptions: [parseSubscription('T', '*')] }]);
   const peer = cluster.broker('broker-a').last;

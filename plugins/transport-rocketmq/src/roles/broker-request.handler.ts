@@ -13,8 +13,8 @@ export interface BrokerRequestDeps {
   readonly session: RocketMqSession;
   readonly membership: RocketMqGroupMembership;
   readonly locks: RocketMqQueueLocks;
-  /** Core's callbacks, resolved when a request needs them: a producer-only client has none. */
-  callbacks(): BrokerCallbacks | undefined;
+  /** Core's callbacks, from the transport's context: a producer or admin client has none. */
+  readonly callbacks: BrokerCallbacks | undefined;
 }
 
 /**
@@ -33,7 +33,7 @@ export function brokerRequestHandler(deps: BrokerRequestDeps): RemotingRequestHa
         return { code: ResponseCode.SUCCESS };
       case RequestCode.RESET_CONSUMER_CLIENT_OFFSET: {
         const reset = parseResetOffsetRequest(request);
-        await deps.callbacks()?.resetOffsets(reset.group, reset.offsets);
+        await deps.callbacks?.resetOffsets(reset.group, reset.offsets);
         return { code: ResponseCode.SUCCESS };
       }
       case RequestCode.GET_CONSUMER_RUNNING_INFO:
@@ -46,7 +46,7 @@ export function brokerRequestHandler(deps: BrokerRequestDeps): RemotingRequestHa
 
 function runningInfo(deps: BrokerRequestDeps, request: RemotingCommand): RemotingReply {
   const { group } = parseConsumerRunningInfoRequest(request);
-  const status = deps.callbacks()?.runningInfo(group);
+  const status = deps.callbacks?.runningInfo(group);
   const registration = deps.membership.registration(group);
   if (!isConsumerStatus(status) && !registration) {
     // MQClientInstance.consumerRunningInfo answers SYSTEM_ERROR "The Consumer Group <g> not exist in this consumer".

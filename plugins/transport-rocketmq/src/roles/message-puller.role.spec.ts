@@ -7,7 +7,6 @@ import type { RemotingEvent } from '../remoting/remoting-events';
 import { FakeRemotingServer, type FakePeer } from '../remoting/fake-remoting-server.fixture';
 import type { RemotingCommand } from '../protocol/remoting-command';
 import { FakeCluster } from '../transport/fake-cluster.fixture';
-import { CommitLedger } from './commit-ledger';
 import { RocketMqMessagePuller } from './message-puller.role';
 
 let cluster: FakeCluster;
@@ -32,8 +31,7 @@ async function setup() {
   cluster = await FakeCluster.start(['broker-a']);
   cluster.routes.set('T', [{ name: 'broker-a', queues: 2 }]);
   const session = cluster.session();
-  const ledger = new CommitLedger();
-  return { session, ledger, puller: new RocketMqMessagePuller(session, ledger) };
+  return { session, puller: new RocketMqMessagePuller(session) };
 }
 
 describe('RocketMqMessagePuller', () => {
@@ -81,17 +79,14 @@ describe('RocketMqMessagePuller', () => {
     expect((await pull).status).toBe('NO_NEW_MSG');
   });
 
-  it('does not piggy-back a commit the broker acknowledged, nor any commit for a group under broker locks', async () => {
-    const { session, ledger } = await setup();
-    cluster.onBroker = (_name, request, peer) => (request.code === RequestCode.PULL_MESSAGE ? found(request, peer) : peer.reply(request));
-    const locked = new Set(['locked']);
-    const puller = new RocketMqMessagePuller(session, ledger, (g) => locked.has(g));
-    await ledger.commit('g', mq, 3, async () => undefined);
-    await puller.pull({ ...base, commitOffset: 3 }, new AbortController().signal);
+  it('carries a commit only when core gave the pull one', async () => {
+    const { puller } = await setup();
+    cluster.onBroker = (_name, request, peer) => found(request, peer);
+    await puller.pull(base, new AbortController().signal);
     await puller.pull({ ...base, commitOffset: 4 }, new AbortController().signal);
-    await puller.pull({ ...base, group: 'locked', commitOffset: 4 }, new AbortController().signal);
-    const flags = cluster.received('broker-a', RequestCode.PULL_MESSAGE).map((r) => Number(r.extFields['sysFlag']) & 1);
-    expect(flags).toEqual([0, 1, 0]);
+    const pulls = cluster.received('broker-a', RequestCode.PULL_MESSAGE);
+    expect(pulls.map((r) => Number(r.extFields['sysFlag']) & 1)).toEqual([0, 1]);
+    expect(pulls[1]!.extFields['commitOffset']).toBe('4');
   });
 
   it('pulls from the broker the last answer suggested (a slave), without commits, and back to the master', async () => {

@@ -4,7 +4,6 @@ import { MASTER_ID } from '../client/topic-route.codec';
 import { BrokerNotFoundError } from '../errors/broker-not-found.error';
 import { RemotingConnectionError } from '../errors/remoting-connection.error';
 import type { RocketMqSession } from '../transport/rocketmq-session';
-import type { CommitLedger } from './commit-ledger';
 
 /**
  * How late a held pull may come back after its suspend time: the broker checks expired holds on a 5 s scan
@@ -15,19 +14,15 @@ export const BROKER_HOLD_SCAN_MS = 5_000;
 /**
  * PULL_MESSAGE long polls. Each pull goes to the broker the last answer suggested (suggestWhichBrokerId: a slave
  * while the master is busy) or the master, with SUSPEND | SUBSCRIPTION and, to a master only, COMMIT_OFFSET when
- * an offset is piggy-backed (RocketMQ's PullAPIWrapper) that the broker has not acknowledged yet. An aborted signal ends the wait at once: the connection
- * stays open and the broker's late answer is dropped as an unmatched response.
+ * core gave the pull an offset to carry (RocketMQ's PullAPIWrapper; a slave takes no commits). An aborted signal
+ * ends the wait at once: the connection stays open and the broker's late answer is dropped as an unmatched
+ * response.
  */
 export class RocketMqMessagePuller implements MessagePuller {
   /** Broker id to pull each queue from next (RocketMQ's pullFromWhichNodeTable). */
   private readonly suggested = new Map<string, number>();
 
-  constructor(
-    private readonly session: RocketMqSession,
-    private readonly ledger: CommitLedger,
-    /** Groups whose queues move under broker locks get no piggy-backed commits (see {@link pull}). */
-    private readonly usesLocks: (group: string) => boolean = () => false,
-  ) {}
+  constructor(private readonly session: RocketMqSession) {}
 
   async pull(request: PullRequest, signal: AbortSignal): Promise<PullResult> {
     signal.throwIfAborted();
@@ -36,13 +31,7 @@ export class RocketMqMessagePuller implements MessagePuller {
     const { address, brokerId } = await this.address(request);
     // The client timeout must outlast the broker's hold plus its 5 s expiry scan, or idle pulls time out.
     const timeoutMs = Math.max(request.timeoutMs, request.suspendMs + BROKER_HOLD_SCAN_MS + this.session.options.requestTimeoutMs);
-    // A slave takes no commits; a commit the broker already acknowledged is not sent again. A group that moves its
-    // queues under broker locks (ORDERLY, exclusive handoff) gets none at all: the broker applies a pull's commit on
-    // its pull thread pool, which can run it after the final UPDATE_CONSUMER_OFFSET of a released queue (on the
-    // consumer-manage pool), sending the next owner back one batch. Its commits go through the ordered ledger only.
-    const piggyBack =
-      brokerId === MASTER_ID && request.commitOffset !== this.ledger.lastAcknowledged(request.group, mq) && !this.usesLocks(request.group);
-    const wire = piggyBack ? request : { ...request, commitOffset: undefined };
+    const wire = brokerId === MASTER_ID || request.commitOffset === undefined ? request : { ...request, commitOffset: undefined };
     try {
       const response = await this.session.request(address, pullMessageRequest(wire), { timeoutMs, signal });
       const outcome = parsePullResponse(response, mq);

@@ -22,13 +22,11 @@ function byBroker(mqs: readonly MessageQueue[]): Map<string, MessageQueue[]> {
  */
 export class RocketMqQueueLocks implements QueueLocks {
   private readonly lockedAt = new Map<string, Map<string, number>>();
-  private readonly lockingGroups = new Set<string>();
 
   constructor(private readonly session: RocketMqSession) {}
 
   /** Locks what each broker grants; a broker that fails grants nothing (rejects only when every broker failed). */
   async lock(group: string, mqs: readonly MessageQueue[]): Promise<readonly MessageQueue[]> {
-    this.lockingGroups.add(group);
     const granted: MessageQueue[] = [];
     const groups = [...byBroker(mqs)];
     await settleAll(
@@ -48,7 +46,7 @@ export class RocketMqQueueLocks implements QueueLocks {
     return granted;
   }
 
-  async unlock(group: string, mqs: readonly MessageQueue[], options: { oneway?: boolean } = {}): Promise<void> {
+  async unlock(group: string, mqs: readonly MessageQueue[]): Promise<void> {
     const table = this.lockedAt.get(group);
     for (const mq of mqs) table?.delete(mqKey(mq));
     const groups = [...byBroker(mqs)];
@@ -56,16 +54,10 @@ export class RocketMqQueueLocks implements QueueLocks {
       groups.map(async ([brokerName, list]) => {
         const address = await brokerAddressFor(this.session.routes, list[0]!, true);
         const request = unlockBatchRequest(group, this.session.clientId, list);
-        if (options.oneway) await this.session.oneway(address, request);
-        else expectCode(await this.session.request(address, request), `unlock on ${brokerName}`, { brokerName });
+        expectCode(await this.session.request(address, request), `unlock on ${brokerName}`, { brokerName });
       }),
       (error, i) => this.session.events.emit('rocketmq.error', { where: `unlock on ${groups[i]![0]}`, error }),
     );
-  }
-
-  /** True once the group asked for a broker lock: it consumes ORDERLY or with exclusive handoff. */
-  usesLocks(group: string): boolean {
-    return this.lockingGroups.has(group);
   }
 
   /** When this client last got the lock of `mq` for `group`, or undefined when it holds none. */

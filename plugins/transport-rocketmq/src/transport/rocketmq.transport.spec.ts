@@ -16,7 +16,7 @@ describe('rocketmqTransport', () => {
     await app.start();
     const roles = ['RouteResolver', 'GroupMembership', 'MessagePuller', 'BrokerOffsets', 'RetryChannel', 'QueueLocks', 'MessageSender', 'TopicAdmin', 'OffsetAdmin'] as const;
     for (const role of roles) expect(app.container.isRegistered(Tokens[role] as symbol, true), role).toBe(true);
-    expect(await app.container.resolve(Tokens.RouteResolver).subscribeQueues('T')).toHaveLength(1);
+    expect(await app.transport.routes.subscribeQueues('T')).toHaveLength(1);
     const socket = cluster.namesrv.last.socket;
     await app.stop();
     await waitFor(() => socket.destroyed || socket.readableEnded);

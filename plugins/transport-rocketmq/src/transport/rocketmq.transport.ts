@@ -1,4 +1,4 @@
-import { Tokens, type BrokerCallbacks, type TransportPlugin } from '@mqkit/core';
+import type { TransportPlugin, TransportRoles } from '@mqkit/core';
 import { brokerRequestHandler } from '../roles/broker-request.handler';
 import { RocketMqBrokerOffsets } from '../roles/broker-offsets.role';
 import { CommitLedger } from '../roles/commit-ledger';
@@ -32,28 +32,27 @@ export function rocketmqTransport(options: RocketMqTransportOptions): TransportP
   return {
     kind: 'transport',
     name: 'rocketmq',
-    register(container, context) {
+    async connect(context): Promise<TransportRoles> {
       const session = new RocketMqSession(resolveTransportOptions(options, context.profile), context.clientId, context.events);
       const membership = new RocketMqGroupMembership(session);
       const locks = new RocketMqQueueLocks(session);
-      const ledger = new CommitLedger();
-      // Resolved when a broker asks: the app registers its callbacks before the transport, a producer has none.
-      const callbacks = (): BrokerCallbacks | undefined => (container.isRegistered(Tokens.BrokerCallbacks, true) ? container.resolve(Tokens.BrokerCallbacks) : undefined);
-      session.onBrokerRequest(brokerRequestHandler({ session, membership, locks, callbacks }));
-      container.register(Tokens.RouteResolver, { useValue: session.routes });
-      container.register(Tokens.GroupMembership, { useValue: membership });
-      container.register(Tokens.MessagePuller, { useValue: new RocketMqMessagePuller(session, ledger, (group) => locks.usesLocks(group)) });
-      container.register(Tokens.BrokerOffsets, { useValue: new RocketMqBrokerOffsets(session, ledger) });
-      container.register(Tokens.RetryChannel, { useValue: new RocketMqRetryChannel(session) });
-      container.register(Tokens.QueueLocks, { useValue: locks });
-      container.register(Tokens.MessageSender, { useValue: new RocketMqMessageSender(session) });
-      container.register(Tokens.TopicAdmin, { useValue: new RocketMqTopicAdmin(session) });
-      container.register(Tokens.OffsetAdmin, { useValue: new RocketMqOffsetAdmin(session) });
+      session.onBrokerRequest(brokerRequestHandler({ session, membership, locks, callbacks: context.callbacks }));
       session.start();
-      context.addTeardown(async () => {
-        membership.close();
-        await session.close();
-      });
+      return {
+        routes: session.routes,
+        membership,
+        puller: new RocketMqMessagePuller(session),
+        offsets: new RocketMqBrokerOffsets(session, new CommitLedger()),
+        retry: new RocketMqRetryChannel(session),
+        locks,
+        sender: new RocketMqMessageSender(session),
+        topicAdmin: new RocketMqTopicAdmin(session),
+        offsetAdmin: new RocketMqOffsetAdmin(session),
+        close: async () => {
+          membership.close();
+          await session.close();
+        },
+      };
     },
   };
 }

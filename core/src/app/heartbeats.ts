@@ -1,0 +1,41 @@
+import type { ConsumerRegistration, GroupMembership } from '../spi/transport.roles';
+import { every } from '../runtime/periodic';
+
+/**
+ * The app's heartbeats: every heartbeatIntervalMs and on request (after an assignment change), one at a time (a
+ * request while one is in flight joins it), until the signal aborts. Failures are reported, never thrown.
+ */
+export class Heartbeats {
+  private inFlight: Promise<void> | undefined;
+  private loop: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly membership: GroupMembership,
+    private readonly registrations: () => ConsumerRegistration[],
+    private readonly report: (error: unknown) => void,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  start(intervalMs: number): void {
+    this.loop = every(intervalMs, () => this.beat(), this.signal, this.report);
+  }
+
+  /** A heartbeat soon (joins one in flight). */
+  now(): void {
+    if (!this.signal.aborted) void this.beat();
+  }
+
+  /** Resolves once stopped and no heartbeat is in flight. */
+  async stopped(): Promise<void> {
+    await this.loop;
+    await this.inFlight;
+  }
+
+  private beat(): Promise<void> {
+    this.inFlight ??= this.membership
+      .heartbeat(this.registrations())
+      .catch(this.report)
+      .finally(() => (this.inFlight = undefined));
+    return this.inFlight;
+  }
+}

@@ -1,0 +1,27 @@
+import type { EventBus } from '../events/event-bus';
+import type { MessageQueue } from '../model/message-queue';
+import type { ResolvedGroupOptions } from '../options/consumer-options';
+import type { Profile } from '../options/profile';
+import { toError } from '../util/deferred';
+import type { ByteBudget } from './byte-budget';
+
+/**
+ * The facts every part of one consumer group shares, passed as one object (ARCHITECTURE.md §8.4): each class
+ * takes this plus the few collaborators it calls, instead of a bag of a dozen fields.
+ */
+export interface GroupContext {
+  readonly group: string;
+  readonly clientId: string;
+  readonly options: ResolvedGroupOptions;
+  readonly profile: Profile;
+  readonly events: EventBus;
+  /** The app-wide cap on cached message bytes. */
+  readonly budget: ByteBudget;
+  /** Aborted when the group stops pulling (stop, crash): the parent of every queue's signal. */
+  readonly signal: AbortSignal;
+}
+
+/** Reports a failure the group recovered from on `consumer.error`; `where` names the stage. */
+export function reportError(ctx: Pick<GroupContext, 'group' | 'events'>, where: string, error: unknown, mq?: MessageQueue): void {
+  ctx.events.emit('consumer.error', mq ? { group: ctx.group, where, error: toError(error), mq } : { group: ctx.group, where, error: toError(error) });
+}

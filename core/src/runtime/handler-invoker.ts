@@ -1,0 +1,204 @@
+import { jsonCodec } from '../definition/json.codec';
+import { ConsumeStatus, MessageConst, isRetryTopic } from '../model/constants';
+import type { MessageRecord } from '../model/message';
+import { toError } from '../util/deferred';
+import { ConsumeCall } from './consume-call';
+import type { ConsumeHook, ConsumeInvocation } from './consume-hook';
+import { ConsumedMessage } from './consumed-message';
+import { reportError, type GroupContext } from './group-context';
+import type { HandlerBinding } from './handler-binding';
+import type { ProcessQueue } from './process-queue';
+
+/** What a consume service does with the calls the invoker runs: the part that differs between schedules. */
+export interface CallScheduler<R> {
+  /**
+   * Processes a finished call: its first `acked` messages succeeded (all of them when acked === call.size).
+   * Synchronous when nothing has to be sent, which is the hot path.
+   */
+  complete(call: ConsumeCall, acked: number, error: Error | undefined): R | Promise<R>;
+  /** The call is over: completed (with `complete`'s result), skipped (its queue was released) or failed (undefined). */
+  settled(call: ConsumeCall, result: R | undefined): void;
+}
+
+/**
+ * The one pipeline every handler call goes through, whatever the consume mode (ARCHITECTURE.md §8.1): the
+ * binding lookup (a retry queue's messages carry their original topic), the payload codec, the hooks, the
+ * handler awaited only when it returns a promise, errors normalised, `consumer.error` and `consumer.consume`, the
+ * running-call table behind `ctx.signal` (aborted at consumeTimeout or at the stop deadline), and the queue's
+ * in-flight count a release waits on. The consume services only schedule calls and decide what a result means.
+ */
+export class HandlerInvoker {
+  /** Running calls by slot (no Set: add/delete on every call showed in profiles). */
+  private readonly running: (ConsumeCall | undefined)[] = [];
+  private readonly freeSlots: number[] = [];
+  private runningCount = 0;
+  /** CONCURRENTLY honours ctx.ackIndex; ORDERLY batches succeed or fail whole, as in RocketMQ. */
+  private readonly partialAck: boolean;
+
+  constructor(
+    private readonly ctx: GroupContext,
+    /** Handlers by (original) topic. */
+    private readonly handlers: ReadonlyMap<string, HandlerBinding>,
+    private readonly hooks: readonly ConsumeHook[],
+  ) {
+    this.partialAck = ctx.options.consumeMode === 'CONCURRENTLY';
+  }
+
+  /** Handler calls running now (between the handler's start and its result). */
+  get inFlight(): number {
+    return this.runningCount;
+  }
+
+  /** The handler for a record of this queue; undefined when no subscription of the group covers its topic. */
+  bindingOf(pq: ProcessQueue, record: MessageRecord): HandlerBinding | undefined {
+    if (!isRetryTopic(pq.mq.topic)) return this.handlers.get(pq.mq.topic);
+    return this.handlers.get(record.properties[MessageConst.RETRY_TOPIC] ?? record.topic);
+  }
+
+  /** Puts pulled records into the queue and appends the accepted ones, wrapped, to `into`; returns their bytes. */
+  accept(pq: ProcessQueue, records: readonly MessageRecord[], into: ConsumedMessage[]): number {
+    return pq.put(records, (record, seq) => into.push(this.wrap(pq, record, seq)));
+  }
+
+  /** A call over messages[start, end), all of one handler (default: the first message's). */
+  call(pq: ProcessQueue, messages: readonly ConsumedMessage[], start: number, end: number, binding = this.bindingOf(pq, messages[start]!.record)): ConsumeCall {
+    return new ConsumeCall(this.ctx.group, pq, messages, start, end, binding);
+  }
+
+  /** Runs one call through the pipeline, then hands its outcome to the scheduler. Never rejects. */
+  async invoke<R>(call: ConsumeCall, scheduler: CallScheduler<R>): Promise<void> {
+    const { pq } = call;
+    // A released queue's waiting work is not started: the next owner consumes it from the committed offset.
+    if (!pq.active) {
+      scheduler.settled(call, undefined);
+      return;
+    }
+    pq.inflight++;
+    call.startedAt = Date.now();
+    this.track(call);
+    let status: unknown;
+    let error: Error | undefined;
+    try {
+      status = this.callHandler(call);
+      // Only await what is awaitable: a sync handler costs no extra microtasks.
+      if (status !== null && typeof (status as PromiseLike<unknown>)?.then === 'function') status = await status;
+    } catch (e) {
+      error = toError(e);
+    }
+    this.untrack(call);
+    if (call.timedOut) return; // expire() already completed the call
+    const ok = error === undefined && status !== ConsumeStatus.RECONSUME_LATER && status !== ConsumeStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT;
+    const acked = !ok ? 0 : this.partialAck ? Math.max(-1, Math.min(call.ackIndex, call.size - 1)) + 1 : call.size;
+    const pending = this.finish(call, acked, error, scheduler);
+    if (pending) await pending;
+  }
+
+  /**
+   * consumeTimeout: gives up a running call (its signal aborts) and completes it now as failed with `error`; the
+   * handler's later result is ignored.
+   */
+  async expire<R>(call: ConsumeCall, error: Error, scheduler: CallScheduler<R>): Promise<void> {
+    call.timedOut = true;
+    this.untrack(call);
+    call.abort(error);
+    await this.finish(call, 0, error, scheduler);
+  }
+
+  /** Aborts the signal of every running call of these queues (a release or stop gave up waiting). */
+  abortRunning(pqs: ReadonlySet<ProcessQueue>, reason: Error): number {
+    let count = 0;
+    for (const call of this.running) {
+      if (!call || !pqs.has(call.pq)) continue;
+      call.abort(reason);
+      count++;
+    }
+    return count;
+  }
+
+  /** Every running call (for the consumeTimeout sweep). */
+  *runningCalls(): IterableIterator<ConsumeCall> {
+    for (const call of this.running) if (call) yield call;
+  }
+
+  private wrap(pq: ProcessQueue, record: MessageRecord, seq: number): ConsumedMessage {
+    // Per message: the codec of an ordinary queue is looked up once and cached on it.
+    let codec = pq.codec;
+    if (!codec) {
+      codec = this.bindingOf(pq, record)?.codec ?? jsonCodec;
+      if (!isRetryTopic(pq.mq.topic)) pq.codec = codec;
+    }
+    return new ConsumedMessage(record, pq.mq, codec, seq);
+  }
+
+  private callHandler(call: ConsumeCall): unknown {
+    const { binding } = call;
+    if (!binding) throw new Error(`no handler of group ${this.ctx.group} subscribes topic ${call.first().topic}`);
+    const input = binding.batch ? call.messages() : call.first();
+    const { hooks } = this;
+    if (hooks.length === 0) return binding.call(input, call);
+    const invocation: ConsumeInvocation = {
+      group: this.ctx.group,
+      mq: call.mq,
+      messages: binding.batch ? (input as ConsumedMessage[]) : [input as ConsumedMessage],
+      context: call,
+      handler: { className: binding.className, method: binding.method },
+    };
+    let proceed = async (): Promise<unknown> => binding.call(input, call);
+    for (let i = hooks.length - 1; i >= 0; i--) {
+      const hook = hooks[i]!;
+      const next = proceed;
+      proceed = () => hook.around(invocation, next);
+    }
+    return proceed();
+  }
+
+  /** The scheduler's completion, then the event and the queue's in-flight count; a promise only when it is async. */
+  private finish<R>(call: ConsumeCall, acked: number, error: Error | undefined, scheduler: CallScheduler<R>): Promise<void> | undefined {
+    if (error) reportError(this.ctx, 'handler', error, call.mq);
+    let result: R | Promise<R>;
+    try {
+      result = scheduler.complete(call, acked, error);
+    } catch (e) {
+      this.failed(call, e, scheduler);
+      return undefined;
+    }
+    if (result !== null && typeof (result as PromiseLike<R>)?.then === 'function') {
+      return (result as Promise<R>).then(
+        (r) => this.done(call, acked, r, scheduler),
+        (e: unknown) => this.failed(call, e, scheduler),
+      );
+    }
+    this.done(call, acked, result as R, scheduler);
+    return undefined;
+  }
+
+  private done<R>(call: ConsumeCall, acked: number, result: R, scheduler: CallScheduler<R>): void {
+    const { events, group } = this.ctx;
+    if (events.has('consumer.consume')) {
+      events.emit('consumer.consume', { group, mq: call.mq, count: call.size, ok: acked, failed: call.size - acked, durationMs: Date.now() - call.startedAt });
+    }
+    call.pq.handlerFinished();
+    scheduler.settled(call, result);
+  }
+
+  private failed<R>(call: ConsumeCall, error: unknown, scheduler: CallScheduler<R>): void {
+    reportError(this.ctx, 'consume-result', error, call.mq);
+    call.pq.handlerFinished();
+    scheduler.settled(call, undefined);
+  }
+
+  private track(call: ConsumeCall): void {
+    const slot = this.freeSlots.pop() ?? this.running.length;
+    this.running[slot] = call;
+    call.slot = slot;
+    this.runningCount++;
+  }
+
+  private untrack(call: ConsumeCall): void {
+    if (call.slot < 0) return;
+    this.running[call.slot] = undefined;
+    this.freeSlots.push(call.slot);
+    call.slot = -1;
+    this.runningCount--;
+  }
+}
