@@ -7,15 +7,31 @@ import type { MqkitEventName, MqkitEvents, MqkitListener } from './event-map';
  */
 export class EventBus {
   private readonly listeners = new Map<string, Set<(payload: never) => void>>();
+  private readonly flags = new Map<string, { listened: boolean }>();
 
   on<K extends MqkitEventName>(event: K, listener: MqkitListener<K>): () => void {
     let set = this.listeners.get(event);
     if (!set) this.listeners.set(event, (set = new Set()));
     set.add(listener as (payload: never) => void);
+    const flag = this.flags.get(event);
+    if (flag) flag.listened = true;
     return () => {
       set.delete(listener as (payload: never) => void);
-      if (set.size === 0 && this.listeners.get(event) === set) this.listeners.delete(event);
+      if (set.size === 0 && this.listeners.get(event) === set) {
+        this.listeners.delete(event);
+        if (flag) flag.listened = false;
+      }
     };
+  }
+
+  /**
+   * A live flag saying whether anyone listens to `event`, for the per-message path: reading a property costs less
+   * than a map lookup per call.
+   */
+  listening(event: MqkitEventName): { readonly listened: boolean } {
+    let flag = this.flags.get(event);
+    if (!flag) this.flags.set(event, (flag = { listened: this.listeners.has(event) }));
+    return flag;
   }
 
   /** True when someone listens; lets hot paths skip building a payload. */

@@ -24,6 +24,7 @@ export class ConcurrentConsumeService implements ConsumeService, CallScheduler<v
   private readonly failures: FailureHandoff;
   private readonly sweepTimer: NodeJS.Timeout;
   private readonly timeoutMs: number;
+  private readonly sweepMs: number;
 
   constructor(
     private readonly ctx: GroupContext,
@@ -35,8 +36,10 @@ export class ConcurrentConsumeService implements ConsumeService, CallScheduler<v
     this.pool = new ElasticPool(options.consumeThreadMin, options.consumeThreadMax, (call) => this.invoker.invoke(call, this));
     this.failures = new FailureHandoff(ctx, retry, (pq, messages) => this.schedule(pq, messages));
     this.timeoutMs = options.consumeTimeout * 60_000;
-    // RocketMQ sweeps every consumeTimeout minutes (so a call may run up to twice as long); sweep more often.
-    this.sweepTimer = setInterval(() => this.sweepExpired(), Math.min(60_000, Math.max(20, this.timeoutMs / 4)));
+    // RocketMQ sweeps every consumeTimeout minutes (so a call may run up to twice as long); this sweeps every
+    // eighth of it, so a call runs at most a quarter longer (see sweepExpired).
+    this.sweepMs = Math.min(60_000, Math.max(20, this.timeoutMs / 8));
+    this.sweepTimer = setInterval(() => this.sweepExpired(), this.sweepMs);
     this.sweepTimer.unref();
   }
 
@@ -72,7 +75,7 @@ export class ConcurrentConsumeService implements ConsumeService, CallScheduler<v
    */
   complete(call: ConsumeCall, acked: number): void | Promise<void> {
     if (acked === call.size) {
-      if (call.pq.state !== 'dropped') this.released(call.pq, call.removeFrom(call.pq));
+      if (!call.pq.dropped) this.released(call.pq, call.removeFrom(call.pq));
       return undefined;
     }
     return this.completeWithFailures(call, acked);
@@ -109,7 +112,7 @@ export class ConcurrentConsumeService implements ConsumeService, CallScheduler<v
     const finished = messages.slice(0, acked);
     const handedOff = await this.failures.handOff(call.pq, messages.slice(acked), call.delayLevelWhenNextConsume);
     for (const m of handedOff) finished.push(m);
-    if (call.pq.state !== 'dropped') this.released(call.pq, call.pq.removeItems(finished, 0, finished.length));
+    if (!call.pq.dropped) this.released(call.pq, call.pq.removeItems(finished, 0, finished.length));
   }
 
   /** After finished messages left the ProcessQueue: free their bytes and move the committable offset. */
@@ -118,11 +121,19 @@ export class ConcurrentConsumeService implements ConsumeService, CallScheduler<v
     this.progress.advance(pq);
   }
 
-  /** consumeTimeout: calls running too long are given up, their slots freed and their messages retried. */
+  /**
+   * consumeTimeout: calls running too long are given up, their slots freed and their messages retried. Calls carry
+   * no start time (a clock read per call is too dear on the hot path): a call counts from the first sweep that saw
+   * it running, at most one sweep after it started, and is given up once it ran timeoutMs after that, so between
+   * consumeTimeout and consumeTimeout plus two sweeps (a quarter of it) after its start.
+   */
   private sweepExpired(): void {
     const now = Date.now();
     const expired: ConsumeCall[] = [];
-    for (const call of this.invoker.runningCalls()) if (now - call.startedAt > this.timeoutMs) expired.push(call);
+    for (const call of this.invoker.runningCalls()) {
+      if (call.seenRunningAt === 0) call.seenRunningAt = now;
+      else if (now - call.seenRunningAt >= this.timeoutMs) expired.push(call);
+    }
     for (const call of expired) {
       // RocketMQ's cleanExpiredMsg sends an expired message back with delay level 3.
       call.delayLevelWhenNextConsume = 3;

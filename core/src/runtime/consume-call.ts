@@ -18,8 +18,10 @@ export class ConsumeCall implements ConsumeContext, PoolTask {
   settled = false;
   /** @internal set by the consumeTimeout sweep */
   timedOut = false;
-  /** @internal */
+  /** @internal when the handler started (only while consume events are listened to); 0 otherwise */
   startedAt = 0;
+  /** @internal the first consumeTimeout sweep that saw this call running */
+  seenRunningAt = 0;
   /** @internal index in the consume service's running table */
   slot = -1;
   private controller: AbortController | undefined;

@@ -164,7 +164,7 @@ export class OrderlyConsumeService implements ConsumeService, CallScheduler<Next
         buffer.head = 0;
       }
     }
-    if (pq.state !== 'dropped') {
+    if (!pq.dropped) {
       this.ctx.budget.release(call.removeFrom(pq));
       this.progress.advance(pq);
     }

@@ -82,6 +82,11 @@ export class ProcessQueue {
     return this.running;
   }
 
+  /** Removed from its table: results of its calls no longer count. */
+  get dropped(): boolean {
+    return this.isDropped;
+  }
+
   /** Aborted when the queue is released, dropped, or its group stops. */
   get signal(): AbortSignal {
     return this.controller.signal;
@@ -158,11 +163,7 @@ export class ProcessQueue {
     this.msgBytes -= bytes;
     while (this.head < this.done.length && this.done[this.head]) this.head++;
     this.compact();
-    this.signalCapacity();
-    if (this.msgCount === 0 && this.idleWaiter) {
-      this.idleWaiter.resolve();
-      this.idleWaiter = undefined;
-    }
+    this.removed();
     return bytes;
   }
 
@@ -178,12 +179,17 @@ export class ProcessQueue {
       while (this.head < this.done.length && this.done[this.head]) this.head++;
       this.compact();
     }
+    this.removed();
+    return bytes;
+  }
+
+  /** After messages finished: wake a flow-controlled loop, and a release waiting for an empty queue. */
+  private removed(): void {
     this.signalCapacity();
     if (this.msgCount === 0 && this.idleWaiter) {
       this.idleWaiter.resolve();
       this.idleWaiter = undefined;
     }
-    return bytes;
   }
 
   /** The lock is held and was granted less than `expiryMs` ago (RocketMQ's isLockExpired, inverted). */

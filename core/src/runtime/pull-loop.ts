@@ -98,46 +98,43 @@ export class PullLoop {
         await untilAborted(ctx.budget.waitForRoom(watermark), pq.signal);
         return 0;
       }
-      return await this.pull(Math.min(options.pullBatchSize, countRoom, spanRoom), Math.min(options.pullBatchSizeInBytes, bytesRoom));
+      // An idle queue's pull is likely to be held by the broker for the whole long poll: it reserves about one
+      // message, not a full batch, so idle queues do not sit on the budget that busy ones need. (One function with
+      // the checks above: an async call level less per pull.)
+      const wantedBytes = Math.min(options.pullBatchSizeInBytes, bytesRoom);
+      const reserved = ctx.budget.reserve(this.idle ? Math.min(wantedBytes, this.typicalMessageBytes) : wantedBytes);
+      let result: PullResult;
+      try {
+        result = await this.puller.pull(
+          {
+            group: ctx.group,
+            mq: pq.mq,
+            offset: pq.nextOffset,
+            maxMsgs: Math.min(options.pullBatchSize, countRoom, spanRoom),
+            maxBytes: reserved,
+            subscription: pq.subscription,
+            suspendMs: ctx.profile.pullSuspendMs,
+            timeoutMs: ctx.profile.pullTimeoutMs,
+            commitOffset: this.progress.pullCommit(pq),
+          },
+          pq.signal,
+        );
+      } catch (error) {
+        ctx.budget.settle(reserved, 0);
+        if (!pq.active) return STOP; // aborted by a release: expected
+        reportError(ctx, 'pull', error, pq.mq);
+        return error instanceof BrokerError && error.kind === 'flow-control' ? ctx.profile.pullFlowControlDelayMs : ctx.profile.pullErrorDelayMs;
+      }
+      if (!pq.active) {
+        ctx.budget.settle(reserved, 0);
+        return STOP;
+      }
+      return await this.handle(result, reserved);
     } catch (error) {
       // A bug must not silently end a queue's loop (a "stuck consumer"): report it and try again later.
       reportError(ctx, 'pull-loop', error, pq.mq);
       return pq.active ? ctx.profile.pullErrorDelayMs : STOP;
     }
-  }
-
-  private async pull(maxMsgs: number, wantedBytes: number): Promise<number> {
-    const { pq, ctx } = this;
-    // An idle queue's pull is likely to be held by the broker for the whole long poll: it reserves about one
-    // message, not a full batch, so idle queues do not sit on the budget that busy ones need.
-    const reserved = ctx.budget.reserve(this.idle ? Math.min(wantedBytes, this.typicalMessageBytes) : wantedBytes);
-    let result: PullResult;
-    try {
-      result = await this.puller.pull(
-        {
-          group: ctx.group,
-          mq: pq.mq,
-          offset: pq.nextOffset,
-          maxMsgs,
-          maxBytes: reserved,
-          subscription: pq.subscription,
-          suspendMs: ctx.profile.pullSuspendMs,
-          timeoutMs: ctx.profile.pullTimeoutMs,
-          commitOffset: this.progress.pullCommit(pq),
-        },
-        pq.signal,
-      );
-    } catch (error) {
-      ctx.budget.settle(reserved, 0);
-      if (!pq.active) return STOP; // aborted by a release: expected
-      reportError(ctx, 'pull', error, pq.mq);
-      return error instanceof BrokerError && error.kind === 'flow-control' ? ctx.profile.pullFlowControlDelayMs : ctx.profile.pullErrorDelayMs;
-    }
-    if (!pq.active) {
-      ctx.budget.settle(reserved, 0);
-      return STOP;
-    }
-    return this.handle(result, reserved);
   }
 
   private async handle(result: PullResult, reserved: number): Promise<number> {

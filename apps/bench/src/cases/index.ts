@@ -4,6 +4,7 @@ import { backlogCase } from './backlog.case';
 import { pipelineCase } from './pipeline.case';
 import { rocketmqCase } from './rocketmq.case';
 import { produceCase } from './produce.case';
+import { compareCase } from '../compare/compare.case';
 
 /** Every case, in the order `npm run bench` runs the embedded ones. */
-export const CASES: readonly BenchCase[] = [pipelineCase, backlogCase, offsetsCase, rocketmqCase, produceCase];
+export const CASES: readonly BenchCase[] = [pipelineCase, backlogCase, offsetsCase, rocketmqCase, produceCase, compareCase];
