@@ -44,6 +44,31 @@ describe('observability', () => {
     expect(calls[0]!.messages.map((m) => (m.payload as { seq: number }).seq)).toEqual([0]);
   });
 
+  it('around-hooks wrap ORDERLY calls too, one batch at a time in queue order', async () => {
+    harness = new Harness();
+    const topic = unique('T');
+    const group = unique('g');
+    harness.broker.createTopic({ topic, queues: 1 });
+    const wrapped: number[][] = [];
+    const handled: number[] = [];
+    const hook: ConsumeHook = {
+      name: 'count',
+      async around(call, proceed) {
+        wrapped.push(call.messages.map((m) => (m.payload as { seq: number }).seq));
+        return proceed();
+      },
+    };
+    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', consumeMode: 'ORDERLY', batch: true, consumeMessageBatchMaxSize: 4 }, (batch) => {
+      for (const m of batch) handled.push(m.payload.seq);
+    });
+    await harness.app([Handler], { hooks: [hook] });
+    await harness.produce(topic, 10);
+    await waitFor(() => handled.length === 10);
+    expect(wrapped.flat()).toEqual(handled);
+    expect(handled).toEqual([...Array(10).keys()]);
+    expect(wrapped.every((b) => b.length >= 1 && b.length <= 4)).toBe(true);
+  });
+
   it('events: on() returns an unsubscribe function; rebalance, pull, consume and commit are emitted', async () => {
     harness = new Harness();
     const topic = unique('T');

@@ -63,6 +63,29 @@ describe('stop()', () => {
     // Nothing was finished, so nothing past the first message was committed.
     expect(harness.broker.queryConsumerOffset(group, { topic, brokerName: 'broker-a', queueId: 0 })).toBe(0);
   }, 15_000);
+
+  it('honours its timeout for ORDERLY calls too: ctx.signal aborts at the deadline and the batch stays uncommitted', async () => {
+    harness = new Harness();
+    const topic = unique('T');
+    const group = unique('g');
+    harness.broker.createTopic({ topic, queues: 2 });
+    const aborted: string[] = [];
+    let running = 0;
+    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', consumeMode: 'ORDERLY' }, (m, ctx) => {
+      running++;
+      ctx.signal.addEventListener('abort', () => aborted.push(`${m.queueId}:${(ctx.signal.reason as Error).message}`));
+      return new Promise(() => undefined); // never settles
+    });
+    const app = await harness.app([Handler]);
+    await harness.produce(topic, 10);
+    // One batch per queue at a time: both queues' first batch runs.
+    await waitFor(() => running === 2);
+    const report = await app.stop({ timeoutMs: 300 });
+    expect(report.drained).toBe(false);
+    expect(report.consumers[0]!.queues.filter((q) => q.mq.topic === topic).map((q) => q.abandoned)).toEqual([1, 1]);
+    expect(aborted.sort()).toEqual([0, 1].map((q) => `${q}:queue ${topic}@broker-a#${q} released before its handler finished`));
+    for (const queueId of [0, 1]) expect(harness.broker.queryConsumerOffset(group, { topic, brokerName: 'broker-a', queueId })).toBe(0);
+  }, 15_000);
 });
 
 describe('start() validation', () => {

@@ -1,0 +1,145 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { MessageQueue } from '../model/message-queue';
+import { PullStatus, type PullResult } from '../model/pull-result';
+import { parseSubscription } from '../model/subscription';
+import type { MessagePuller, QueueLocks } from '../spi/transport.roles';
+import { ConcurrentConsumeService } from './concurrent-consume.service';
+import type { ConsumeContext } from './consume-context';
+import { ConsumeProgress } from './consume-progress';
+import { HandlerInvoker } from './handler-invoker';
+import { ProcessQueueTable } from './process-queue-table';
+import { QueueLockManager } from './queue-lock-manager';
+import { MQ, MemoryOffsetStore, binding, deferred, eventsOf, records, testGroup } from './runtime.fixture';
+
+const q = (queueId: number): MessageQueue => ({ ...MQ, queueId });
+
+/** Each queue gets its records once, then long polls that end only on abort. */
+function onceThenHold(perQueue: number): MessagePuller & { pulls: PullResult[] } {
+  const served = new Set<number>();
+  const pulls: PullResult[] = [];
+  return {
+    pulls,
+    pull: (request, signal) =>
+      new Promise((resolve, reject) => {
+        if (!served.has(request.mq.queueId) && request.offset < perQueue) {
+          served.add(request.mq.queueId);
+          const result: PullResult = { status: PullStatus.FOUND, nextBeginOffset: perQueue, minOffset: 0, maxOffset: perQueue, messages: records(request.offset, perQueue, request.mq) };
+          pulls.push(result);
+          resolve(result);
+          return;
+        }
+        signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+      }),
+  };
+}
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
+
+function setup(options: Parameters<typeof testGroup>[0], handler: (m: unknown, ctx: unknown) => unknown, extra: { locks?: QueueLocks; start?: (mq: MessageQueue) => Promise<number>; perQueue?: number } = {}) {
+  const group = testGroup(options, ['consumer.error', 'consumer.queue-released']);
+  const store = new MemoryOffsetStore();
+  const progress = new ConsumeProgress(group, store, false);
+  const invoker = new HandlerInvoker(group, new Map([['T', binding(handler)]]), []);
+  const consume = new ConcurrentConsumeService(group, invoker, progress, undefined);
+  const locks = extra.locks ? new QueueLockManager(group, extra.locks) : undefined;
+  const rebalances: number[] = [];
+  const table = new ProcessQueueTable(
+    group,
+    {
+      subscriptions: new Map([['T', parseSubscription('T', '*')]]),
+      progress,
+      consume,
+      invoker,
+      puller: onceThenHold(extra.perQueue ?? 3),
+      locks,
+      startOffset: extra.start ?? (async () => 0),
+    },
+    { whenRunning: () => undefined, requestRebalance: () => void rebalances.push(1), onAssignmentChanged: () => undefined },
+  );
+  cleanups.push(() => {
+    group.controller.abort();
+    consume.close();
+  });
+  return { group, store, table, rebalances, consume };
+}
+
+describe('ProcessQueueTable', () => {
+  it('adds allocated queues at their start offsets and pulls them; a removed queue is drained, committed and reported', async () => {
+    const { group, store, table } = setup({}, () => undefined, { start: async (mq) => (mq.queueId === 1 ? 1 : 0) });
+    const first = await table.applyAllocation('T', [q(0), q(1)]);
+    expect(first).toMatchObject({ changed: true, complete: true });
+    expect(first.added).toHaveLength(2);
+    await expect.poll(() => table.statuses().map((s) => s.committableOffset)).toEqual([3, 3]);
+    const second = await table.applyAllocation('T', [q(1)]);
+    expect(second.removed).toEqual([q(0)]);
+    expect(store.stored(q(0))).toBe(3);
+    expect(eventsOf(group, 'consumer.queue-released')).toMatchObject([{ mq: q(0), offset: 3, drained: true, abandoned: 0 }]);
+    expect(table.statuses().map((s) => s.mq)).toEqual([q(1)]);
+  });
+
+  it('a release waits for running calls until its deadline, then aborts their signal and commits below them', async () => {
+    const gate = deferred();
+    let signal: AbortSignal | undefined;
+    const { store, table } = setup({}, async (m, ctx) => {
+      if ((m as { queueOffset: number }).queueOffset === 1) {
+        signal = (ctx as ConsumeContext).signal;
+        await gate.promise;
+      }
+    });
+    await table.applyAllocation('T', [q(0)]);
+    await expect.poll(() => signal).toBeDefined();
+    const [report] = await table.releaseAll(Date.now() + 50);
+    expect(report).toMatchObject({ drained: false, abandoned: 1, offset: 1 });
+    expect(signal!.aborted).toBe(true);
+    expect(store.stored(q(0))).toBe(1);
+    gate.resolve();
+  });
+
+  it('under locks a queue is added only when its lock is granted, and unlocked after its final commit', async () => {
+    const log: string[] = [];
+    const { store, table } = setup({ exclusiveHandoff: true }, () => undefined, {
+      locks: {
+        lock: async (_g, mqs) => {
+          log.push(`lock ${mqs.map((m) => m.queueId).join(',')}`);
+          return mqs.filter((m) => m.queueId !== 1);
+        },
+        unlock: async (_g, mqs) => {
+          log.push(`unlock ${mqs.map((m) => m.queueId).join(',')} after commit ${store.stored(mqs[0]!)}`);
+        },
+      },
+    });
+    const result = await table.applyAllocation('T', [q(0), q(1)]);
+    expect(result).toMatchObject({ complete: false, added: [q(0)] });
+    await expect.poll(() => table.statuses()[0]?.committableOffset).toBe(3);
+    await table.releaseAll(Date.now() + 1_000);
+    expect(log).toEqual(['lock 0', 'lock 1', 'unlock 0 after commit 3']);
+  });
+
+  it('a reset drops the queue, stores the new offset as an explicit lowering write, and asks for a rebalance', async () => {
+    const { store, table, rebalances } = setup({}, () => undefined);
+    await table.applyAllocation('T', [q(0)]);
+    await expect.poll(() => table.statuses()[0]?.committableOffset).toBe(3);
+    await table.persistOwned();
+    expect(store.stored(q(0))).toBe(3);
+    await table.resetOffsets([{ mq: q(0), offset: 1 }]);
+    expect(table.size).toBe(0);
+    expect(store.stored(q(0))).toBe(1);
+    expect(rebalances).toEqual([1]);
+  });
+
+  it('a queue whose start offset cannot be read is not added; the error names the stage', async () => {
+    const { group, table } = setup({}, () => undefined, { start: async () => Promise.reject(new Error('store down')) });
+    const result = await table.applyAllocation('T', [q(0)]);
+    expect(result).toMatchObject({ changed: false, complete: false });
+    expect(eventsOf(group, 'consumer.error').map((e) => [e.where, e.error.message])).toEqual([['start-offset', 'store down']]);
+  });
+
+  it('once the group stopped, nothing is added', async () => {
+    const { group, table } = setup({}, () => undefined);
+    group.controller.abort();
+    expect(await table.applyAllocation('T', [q(0)])).toMatchObject({ changed: false, complete: false });
+  });
+});

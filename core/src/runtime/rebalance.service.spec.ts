@@ -1,0 +1,155 @@
+import { Subject } from 'rxjs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AllocateMessageQueueAveragely } from '../allocation/averagely.strategy';
+import type { MessageQueue } from '../model/message-queue';
+import type { GroupMembership, RouteResolver } from '../spi/transport.roles';
+import { RebalanceService, type RebalanceTarget } from './rebalance.service';
+import { MQ, deferred, eventsOf, testGroup } from './runtime.fixture';
+
+const q = (brokerName: string, queueId: number): MessageQueue => ({ topic: 'T', brokerName, queueId });
+
+function setup(options: { broadcasting?: boolean; cids?: string[]; queues?: MessageQueue[] } = {}) {
+  const group = testGroup(options.broadcasting ? { messageModel: 'BROADCASTING' } : {}, ['consumer.error', 'consumer.rebalance'], { rebalanceIntervalMs: 60_000, rebalanceRetryMs: 50, rebalanceMinGapMs: 0 });
+  const notices = new Subject<string>();
+  const routeChanges = new Subject<string>();
+  let queues = options.queues ?? [q('broker-b', 1), q('broker-a', 1), q('broker-a', 0), q('broker-b', 0)];
+  let cids = options.cids ?? ['127.0.0.1@spec', '127.0.0.1@other'];
+  const routes: RouteResolver = { subscribeQueues: async () => queues, publishQueues: async () => [], changes$: routeChanges };
+  const membership: GroupMembership = { heartbeat: async () => undefined, unregister: async () => undefined, consumerIds: async () => cids, changes$: notices };
+  const applied: MessageQueue[][] = [];
+  let owned: MessageQueue[] = [];
+  let complete = true;
+  let gate: Promise<void> | undefined;
+  const target: RebalanceTarget = {
+    topics: () => ['T'],
+    applyAllocation: async (_topic, allocated) => {
+      applied.push([...allocated]);
+      await gate;
+      const key = (m: MessageQueue) => `${m.brokerName}/${m.queueId}`;
+      const added = allocated.filter((m) => !owned.some((o) => key(o) === key(m)));
+      const removed = owned.filter((o) => !allocated.some((m) => key(o) === key(m)));
+      owned = [...allocated];
+      return { changed: added.length + removed.length > 0, complete, added, removed };
+    },
+    dropUnsubscribed: async () => undefined,
+    queuesChanged: () => undefined,
+  };
+  const service = new RebalanceService(group, target, { strategy: new AllocateMessageQueueAveragely(), routes, membership });
+  stops.push(() => group.controller.abort());
+  return {
+    group,
+    service,
+    applied,
+    notices,
+    routeChanges,
+    setQueues: (next: MessageQueue[]) => (queues = next),
+    setCids: (next: string[]) => (cids = next),
+    setComplete: (next: boolean) => (complete = next),
+    hold: () => {
+      const d = deferred();
+      gate = d.promise;
+      return () => {
+        gate = undefined;
+        d.resolve();
+      };
+    },
+  };
+}
+
+const stops: (() => void)[] = [];
+afterEach(() => {
+  for (const s of stops.splice(0)) s();
+  vi.useRealTimers();
+});
+
+describe('RebalanceService', () => {
+  it('allocates over sorted queues and sorted client ids, as every member does, and reports a change once', async () => {
+    const { service, applied, group } = setup();
+    service.start();
+    await vi.waitFor(() => expect(service.completedPasses).toBe(1));
+    // Sorted ids: "127.0.0.1@other" < "127.0.0.1@spec", so this member is the second: it gets the second half.
+    expect(applied).toEqual([[q('broker-b', 0), q('broker-b', 1)]]);
+    const [event] = eventsOf(group, 'consumer.rebalance');
+    expect(event).toMatchObject({ topic: 'T', strategy: 'AVG', cidAll: ['127.0.0.1@other', '127.0.0.1@spec'], added: [q('broker-b', 0), q('broker-b', 1)], removed: [] });
+    expect(event!.mqAll).toEqual([q('broker-a', 0), q('broker-a', 1), q('broker-b', 0), q('broker-b', 1)]);
+  });
+
+  it('a membership notice rebalances at once; notices during a pass cause exactly one more pass', async () => {
+    vi.useFakeTimers();
+    const { service, applied, notices, setCids, hold } = setup();
+    service.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(service.completedPasses).toBe(1);
+    const release = hold();
+    setCids(['127.0.0.1@spec']);
+    notices.next('g');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(applied).toHaveLength(2);
+    notices.next('g');
+    notices.next('g');
+    notices.next('other-group');
+    release();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(service.completedPasses).toBe(3);
+    // Nothing else is pending: the next pass is the 60 s timer's.
+    await vi.advanceTimersByTimeAsync(59_000);
+    expect(service.completedPasses).toBe(3);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(service.completedPasses).toBe(4);
+    expect(applied.at(-1)).toHaveLength(4);
+  });
+
+  it('a route change of a subscribed topic rebalances', async () => {
+    const { service, applied, routeChanges, setQueues } = setup({ cids: ['127.0.0.1@spec'] });
+    service.start();
+    await vi.waitFor(() => expect(applied).toHaveLength(1));
+    setQueues([MQ]);
+    routeChanges.next('T');
+    await vi.waitFor(() => expect(applied).toHaveLength(2));
+    expect(applied[1]).toEqual([MQ]);
+  });
+
+  it('a pass that is not balanced (a queue not taken) is tried again after rebalanceRetryMs, until it is', async () => {
+    vi.useFakeTimers();
+    const { service, setComplete } = setup();
+    setComplete(false);
+    service.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(service.completedPasses).toBe(1);
+    await vi.advanceTimersByTimeAsync(49);
+    expect(service.completedPasses).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(service.completedPasses).toBe(2);
+    setComplete(true);
+    await vi.advanceTimersByTimeAsync(50);
+    expect(service.completedPasses).toBe(3);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(service.completedPasses).toBe(3);
+  });
+
+  it('BROADCASTING takes every queue whatever the members', async () => {
+    const { service, applied } = setup({ broadcasting: true });
+    service.start();
+    await vi.waitFor(() => expect(applied).toHaveLength(1));
+    expect(applied[0]).toHaveLength(4);
+  });
+
+  it('stops with the group signal; idle() waits for the pass that was running', async () => {
+    vi.useFakeTimers();
+    const { service, group, notices, hold, applied } = setup();
+    const release = hold();
+    service.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(applied).toHaveLength(1);
+    group.controller.abort();
+    let idle = false;
+    const done = service.idle().then(() => (idle = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(idle).toBe(false);
+    release();
+    await done;
+    notices.next('g');
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(applied).toHaveLength(1);
+  });
+});
