@@ -70,16 +70,29 @@ describe('exclusive handoff (CONCURRENTLY under broker locks)', () => {
     expect(seen.missing(total)).toEqual([]);
   }, 60_000);
 
-  it('without it, behaviour is RocketMQ\'s: the join does not wait for locks', async () => {
+  it('without it, behaviour is RocketMQ\'s: a joining member takes its queues while the old owner still drains them, and no lock is taken', async () => {
     harness = new Harness();
     const topic = unique('T');
     const group = unique('g');
     harness.broker.createTopic({ topic, queues: 4 });
-    const seen = new Deliveries();
-    const Handler = group3(topic, group, seen, false);
-    await harness.app([Handler]);
-    await harness.produce(topic, 100);
-    await waitFor(() => seen.unique === 100);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let running = 0;
+    // Every call waits for the gate, so the first member has a running call on each of its queues when the second
+    // joins: its release of the queues it loses has to wait for them.
+    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', consumeThreadMax: 8 }, async () => {
+      running++;
+      await gate;
+    });
+    const first = await harness.app([Handler]);
+    await harness.produce(topic, 40);
+    await waitFor(() => running >= 4 && first.consumer(group).status().queues.filter((q) => q.mq.topic === topic && q.inflight > 0).length === 4);
+    const second = await harness.app([Handler]);
+    const queuesOf = (app: ConsumerApp, state: string) => app.consumer(group).status().queues.filter((q) => q.mq.topic === topic && q.state === state).map((q) => q.mq.queueId);
+    // The joiner consumes its half while the first member is still draining that half: they overlap, as in RocketMQ.
+    await waitFor(() => queuesOf(second, 'active').length === 2 && queuesOf(first, 'draining').length === 2, { message: () => JSON.stringify([queuesOf(first, 'draining'), queuesOf(second, 'active')]) });
+    expect(queuesOf(second, 'active').sort()).toEqual(queuesOf(first, 'draining').sort());
     for (let q = 0; q < 4; q++) expect(harness.broker.lockHolder(group, { topic, brokerName: 'broker-a', queueId: q })).toBeUndefined();
+    release();
   });
 });

@@ -24,18 +24,22 @@ describe('a consumer group on the embedded broker', () => {
     expect(Math.max(...owned) - Math.min(...owned)).toBeLessThanOrEqual(1);
   }, 90_000);
 
-  it('a clean join and a clean leave under load lose nothing; the duplicates they cause are counted', async () => {
+  it('a clean join and a clean leave under load lose nothing; duplicates stay within what the moved queues had cached', async () => {
     harness = new Harness();
     const topic = unique('T');
     const group = unique('g');
     harness.broker.createTopic({ topic, queues: 8 });
     const seen = new Deliveries();
-    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, async (m) => {
+    const threshold = 100;
+    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', pullThresholdForQueue: threshold, consumeThreadMax: 20 }, async (m) => {
       await new Promise((r) => setImmediate(r));
       seen.record(m.payload.seq);
     });
     const first = await harness.app([Handler]);
-    await harness.app([Handler]);
+    const second = await harness.app([Handler]);
+    // Every queue a member gives up, by a rebalance or by leaving.
+    let moved = 0;
+    for (const app of [first, second]) app.on('consumer.queue-released', (e) => void (e.mq.topic === topic && moved++));
     const total = 30_000;
     const producing = harness.produce(topic, total);
     await waitFor(() => seen.unique > 5_000);
@@ -47,8 +51,12 @@ describe('a consumer group on the embedded broker', () => {
     await producing;
     await waitFor(() => seen.unique === total, { timeoutMs: 30_000, message: () => `${seen.unique} of ${total}` });
     expect(seen.missing(total)).toEqual([]);
-    expect(seen.duplicates).toBe(seen.total - total);
-    expect(seen.duplicates).toBeGreaterThanOrEqual(0);
+    // A queue changes hands only after its old owner drained it and committed, so the new owner can only re-read what
+    // the old one consumed between its last commit and its release: at most what the queue had cached plus the calls
+    // running on it. A new owner starting anywhere before the committed offset (over 600 messages per queue by the
+    // join) breaks this bound.
+    expect(moved).toBeGreaterThan(0);
+    expect(seen.duplicates).toBeLessThanOrEqual(moved * (threshold + 20));
   }, 60_000);
 
   it('a restarted group resumes from its committed offsets', async () => {
