@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { ConsumeProgress } from './consume-progress';
+import { describe, expect, it, vi } from 'vitest';
+import { ConsumeProgress, REMEMBER_RELEASED_MS } from './consume-progress';
 import { MQ, MemoryOffsetStore, eventsOf, processQueue, records, testGroup } from './runtime.fixture';
 
 function setup(pullCommits = true) {
@@ -86,5 +86,59 @@ describe('ConsumeProgress', () => {
     await progress.reset([{ mq: MQ, offset: 2 }]);
     expect(store.stored()).toBe(2);
     expect(store.table.has(MQ)).toBe(false);
+  });
+
+  it('remembers a released queue whose broker left the route, or whose final commit failed, and offers it back once', async () => {
+    const { store, progress, pq } = setup();
+    pq.put(records(5, 9), () => undefined);
+    pq.clear();
+    progress.advance(pq);
+    await progress.finish(pq, { brokerGone: true });
+    expect(progress.remembered(MQ)).toBe(9);
+    // The restarted broker knows nothing of the queue: the offer writes what was consumed, without asking.
+    store.persisted.clear();
+    await progress.offerBack([MQ]);
+    expect(store.stored()).toBe(9);
+    store.persisted.set('T/broker-a/0', 2);
+    await progress.offerBack([MQ]);
+    expect(store.stored()).toBe(2);
+    expect(store.table.has(MQ)).toBe(false);
+    progress.begin(MQ, 9);
+    expect(progress.remembered(MQ)).toBe(-1);
+  });
+
+  it('a queue released with its commit acknowledged is not remembered; one whose commit failed is offered only over a lower value', async () => {
+    const { store, progress, pq } = setup();
+    await progress.finish(pq);
+    expect(progress.remembered(MQ)).toBe(-1);
+    const failed = setup();
+    failed.store.failPersist = new Error('down');
+    await failed.progress.finish(failed.pq);
+    expect(failed.progress.remembered(MQ)).toBe(5);
+    failed.store.failPersist = undefined;
+    failed.store.persisted.set('T/broker-a/0', 7);
+    await failed.progress.offerBack([MQ]);
+    expect(failed.store.stored()).toBe(7);
+    void store;
+  });
+
+  it('forgets remembered queues on a reset, on forget(), and after REMEMBER_RELEASED_MS', async () => {
+    vi.useFakeTimers();
+    try {
+      const { progress, pq } = setup();
+      await progress.finish(pq, { brokerGone: true });
+      progress.forget([MQ]);
+      expect(progress.remembered(MQ)).toBe(-1);
+      const again = setup();
+      await again.progress.finish(again.pq, { brokerGone: true });
+      await again.progress.reset([{ mq: MQ, offset: 1 }]);
+      expect(again.progress.remembered(MQ)).toBe(-1);
+      const old = setup();
+      await old.progress.finish(old.pq, { brokerGone: true });
+      vi.advanceTimersByTime(REMEMBER_RELEASED_MS + 1);
+      expect(old.progress.remembered(MQ)).toBe(-1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { MessageQueue } from '../model/message-queue';
+import { mqKey, type MessageQueue } from '../model/message-queue';
 import type { OffsetStore } from '../spi/offset-store';
 import type { GroupContext } from './group-context';
 import { reportError } from './group-context';
@@ -20,6 +20,9 @@ interface ProgressRecord extends QueueProgress {
   persisted: number;
 }
 
+/** How long a released queue's offset is kept in case the queue comes back (a broker outage, a failed commit). */
+export const REMEMBER_RELEASED_MS = 10 * 60_000;
+
 /**
  * The one owner of a group's consumer progress (ARCHITECTURE.md §8.2). The consume path reports finished work
  * here (`advance`), the pull loop reports ranges with nothing to consume (`skipTo`); this class alone turns them
@@ -31,6 +34,12 @@ interface ProgressRecord extends QueueProgress {
  * released queue (on its consumer-manage pool) and send the next owner back one batch (seen on 5.3.3 with ORDERLY).
  */
 export class ConsumeProgress {
+  /**
+   * Offsets of queues this member released without the store's acknowledgement, or because their broker left
+   * the route (a crashed broker can come back with offsets older than what was consumed, or none at all).
+   */
+  private readonly released = new Map<string, { readonly mq: MessageQueue; readonly offset: number; readonly at: number; readonly brokerGone: boolean; offered: boolean }>();
+
   constructor(
     private readonly ctx: Pick<GroupContext, 'group' | 'events'>,
     private readonly store: OffsetStore,
@@ -40,6 +49,7 @@ export class ConsumeProgress {
 
   /** A newly owned queue starts at `offset`; a plain update, so a stale in-memory value cannot hold it back. */
   begin(mq: MessageQueue, offset: number): QueueProgress {
+    this.released.delete(mqKey(mq));
     this.store.update(mq, offset, { increaseOnly: false });
     return { committable: offset, persisted: -1 } satisfies ProgressRecord;
   }
@@ -67,30 +77,84 @@ export class ConsumeProgress {
     return committable > 0 && committable !== persisted ? committable : undefined;
   }
 
-  /** Hands each queue's committable offset to the store and persists them (the periodic commit). Never rejects. */
-  async persist(pqs: readonly ProcessQueue[], where = 'persist'): Promise<void> {
-    if (pqs.length === 0) return;
+  /**
+   * Hands each queue's committable offset to the store and persists them (the periodic commit). Never rejects;
+   * resolves true when the store acknowledged them.
+   */
+  async persist(pqs: readonly ProcessQueue[], where = 'persist'): Promise<boolean> {
+    if (pqs.length === 0) return true;
     const handed = pqs.map((pq) => pq.progress.committable);
     for (let i = 0; i < pqs.length; i++) if (handed[i]! >= 0) this.store.update(pqs[i]!.mq, handed[i]!, { increaseOnly: true });
     try {
       await this.store.persist(pqs.map((pq) => pq.mq));
     } catch (error) {
       reportError(this.ctx, where, error, pqs.length === 1 ? pqs[0]!.mq : undefined);
-      return;
+      return false;
     }
     for (let i = 0; i < pqs.length; i++) {
       const progress = pqs[i]!.progress as ProgressRecord;
       if (handed[i]! > progress.persisted) progress.persisted = handed[i]!;
     }
+    return true;
   }
 
   /**
    * A released queue: its final committable offset is persisted, then the store forgets the queue. The caller
    * advances it first, while its cache still says which messages are unfinished.
    */
-  async finish(pq: ProcessQueue): Promise<void> {
-    await this.persist([pq], 'persist-on-release');
+  async finish(pq: ProcessQueue, options: { brokerGone?: boolean } = {}): Promise<void> {
+    const acknowledged = await this.persist([pq], 'persist-on-release');
+    const { committable } = pq.progress;
+    if ((!acknowledged || options.brokerGone) && committable >= 0) {
+      this.released.set(pq.key, { mq: pq.mq, offset: committable, at: Date.now(), brokerGone: options.brokerGone === true, offered: false });
+    }
     this.store.remove(pq.mq);
+  }
+
+  /**
+   * What this member consumed of a queue it released (see `released`), or -1. A queue taken again starts there
+   * when the store's offset is lower: a member that knows a later committed offset than a restarted broker
+   * reports does not move the queue back.
+   */
+  remembered(mq: MessageQueue): number {
+    const entry = this.released.get(mqKey(mq));
+    if (!entry) return -1;
+    if (Date.now() - entry.at > REMEMBER_RELEASED_MS) {
+      this.released.delete(mqKey(mq));
+      return -1;
+    }
+    return entry.offset;
+  }
+
+  /**
+   * Remembered queues routed again: writes what this member consumed back to the store, once, before the queues
+   * are allocated, so a member that takes one next reads it rather than what a restarted broker kept. A queue whose
+   * broker left the route is written as it is: nobody consumed it while its broker was gone. One whose final
+   * commit failed is written only when the store holds less. Every message below such an offset was handled, so
+   * writing it loses nothing; a new owner that reads first starts earlier (duplicates, never loss).
+   */
+  async offerBack(routed: readonly MessageQueue[]): Promise<void> {
+    await Promise.all(
+      routed.map(async (mq) => {
+        const entry = this.released.get(mqKey(mq));
+        if (!entry || entry.offered || this.remembered(mq) < 0) return;
+        entry.offered = true;
+        try {
+          if (!entry.brokerGone && (await this.store.read(mq, 'store')) >= entry.offset) return;
+          this.store.update(mq, entry.offset, { increaseOnly: false });
+          await this.store.persist([mq]);
+        } catch (error) {
+          reportError(this.ctx, 'offset-offer', error, mq);
+        } finally {
+          this.store.remove(mq);
+        }
+      }),
+    );
+  }
+
+  /** Forgets remembered queues (allocated to another member, which now owns their progress). */
+  forget(mqs: readonly MessageQueue[]): void {
+    for (const mq of mqs) this.released.delete(mqKey(mq));
   }
 
   /**
@@ -98,7 +162,10 @@ export class ConsumeProgress {
    * forgotten in memory so the next owner reads them back. Rejects when the persist fails.
    */
   async reset(entries: ReadonlyArray<{ readonly mq: MessageQueue; readonly offset: number }>): Promise<void> {
-    for (const { mq, offset } of entries) this.store.reset(mq, offset);
+    for (const { mq, offset } of entries) {
+      this.released.delete(mqKey(mq));
+      this.store.reset(mq, offset);
+    }
     try {
       await this.store.persist(entries.map((e) => e.mq));
     } finally {

@@ -127,7 +127,7 @@ export class ConsumerRuntime {
         invoker,
         puller: transport.puller,
         locks: this.lockManager,
-        startOffset: (mq) => computeStartOffset(mq, ctx.options, offsetStore, transport.offsets),
+        startOffset: (mq) => computeStartOffset(mq, ctx.options, offsetStore, transport.offsets, this.progress.remembered(mq)),
       },
       {
         whenRunning: () => this.pauses.whenOpen(),
@@ -139,7 +139,8 @@ export class ConsumerRuntime {
       ctx,
       {
         topics: () => [...this.subscriptions.keys()],
-        applyAllocation: (topic, allocated) => queues.applyAllocation(topic, allocated),
+        applyAllocation: (topic, allocated, mqAll) => queues.applyAllocation(topic, allocated, mqAll),
+        offerBack: (mqAll) => queues.offerBack(mqAll),
         dropUnsubscribed: (topics) => queues.dropUnsubscribed(topics),
         queuesChanged: (topic, mqAll, allocated) => host.messageQueueChanged?.(this.group, topic, mqAll, allocated),
       },

@@ -38,7 +38,7 @@ afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
 
-function setup(options: Parameters<typeof testGroup>[0], handler: (m: unknown, ctx: unknown) => unknown, extra: { locks?: QueueLocks; start?: (mq: MessageQueue) => Promise<number>; perQueue?: number } = {}) {
+function setup(options: Parameters<typeof testGroup>[0], handler: (m: unknown, ctx: unknown) => unknown, extra: { locks?: QueueLocks; start?: (mq: MessageQueue, progress: ConsumeProgress) => Promise<number>; perQueue?: number } = {}) {
   const group = testGroup(options, ['consumer.error', 'consumer.queue-released']);
   const store = new MemoryOffsetStore();
   const progress = new ConsumeProgress(group, store, false);
@@ -55,7 +55,7 @@ function setup(options: Parameters<typeof testGroup>[0], handler: (m: unknown, c
       invoker,
       puller: onceThenHold(extra.perQueue ?? 3),
       locks,
-      startOffset: extra.start ?? (async () => 0),
+      startOffset: (mq) => (extra.start ? extra.start(mq, progress) : Promise.resolve(0)),
     },
     { whenRunning: () => undefined, requestRebalance: () => void rebalances.push(1), onAssignmentChanged: () => undefined },
   );
@@ -63,7 +63,7 @@ function setup(options: Parameters<typeof testGroup>[0], handler: (m: unknown, c
     group.controller.abort();
     consume.close();
   });
-  return { group, store, table, rebalances, consume };
+  return { group, store, table, rebalances, consume, progress };
 }
 
 describe('ProcessQueueTable', () => {
@@ -141,5 +141,22 @@ describe('ProcessQueueTable', () => {
     const { group, table } = setup({}, () => undefined);
     group.controller.abort();
     expect(await table.applyAllocation('T', [q(0)])).toMatchObject({ changed: false, complete: false });
+  });
+
+  it('a queue whose broker left the route is released with what it consumed remembered; taken back, it starts there', async () => {
+    const { store, table, progress } = setup({}, () => undefined, { start: async (mq, p) => Math.max(p.remembered(mq), store.stored(mq) ?? 0) });
+    await table.applyAllocation('T', [q(0), q(1)], [q(0), q(1)]);
+    await expect.poll(() => table.statuses().map((s) => s.committableOffset)).toEqual([3, 3]);
+    store.failPersist = new Error('broker gone');
+    // q(1) is no longer routed at all (its broker crashed): released, its final commit fails.
+    await table.applyAllocation('T', [q(0)], [q(0)]);
+    expect(progress.remembered(q(1))).toBe(3);
+    store.failPersist = undefined;
+    store.persisted.clear();
+    await table.applyAllocation('T', [q(0), q(1)], [q(0), q(1)]);
+    expect(table.statuses().find((s) => s.mq.queueId === 1)?.nextOffset).toBe(3);
+    // A queue moved to another member (still routed) is not remembered.
+    await table.applyAllocation('T', [q(0)], [q(0), q(1)]);
+    expect(progress.remembered(q(1))).toBe(-1);
   });
 });

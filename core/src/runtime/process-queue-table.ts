@@ -81,15 +81,19 @@ export class ProcessQueueTable {
   }
 
   /** RocketMQ's updateProcessQueueTableInRebalance for one topic: release what is no longer ours, add what is new. */
-  async applyAllocation(topic: string, allocated: readonly MessageQueue[]) {
+  async applyAllocation(topic: string, allocated: readonly MessageQueue[], mqAll: readonly MessageQueue[] = allocated) {
     const wanted = new Map(allocated.map((mq) => [mqKey(mq), mq]));
+    const routed = new Set(mqAll.map(mqKey));
     const removed: MessageQueue[] = [];
     const releases: Promise<unknown>[] = [];
     for (const pq of this.table.values()) {
       if (pq.mq.topic !== topic || wanted.has(pq.key) || !pq.active) continue;
       removed.push(pq.mq);
-      releases.push(this.release(pq, Date.now() + this.releaseBoundMs()));
+      // A queue no longer routed at all: its broker is gone (crashed, partitioned), not handed to another member.
+      releases.push(this.release(pq, Date.now() + this.releaseBoundMs(), !routed.has(pq.key)));
     }
+    // Queues this member remembers that are now another member's: their progress is the new owner's.
+    this.parts.progress.forget(mqAll.filter((mq) => !wanted.has(mqKey(mq))));
     const added: MessageQueue[] = [];
     let complete = true;
     const additions = [...wanted.values()]
@@ -107,6 +111,14 @@ export class ProcessQueueTable {
     // A queue re-assigned while it was still being released is added on the next pass.
     if ([...wanted.keys()].some((key) => !this.table.has(key))) complete = false;
     return { changed, complete, added, removed };
+  }
+
+  /**
+   * Before a topic's queues are allocated: what this member consumed of queues it released and that are routed
+   * again goes back to the store first (see ConsumeProgress.offerBack).
+   */
+  offerBack(mqAll: readonly MessageQueue[]): Promise<void> {
+    return this.parts.progress.offerBack(mqAll);
   }
 
   /** Releases the queues of topics no longer subscribed. */
@@ -129,8 +141,8 @@ export class ProcessQueueTable {
   }
 
   /** The periodic commit of every active queue. */
-  persistOwned(): Promise<void> {
-    return this.parts.progress.persist(this.active());
+  async persistOwned(): Promise<void> {
+    await this.parts.progress.persist(this.active());
   }
 
   /**
@@ -195,7 +207,7 @@ export class ProcessQueueTable {
    * Drain-aware release: abort the queue (its pull loop stops and its long poll ends), forget waiting work, wait
    * for running handler calls until the deadline, commit what finished, unlock, then remove the queue.
    */
-  private async release(pq: ProcessQueue, deadline: number): Promise<ReleaseReport> {
+  private async release(pq: ProcessQueue, deadline: number, brokerGone = false): Promise<ReleaseReport> {
     const { ctx, parts } = this;
     const started = Date.now();
     pq.abort();
@@ -206,7 +218,7 @@ export class ProcessQueueTable {
     parts.progress.advance(pq);
     pq.drop();
     ctx.budget.release(pq.clear());
-    await parts.progress.finish(pq);
+    await parts.progress.finish(pq, { brokerGone });
     const loop = this.loops.get(pq);
     if (loop) await waitUntil(loop, Math.max(deadline, Date.now() + ctx.profile.requestTimeoutMs));
     if (parts.locks) await parts.locks.unlock([pq.mq]);

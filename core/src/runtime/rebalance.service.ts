@@ -10,10 +10,13 @@ export interface RebalanceTarget {
   /** Every subscribed topic, the retry topic included. */
   topics(): readonly string[];
   /**
-   * Makes the owned queues of `topic` equal `allocated`: releases the others (drained), adds the new ones.
-   * Resolves with whether anything changed and whether every allocated queue is now owned.
+   * Makes the owned queues of `topic` equal `allocated` (out of `mqAll`, the topic's routed queues): releases the
+   * others (drained), adds the new ones. Resolves with whether anything changed and whether every allocated queue
+   * is now owned.
    */
-  applyAllocation(topic: string, allocated: readonly MessageQueue[]): Promise<{ changed: boolean; complete: boolean; added: MessageQueue[]; removed: MessageQueue[] }>;
+  applyAllocation(topic: string, allocated: readonly MessageQueue[], mqAll: readonly MessageQueue[]): Promise<{ changed: boolean; complete: boolean; added: MessageQueue[]; removed: MessageQueue[] }>;
+  /** Called with a topic's routed queues before they are allocated (offsets this member can offer back). */
+  offerBack(mqAll: readonly MessageQueue[]): Promise<void>;
   /** Releases queues of topics no longer subscribed. */
   dropUnsubscribed(topics: ReadonlySet<string>): Promise<void>;
   /** Called after a pass that changed a topic's assignment (the messageQueueChanged hook). */
@@ -128,6 +131,9 @@ export class RebalanceService {
         target.queuesChanged(topic, [], []);
         return true;
       }
+      // Before asking for the members (a round trip the other members make too), so that what this member offers
+      // back is usually stored before another member that takes the queue reads its offset.
+      await target.offerBack(mqAll);
       cidAll = this.broadcasting ? [clientId] : [...(await deps.membership.consumerIds(group, topic))].sort(compareJavaStrings);
     } catch (error) {
       reportError(ctx, 'rebalance', error);
@@ -145,7 +151,7 @@ export class RebalanceService {
         return false;
       }
     }
-    const result = await target.applyAllocation(topic, allocated);
+    const result = await target.applyAllocation(topic, allocated, mqAll);
     if (result.changed) {
       target.queuesChanged(topic, mqAll, allocated);
       ctx.events.emit('consumer.rebalance', {

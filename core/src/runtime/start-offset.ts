@@ -9,9 +9,12 @@ import type { BrokerOffsets } from '../spi/transport.roles';
  * RocketMQ's computePullFromWhere for a newly owned queue: the stored offset when there is one; otherwise
  * consumeFromWhere decides (LAST: the max offset, 0 for the retry topic; FIRST: 0; TIMESTAMP: the first message
  * stored at or after consumeTimestamp, the max offset for the retry topic). Rejects when the store cannot answer.
+ * `consumed` is what this member itself consumed of the queue before (-1 if nothing known): a store that holds
+ * less, or nothing (a broker that crashed before it wrote its offsets), does not move the queue back.
  */
-export async function computeStartOffset(mq: MessageQueue, options: ResolvedGroupOptions, store: OffsetStore, broker: BrokerOffsets): Promise<number> {
+export async function computeStartOffset(mq: MessageQueue, options: ResolvedGroupOptions, store: OffsetStore, broker: BrokerOffsets, consumed = -1): Promise<number> {
   const stored = await store.read(mq, 'store');
+  if (consumed > stored) return consumed;
   if (stored >= 0) return stored;
   const retry = isRetryTopic(mq.topic);
   switch (options.consumeFromWhere) {

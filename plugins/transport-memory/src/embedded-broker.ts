@@ -21,6 +21,7 @@ import type { Observable } from 'rxjs';
 import { DelayScheduler } from './broker/delay-scheduler';
 import { GroupRegistry } from './broker/group-registry';
 import { LockTable } from './broker/lock-table';
+import { BrokerOutages } from './broker/broker-outages';
 import { pullFrom } from './broker/pull-reader';
 import type { StoredMessage } from './broker/stored-message';
 import { TopicStore } from './broker/topic-store';
@@ -68,6 +69,7 @@ export class EmbeddedBroker {
   private readonly groups: GroupRegistry;
   private readonly locks: LockTable;
   private readonly delays: DelayScheduler;
+  private readonly outages = new BrokerOutages();
   private readonly expiryTimer: NodeJS.Timeout;
   private readonly options: Required<Omit<EmbeddedBrokerOptions, 'brokerNames' | 'delayLevelsMs' | 'delayTimeScale'>>;
   private closed = false;
@@ -126,8 +128,34 @@ export class EmbeddedBroker {
 
   // ---- routes --------------------------------------------------------------------------------------------
 
+  /** The topic's queues on brokers that are up. */
   subscribeQueues(topic: string): MessageQueue[] {
-    return this.store.queues(topic);
+    return this.outages.routed(this.store.queues(topic));
+  }
+
+  // ---- failures (tests) ----------------------------------------------------------------------------------
+
+  /**
+   * Crashes one broker of the cluster (a SIGKILL): it leaves the routes, every request to it fails with
+   * SERVICE_NOT_AVAILABLE, its held long polls end, and its queue locks are gone. With `offsets: 'lost'` the
+   * consumer offsets it held are gone too, as for a broker killed before it wrote them to disk (RocketMQ writes
+   * them every 5 s).
+   */
+  crashBroker(brokerName: string, options: { offsets?: 'kept' | 'lost' } = {}): void {
+    if (!this.brokerNames.includes(brokerName)) throw new IllegalStateError(`no broker named ${brokerName}`);
+    this.outages.crash(brokerName);
+    this.locks.forgetBroker(brokerName);
+    if (options.offsets === 'lost') {
+      for (const table of this.offsets.values()) for (const key of [...table.keys()]) if (key.split('\u0000')[1] === brokerName) table.delete(key);
+    }
+    for (const topic of this.store.topicsOn(brokerName)) this.store.announce(topic);
+  }
+
+  /** Brings a crashed broker back: routed again, its messages intact. */
+  restartBroker(brokerName: string): void {
+    if (!this.outages.isDown(brokerName)) return;
+    this.outages.restart(brokerName);
+    for (const topic of this.store.topicsOn(brokerName)) this.store.announce(topic);
   }
 
   /** Writable queues, brokers in name order; an unknown topic is created first when autoCreateTopic is on. */
@@ -194,6 +222,7 @@ export class EmbeddedBroker {
       if (!this.options.autoCreateTopic) throw new BrokerError(`topic[${topic}] not exist`, { responseCode: 17, brokerName: mq.brokerName });
       this.createTopic({ topic });
     }
+    this.outages.assertUp(mq.brokerName);
     const queue = this.store.queue(mq);
     if (!queue) throw new BrokerError(`queueId ${mq.queueId} of ${topic} on ${mq.brokerName} does not exist`, { responseCode: 29, retriable: false, brokerName: mq.brokerName });
     const delay = Number(record.properties[MessageConst.DELAY] ?? 0);
@@ -212,36 +241,42 @@ export class EmbeddedBroker {
   pull(request: PullRequest, signal?: AbortSignal): Promise<PullResult> {
     if (this.closed) return Promise.reject(new BrokerError('embedded broker is closed', { responseCode: 14 }));
     const { mq, group } = request;
+    if (this.outages.isDown(mq.brokerName)) return Promise.reject(new BrokerError(`broker ${mq.brokerName} is down (crashed)`, { responseCode: 14, brokerName: mq.brokerName }));
     const queue = this.store.queue(mq);
     if (!queue) {
       return Promise.reject(new BrokerError(`topic[${mq.topic}] queue ${mq.queueId} on ${mq.brokerName} not exist`, { responseCode: 17, brokerName: mq.brokerName }));
     }
     if (request.commitOffset !== undefined && request.commitOffset >= 0) this.commitConsumerOffset(group, mq, request.commitOffset);
-    return pullFrom(queue, request, signal);
+    return pullFrom(queue, request, signal, this.outages.aliveSignal(mq.brokerName));
   }
 
   // ---- offsets -------------------------------------------------------------------------------------------
 
   /** The group's committed offset, or -1 (mqkit asks with setZeroIfNotFound=false semantics). */
   queryConsumerOffset(group: string, mq: MessageQueue): number {
+    this.outages.assertUp(mq.brokerName);
     return this.offsets.get(group)?.get(mqKey(mq)) ?? -1;
   }
 
   commitConsumerOffset(group: string, mq: MessageQueue, offset: number): void {
+    this.outages.assertUp(mq.brokerName);
     let table = this.offsets.get(group);
     if (!table) this.offsets.set(group, (table = new Map()));
     table.set(mqKey(mq), offset);
   }
 
   minOffset(mq: MessageQueue): number {
+    this.outages.assertUp(mq.brokerName);
     return this.store.requireQueue(mq).minOffset;
   }
 
   maxOffset(mq: MessageQueue): number {
+    this.outages.assertUp(mq.brokerName);
     return this.store.requireQueue(mq).maxOffset;
   }
 
   searchOffset(mq: MessageQueue, timestamp: number): number {
+    this.outages.assertUp(mq.brokerName);
     return this.store.requireQueue(mq).searchOffset(timestamp);
   }
 
@@ -268,6 +303,7 @@ export class EmbeddedBroker {
     this.assertOpen();
     const { group, message } = request;
     const brokerName = this.brokerNames.includes(message.brokerName) ? message.brokerName : this.brokerNames[0]!;
+    this.outages.assertUp(brokerName);
     const properties: Record<string, string> = { ...message.properties };
     properties[MessageConst.RETRY_TOPIC] ??= message.topic;
     properties[MessageConst.ORIGIN_MESSAGE_ID] ??= message.offsetMsgId;
@@ -286,11 +322,13 @@ export class EmbeddedBroker {
     this.delays.schedule(level, () => this.store.append(mq, { ...base, topic: retry }, message.bornHost, message.reconsumeTimes + 1));
   }
 
+  /** Locks what it can on the brokers that are up (a batch to a crashed broker grants nothing, as in RocketMQ). */
   lock(group: string, clientId: string, mqs: readonly MessageQueue[]): MessageQueue[] {
-    return this.locks.lock(group, clientId, mqs);
+    return this.locks.lock(group, clientId, this.outages.routed([...mqs]));
   }
 
   unlock(group: string, clientId: string, mqs: readonly MessageQueue[]): void {
+    for (const mq of mqs) this.outages.assertUp(mq.brokerName);
     this.locks.unlock(group, clientId, mqs);
   }
 

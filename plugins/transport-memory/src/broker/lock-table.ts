@@ -37,6 +37,11 @@ export class LockTable {
     }
   }
 
+  /** A broker restart: the locks of its queues are gone (RocketMQ keeps them in memory only). */
+  forgetBroker(brokerName: string): void {
+    for (const table of this.groups.values()) for (const key of [...table.keys()]) if (key.split('\u0000')[1] === brokerName) table.delete(key);
+  }
+
   /** The holder of a queue's lock, if it has not expired. */
   holder(group: string, mq: MessageQueue, now = Date.now()): string | undefined {
     const entry = this.groups.get(group)?.get(mqKey(mq));

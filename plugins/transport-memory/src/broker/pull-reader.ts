@@ -16,12 +16,13 @@ function abortError(): Error {
  * OFFSET_ILLEGAL out of range, and at the end of the queue a long poll held until a message arrives, the hold
  * expires (NO_NEW_MSG) or the signal aborts. Answers on a later turn of the event loop, as a network reply would.
  */
-export function pullFrom(queue: ConsumeQueue, request: PullRequest, signal?: AbortSignal): Promise<PullResult> {
+export function pullFrom(queue: ConsumeQueue, request: PullRequest, signal?: AbortSignal, brokerAlive?: AbortSignal): Promise<PullResult> {
   const immediate = readQueue(queue, request);
   // Resolving in a microtask would let a consumer with a backlog run pull after pull without ever yielding to
   // timers and I/O.
   if (immediate) return new Promise((resolve) => setImmediate(resolve, immediate));
   if (signal?.aborted) return Promise.reject(abortError());
+  if (brokerAlive?.aborted) return Promise.reject(brokerAlive.reason);
   return new Promise<PullResult>((resolve, reject) => {
     const waiter: PullWaiter = {
       wake: () => {
@@ -32,13 +33,17 @@ export function pullFrom(queue: ConsumeQueue, request: PullRequest, signal?: Abo
     };
     const timer = setTimeout(() => finish(() => resolve(noNewMessage(queue, request.offset))), request.suspendMs);
     const onAbort = (): void => finish(() => reject(abortError()));
+    // The broker crashed while holding the pull: it ends as a lost connection would.
+    const onCrash = (): void => finish(() => reject(brokerAlive!.reason));
     const finish = (settle: () => void): void => {
       clearTimeout(timer);
       queue.unpark(waiter);
       signal?.removeEventListener('abort', onAbort);
+      brokerAlive?.removeEventListener('abort', onCrash);
       settle();
     };
     signal?.addEventListener('abort', onAbort, { once: true });
+    brokerAlive?.addEventListener('abort', onCrash, { once: true });
     queue.park(waiter);
   });
 }

@@ -46,6 +46,16 @@ export class TopicStore {
     if (changed) this.routeChangeSubject.next(topic);
   }
 
+  /** Topics with queues on this broker. */
+  topicsOn(broker: string): string[] {
+    return [...this.topics.entries()].filter(([, config]) => config.has(broker)).map(([topic]) => topic);
+  }
+
+  /** Emits a route change of the topic (a broker of it crashed or came back). */
+  announce(topic: string): void {
+    this.routeChangeSubject.next(topic);
+  }
+
   /** Creates a 1-queue topic on one broker unless it is there (retry and DLQ topics). */
   ensureOneQueue(topic: string, broker: string): void {
     if (!this.topics.get(topic)?.get(broker)) this.createTopic(topic, 1, [broker]);

@@ -81,6 +81,19 @@ describe('RocketMqGroupMembership', () => {
     membership.close();
   });
 
+  it('takes the union of every broker\'s list: a restarted broker that knows only some members does not shrink the group', async () => {
+    cluster = await FakeCluster.start();
+    cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }, { name: 'broker-b', queues: 1 }]);
+    const membership = new RocketMqGroupMembership(cluster.session());
+    const lists: Record<string, string[]> = { 'broker-a': ['10.0.0.1@a', '10.0.0.2@b', '10.0.0.3@c'], 'broker-b': ['10.0.0.3@c'] };
+    cluster.onBroker = (name, request, peer) => peer.reply(request, { body: Buffer.from(JSON.stringify({ consumerIdList: lists[name] })) });
+    for (let i = 0; i < 5; i++) expect([...(await membership.consumerIds('g', 'T'))].sort()).toEqual(['10.0.0.1@a', '10.0.0.2@b', '10.0.0.3@c']);
+    // One broker failing still answers from the others.
+    cluster.onBroker = (name, request, peer) => (name === 'broker-a' ? peer.reply(request, { code: 2, remark: 'busy' }) : peer.reply(request, { body: Buffer.from(JSON.stringify({ consumerIdList: lists[name] })) }));
+    expect(await membership.consumerIds('g', 'T')).toEqual(['10.0.0.3@c']);
+    membership.close();
+  });
+
   it('unregisters from every broker of the group\'s topics with clientID and consumerGroup', async () => {
     cluster = await FakeCluster.start();
     cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }, { name: 'broker-b', queues: 1 }]);

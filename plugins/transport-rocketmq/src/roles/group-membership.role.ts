@@ -75,25 +75,30 @@ export class RocketMqGroupMembership implements GroupMembership {
   }
 
   /**
-   * The group's members as a broker of `topic` lists them. Brokers are tried from a random one on, as RocketMQ's
-   * findBrokerAddrByTopic picks one at random; the first answer wins. No route, or no member: an empty list.
+   * The group's members: the union of what every broker of `topic` lists. RocketMQ's findConsumerIdList asks one
+   * broker at random, so members that ask different brokers can disagree, and a broker that just restarted knows
+   * only the members whose heartbeat reached it since: two members then allocate the same queue to themselves
+   * until the next heartbeat. Every member heartbeats every broker, so the union is the membership as soon as one
+   * broker knows it. Brokers that fail are skipped; all failing rejects with the first error. No route: empty.
    */
   async consumerIds(group: string, topic: string): Promise<readonly string[]> {
     const route = await this.session.routes.route(topic);
     const brokers = (route?.brokerDatas ?? []).filter((b) => b.brokerAddrs.size > 0);
     if (brokers.length === 0) return [];
-    const start = Math.floor(Math.random() * brokers.length);
-    let lastError: unknown;
-    for (let i = 0; i < brokers.length; i++) {
-      const broker = brokers[(start + i) % brokers.length]!;
-      const address = broker.brokerAddrs.get(MASTER_ID) ?? [...broker.brokerAddrs.values()][0]!;
-      try {
-        return parseConsumerListResponse(await this.session.request(address, consumerListRequest(group)), group, broker.brokerName);
-      } catch (error) {
-        lastError = error;
-      }
-    }
-    throw lastError;
+    const ids = new Set<string>();
+    const errors: unknown[] = [];
+    await Promise.all(
+      brokers.map(async (broker) => {
+        const address = broker.brokerAddrs.get(MASTER_ID) ?? [...broker.brokerAddrs.values()][0]!;
+        try {
+          for (const id of parseConsumerListResponse(await this.session.request(address, consumerListRequest(group)), group, broker.brokerName)) ids.add(id);
+        } catch (error) {
+          errors.push(error);
+        }
+      }),
+    );
+    if (errors.length === brokers.length) throw errors[0];
+    return [...ids];
   }
 
   close(): void {

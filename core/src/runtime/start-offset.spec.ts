@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import type { BrokerOffsets } from '../spi/transport.roles';
+import { computeStartOffset } from './start-offset';
+import { MQ, MemoryOffsetStore, testGroup } from './runtime.fixture';
+
+const broker: BrokerOffsets = {
+  queryConsumerOffset: async () => -1,
+  commitConsumerOffset: async () => undefined,
+  minOffset: async () => 0,
+  maxOffset: async () => 100,
+  searchOffset: async () => 40,
+};
+
+describe('computeStartOffset', () => {
+  it('stored offset first; without one, consumeFromWhere (LAST: max, FIRST: 0, TIMESTAMP: search); retry queues apart', async () => {
+    const store = new MemoryOffsetStore();
+    const last = testGroup().options;
+    expect(await computeStartOffset(MQ, last, store, broker)).toBe(100);
+    expect(await computeStartOffset({ ...MQ, topic: '%RETRY%g' }, last, store, broker)).toBe(0);
+    expect(await computeStartOffset(MQ, testGroup({ consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }).options, store, broker)).toBe(0);
+    expect(await computeStartOffset(MQ, testGroup({ consumeFromWhere: 'CONSUME_FROM_TIMESTAMP' }).options, store, broker)).toBe(40);
+    store.persisted.set('T/broker-a/0', 7);
+    expect(await computeStartOffset(MQ, last, store, broker)).toBe(7);
+  });
+
+  it('what this member consumed wins over a lower or missing stored offset, never over a higher one', async () => {
+    const store = new MemoryOffsetStore();
+    const options = testGroup({ consumeFromWhere: 'CONSUME_FROM_LAST_OFFSET' }).options;
+    // A broker that lost its offsets: not the max offset (that would skip what was never consumed), but 60.
+    expect(await computeStartOffset(MQ, options, store, broker, 60)).toBe(60);
+    store.persisted.set('T/broker-a/0', 50);
+    expect(await computeStartOffset(MQ, options, store, broker, 60)).toBe(60);
+    store.persisted.set('T/broker-a/0', 80);
+    expect(await computeStartOffset(MQ, options, store, broker, 60)).toBe(80);
+  });
+});
