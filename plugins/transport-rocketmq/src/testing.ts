@@ -7,7 +7,7 @@ export { RocketMqHarnessError, type RocketMqHarnessFailure } from './testing/roc
 export { ROCKETMQ_VERSION, NAMESRV_ENV, CACHE_DIR_ENV, rocketMqVersion, mqkitCacheDir } from './testing/rocketmq-harness.settings';
 export { findJavaToolchain, parseJavaVersion, type JavaToolchain } from './testing/java-toolchain';
 export { provisionRocketMq, type RocketMqDistribution, type ProvisionOptions } from './testing/rocketmq-provisioner';
-export { startRocketMqCluster, type RocketMqClusterOptions } from './testing/start-rocketmq-cluster';
+export { replicaName, startRocketMqCluster, type RocketMqClusterOptions } from './testing/start-rocketmq-cluster';
 export {
   RocketMqCluster,
   attachRocketMqCluster,

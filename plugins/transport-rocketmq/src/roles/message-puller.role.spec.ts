@@ -103,6 +103,42 @@ describe('RocketMqMessagePuller', () => {
     expect(slave.requests.map((r) => Number(r.extFields['sysFlag']) & 1)).toEqual([0]);
   });
 
+  it('a slave that refuses a pull (a topic it has not synced yet): the pull goes to the master at once, and its suggestions are ignored for a while', async () => {
+    const { puller } = await setup();
+    const slave = await new FakeRemotingServer().start();
+    extra.push(slave);
+    cluster.routes.set('T', [{ name: 'broker-a', queues: 2, members: { 0: cluster.broker('broker-a'), 1: slave } }]);
+    cluster.onBroker = (_name, request, peer) => found(request, peer, { suggestWhichBrokerId: '1' });
+    slave.onRequest = (request, peer) => peer.reply(request, { code: 17, remark: 'topic[T] not exist, apply first please!' });
+    for (let i = 0; i < 4; i++) expect((await puller.pull(base, new AbortController().signal)).status).toBe('FOUND');
+    // First pull: the master (suggests the slave); second: the slave refuses, the master answers; then the master.
+    expect(slave.requests).toHaveLength(1);
+    expect(cluster.received('broker-a', RequestCode.PULL_MESSAGE)).toHaveLength(4);
+  });
+
+  it('a slave that cannot hold the pull (PULL_RETRY_IMMEDIATELY, nothing moved) is waited on instead of pulled in a loop', async () => {
+    const { puller, session } = await setup();
+    const slave = await new FakeRemotingServer().start();
+    extra.push(slave);
+    // The master is gone: only the slave is routed.
+    cluster.routes.set('T', [{ name: 'broker-a', queues: 2, members: { 1: slave } }]);
+    slave.onRequest = (request, peer) => peer.reply(request, { code: 20, extFields: { nextBeginOffset: '5', minOffset: '0', maxOffset: '5', suggestWhichBrokerId: '0' } });
+    const moves: number[] = [];
+    session.events.on('rocketmq.pull-broker', (e) => moves.push(e.brokerId));
+    const started = Date.now();
+    const result = await puller.pull({ ...base, suspendMs: 300 }, new AbortController().signal);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(result.status).toBe('NO_NEW_MSG');
+    expect(slave.requests).toHaveLength(1);
+    expect(moves).toEqual([1]);
+    // An abort ends the wait at once.
+    const controller = new AbortController();
+    const pending = puller.pull({ ...base, suspendMs: 10_000 }, controller.signal);
+    await waitFor(() => slave.requests.length === 2);
+    controller.abort(new Error('released'));
+    await expect(pending).rejects.toThrow('released');
+  });
+
   it('maps the broker\'s error codes to BrokerError and a vanished broker to BrokerNotFoundError', async () => {
     const { puller } = await setup();
     cluster.onBroker = (_name, request, peer) => peer.reply(request, { code: 17, remark: 'topic not exist' });

@@ -1,4 +1,7 @@
-import { mqKey, type MessagePuller, type PullRequest, type PullResult } from '@mqkit/core';
+import { BrokerError, PullStatus, mqKey, type MessagePuller, type MessageQueue, type PullRequest, type PullResult } from '@mqkit/core';
+import { sleep } from '@mqkit/core/internal';
+import { ResponseCode } from '../protocol/remoting-codes';
+import '../transport/rocketmq-transport.events';
 import { parsePullResponse, pullMessageRequest } from '../client/pull-message.codec';
 import { MASTER_ID } from '../client/topic-route.codec';
 import { BrokerNotFoundError } from '../errors/broker-not-found.error';
@@ -12,6 +15,16 @@ import type { RocketMqSession } from '../transport/rocketmq-session';
 export const BROKER_HOLD_SCAN_MS = 5_000;
 
 /**
+ * A slave cannot hold a pull: with nothing new it answers PULL_RETRY_IMMEDIATELY (PullMessageProcessor), so a
+ * caught-up consumer reading a slave (its master down) would pull in a tight loop. Such an answer that moved nothing
+ * is turned into NO_NEW_MSG after this wait, which stands in for the long poll (RocketMQ's client loops).
+ */
+export const SLAVE_POLL_MS = 500;
+
+/** How long a queue stays on its master after a slave refused a pull (slaves sync topics every 60 s). */
+export const SLAVE_REFUSED_MS = 30_000;
+
+/**
  * PULL_MESSAGE long polls. Each pull goes to the broker the last answer suggested (suggestWhichBrokerId: a slave
  * while the master is busy) or the master, with SUSPEND | SUBSCRIPTION and, to a master only, COMMIT_OFFSET when
  * core gave the pull an offset to carry (RocketMQ's PullAPIWrapper; a slave takes no commits). An aborted signal
@@ -21,14 +34,35 @@ export const BROKER_HOLD_SCAN_MS = 5_000;
 export class RocketMqMessagePuller implements MessagePuller {
   /** Broker id to pull each queue from next (RocketMQ's pullFromWhichNodeTable). */
   private readonly suggested = new Map<string, number>();
+  /** Broker id that answered each queue's last pull. */
+  private readonly servedBy = new Map<string, number>();
+  /** Until when a queue's pulls ignore suggestions of a slave that refused one. */
+  private readonly slaveRefusedUntil = new Map<string, number>();
 
   constructor(private readonly session: RocketMqSession) {}
 
   async pull(request: PullRequest, signal: AbortSignal): Promise<PullResult> {
     signal.throwIfAborted();
+    const key = mqKey(request.mq);
+    const target = await this.address(request);
+    try {
+      return await this.pullFrom(request, key, target, signal);
+    } catch (error) {
+      // A slave that refuses (it learns topics from its master only every 60 s: TOPIC_NOT_EXIST; or it serves no
+      // reads: SYSTEM_BUSY) is not asked again for a while, and the pull goes to the master at once. RocketMQ's
+      // client keeps asking the slave, 3 s apart, until the slave's next sync.
+      if (!(error instanceof BrokerError) || target.brokerId === MASTER_ID || signal.aborted) throw error;
+      this.slaveRefusedUntil.set(key, Date.now() + SLAVE_REFUSED_MS);
+      this.suggested.delete(key);
+      const master = await this.address(request);
+      if (master.brokerId !== MASTER_ID) throw error;
+      return this.pullFrom(request, key, master, signal);
+    }
+  }
+
+  private async pullFrom(request: PullRequest, key: string, target: { address: string; brokerId: number }, signal: AbortSignal): Promise<PullResult> {
     const { mq } = request;
-    const key = mqKey(mq);
-    const { address, brokerId } = await this.address(request);
+    const { address, brokerId } = target;
     // The client timeout must outlast the broker's hold plus its 5 s expiry scan, or idle pulls time out.
     const timeoutMs = Math.max(request.timeoutMs, request.suspendMs + BROKER_HOLD_SCAN_MS + this.session.options.requestTimeoutMs);
     const wire = brokerId === MASTER_ID || request.commitOffset === undefined ? request : { ...request, commitOffset: undefined };
@@ -37,7 +71,14 @@ export class RocketMqMessagePuller implements MessagePuller {
       const outcome = parsePullResponse(response, mq);
       if (outcome.suggestWhichBrokerId === MASTER_ID) this.suggested.delete(key);
       else this.suggested.set(key, outcome.suggestWhichBrokerId);
-      return outcome.result;
+      this.noteBroker(mq, key, brokerId, address);
+      const { result } = outcome;
+      if (brokerId !== MASTER_ID && response.code === ResponseCode.PULL_RETRY_IMMEDIATELY && result.nextBeginOffset === request.offset) {
+        await sleep(Math.min(SLAVE_POLL_MS, request.suspendMs), signal);
+        signal.throwIfAborted();
+        return { ...result, status: PullStatus.NO_NEW_MSG };
+      }
+      return result;
     } catch (error) {
       // A broker that dropped the connection may be gone: ask for the route again before the next pull.
       if (error instanceof RemotingConnectionError && !signal.aborted) {
@@ -48,10 +89,20 @@ export class RocketMqMessagePuller implements MessagePuller {
     }
   }
 
+  /** Reports a queue's pulls moving to another member (first pull of a queue included). */
+  private noteBroker(mq: MessageQueue, key: string, brokerId: number, address: string): void {
+    if (this.servedBy.get(key) === brokerId) return;
+    this.servedBy.set(key, brokerId);
+    this.session.events.emit('rocketmq.pull-broker', { mq, brokerId, address });
+  }
+
   private async address(request: PullRequest): Promise<{ address: string; brokerId: number }> {
     const { mq } = request;
     const { routes } = this.session;
-    const wanted = this.suggested.get(mqKey(mq)) ?? MASTER_ID;
+    const key = mqKey(mq);
+    const refused = this.slaveRefusedUntil.get(key);
+    if (refused !== undefined && refused <= Date.now()) this.slaveRefusedUntil.delete(key);
+    const wanted = refused !== undefined && refused > Date.now() ? MASTER_ID : (this.suggested.get(key) ?? MASTER_ID);
     let addrs = routes.brokerAddresses(mq.brokerName);
     if (!addrs || addrs.size === 0) {
       await routes.fetch(mq.topic);

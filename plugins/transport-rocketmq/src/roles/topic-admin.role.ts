@@ -11,7 +11,7 @@ const POLL_MS = 100;
 
 /**
  * `createTopic({ topic, queues })` as `mqadmin updateTopic -c <cluster>` does it: UPDATE_AND_CREATE_TOPIC on every
- * master the name server lists (or the named brokers), then waits until the name server routes every queue of
+ * master the name server lists (or the named brokers), and on their slaves, then waits until the name server routes every queue of
  * every one of them (brokers register topic changes asynchronously), and refreshes this client's route, which
  * announces the topic on `changes$`.
  */
@@ -43,6 +43,17 @@ export class RocketMqTopicAdmin implements TopicAdmin {
     for (const broker of targets) {
       const address = broker.brokerAddrs.get(MASTER_ID)!;
       expectCode(await session.request(address, createTopicRequest(topic, queues)), `create topic ${topic} on ${broker.brokerName}`, { brokerName: broker.brokerName });
+      // Slaves too: a slave copies topics from its master only every 60 s (SlaveSynchronize) and refuses pulls of
+      // a topic it does not know yet; it takes UPDATE_AND_CREATE_TOPIC like a master. A slave that fails is
+      // reported, not fatal: its next sync brings the topic.
+      for (const [id, slave] of broker.brokerAddrs) {
+        if (id === MASTER_ID) continue;
+        try {
+          expectCode(await session.request(slave, createTopicRequest(topic, queues)), `create topic ${topic} on ${broker.brokerName} slave ${id}`, { brokerName: broker.brokerName });
+        } catch (error) {
+          session.events.emit('rocketmq.error', { where: 'create topic on slave', error: error as Error, address: slave });
+        }
+      }
     }
     await this.waitForRoute(topic, queues, targets.map((b) => b.brokerName));
     await session.routes.fetch(topic);

@@ -10,8 +10,54 @@ export interface BrokerConfigInput {
   /** RocketMQ refuses to start without ROCKETMQ_HOME; `rocketmqHome` in the file satisfies that (its contents are unused). */
   readonly rocketmqHome: string;
   readonly acl?: AclCredentials;
+  /** A member of a replicated broker name; absent: the only member, a master (brokerId 0, ASYNC_MASTER). */
+  readonly member?: ReplicaMember;
   /** Extra or overriding broker.conf keys. */
   readonly overrides?: Readonly<Record<string, string>>;
+}
+
+/** How one broker of a replicated broker name is configured. */
+export type ReplicaMember =
+  | {
+      /** Master/slave with fixed roles: brokerId 0 is the master, 1 its slave (HA from the master's listenPort + 1). */
+      readonly mode: 'classic';
+      readonly brokerId: number;
+      readonly replication: 'ASYNC' | 'SYNC';
+      readonly slaveReadEnable: boolean;
+    }
+  | {
+      /** RocketMQ 5's controller mode: the controller assigns ids and elects the master from the sync-state set. */
+      readonly mode: 'controller';
+      readonly controllerAddr: string;
+      readonly slaveReadEnable: boolean;
+    };
+
+/** broker.conf keys of a replica member (see {@link ReplicaMember}); checked against 5.3.3's BrokerConfig/MessageStoreConfig. */
+export function replicaEntries(member: ReplicaMember, storeRoot: string): Record<string, string> {
+  const reads = { slaveReadEnable: String(member.slaveReadEnable) };
+  if (member.mode === 'controller') {
+    return {
+      ...reads,
+      enableControllerMode: 'true',
+      controllerAddr: member.controllerAddr,
+      // Ids come from the controller; the role it starts with is SLAVE until elected.
+      brokerId: '-1',
+      brokerRole: 'SLAVE',
+      storePathEpochFile: `${storeRoot}/epochFileCheckpoint`,
+      storePathBrokerIdentity: `${storeRoot}/brokerIdentity`,
+      // A send is acknowledged once every member of the sync-state set has it: a promoted slave has all of it.
+      allAckInSyncStateSet: 'true',
+    };
+  }
+  if (member.brokerId !== 0) return { ...reads, brokerId: String(member.brokerId), brokerRole: 'SLAVE' };
+  return {
+    ...reads,
+    brokerId: '0',
+    brokerRole: member.replication === 'SYNC' ? 'SYNC_MASTER' : 'ASYNC_MASTER',
+    // 5.3.3's SYNC_MASTER waits for a slave only when inSyncReplicas > 1 (CommitLog.handleHA returns at once for
+    // 1, the default); then a send the slave does not confirm within slaveTimeout (3 s) is FLUSH_SLAVE_TIMEOUT.
+    ...(member.replication === 'SYNC' ? { inSyncReplicas: '2', totalReplicas: '2' } : {}),
+  };
 }
 
 /** Eighteen levels (RocketMQ's count) of one second each, so retries come back in 1 s instead of 10 s, 30 s, 1 m… */
@@ -67,10 +113,25 @@ export function renderBrokerConfig(input: BrokerConfigInput): string {
       innerClientAuthenticationCredentials: JSON.stringify({ accessKey: input.acl.accessKey, secretKey: input.acl.secretKey }),
     });
   }
+  if (input.member) Object.assign(entries, replicaEntries(input.member, input.storeRoot));
   return renderProperties({ ...entries, ...input.overrides });
 }
 
-/** The name server's config file: port, loopback bind and ROCKETMQ_HOME (see {@link BrokerConfigInput.rocketmqHome}). */
-export function renderNamesrvConfig(input: { listenPort: number; rocketmqHome: string }): string {
-  return renderProperties({ listenPort: String(input.listenPort), bindAddress: '127.0.0.1', rocketmqHome: input.rocketmqHome });
+/**
+ * The name server's config file: port, loopback bind and ROCKETMQ_HOME (see {@link BrokerConfigInput.rocketmqHome});
+ * with `controller`, a one-peer DLedger controller embedded in it (enableControllerInNamesrv), listening on its
+ * own port, as apache/rocketmq's distribution/conf/controller/quick-start/namesrv.conf does.
+ */
+export function renderNamesrvConfig(input: { listenPort: number; rocketmqHome: string; controller?: { port: number; storePath: string } }): string {
+  const entries: Record<string, string> = { listenPort: String(input.listenPort), bindAddress: '127.0.0.1', rocketmqHome: input.rocketmqHome };
+  if (input.controller) {
+    Object.assign(entries, {
+      enableControllerInNamesrv: 'true',
+      controllerDLegerGroup: 'mqkit',
+      controllerDLegerPeers: `n0-127.0.0.1:${input.controller.port}`,
+      controllerDLegerSelfId: 'n0',
+      controllerStorePath: input.controller.storePath,
+    });
+  }
+  return renderProperties(entries);
 }

@@ -5,7 +5,10 @@ import type { ProcessSpec } from './process-control';
 /** One process of a harness cluster, as recorded in its descriptor file. */
 export interface ClusterProcessRecord {
   readonly role: 'namesrv' | 'broker';
+  /** The process's name: the broker name for a master-only cluster, `<brokerName>-replica` for a second member. */
   readonly name: string;
+  /** The RocketMQ broker name it serves (brokers); absent in older descriptors, where it is `name`. */
+  readonly brokerName?: string;
   /** `127.0.0.1:<listenPort>`. */
   readonly addr: string;
   /** Set while running; cleared after a stop. */
@@ -22,6 +25,8 @@ export interface ClusterDescriptor {
   readonly baseDir: string;
   readonly clusterName: string;
   readonly namesrvAddr: string;
+  /** The controller's address (controller mode: embedded in the name server, on a port of its own). */
+  readonly controllerAddr?: string;
   /** The process that started the cluster; a cluster whose owner died is an orphan to reap. */
   readonly ownerPid: number;
   readonly tls?: { readonly certPem: string };

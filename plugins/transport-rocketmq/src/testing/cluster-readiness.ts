@@ -3,12 +3,14 @@ import { parseFastjson } from './fastjson-text';
 import { RocketMqHarnessError } from './rocketmq-harness.error';
 import { ProbeCode, sendProbeRequest, type ProbeOptions } from './remoting-probe';
 
-/** A broker master as the name server lists it. */
+/** A broker name (a master and its slaves) as the name server lists it. */
 export interface RegisteredBroker {
   readonly brokerName: string;
   readonly clusterName: string;
-  /** The master's (brokerId 0) address, as clients get it. */
+  /** The master's (brokerId 0) address, as clients get it; undefined while the name has no master. */
   readonly addr: string | undefined;
+  /** Every registered member by broker id (0 = master). */
+  readonly addrs: Readonly<Record<string, string>>;
 }
 
 interface ClusterInfoBody {
@@ -26,7 +28,32 @@ export async function readClusterInfo(namesrvAddr: string, options: ProbeOptions
     brokerName: data.brokerName,
     clusterName: data.cluster,
     addr: data.brokerAddrs?.['0'],
+    addrs: { ...data.brokerAddrs },
   }));
+}
+
+/** A controller-mode broker name's replicas as its controller sees them (BrokerReplicasInfo.ReplicasInfo). */
+export interface SyncStateSet {
+  readonly masterAddress: string | undefined;
+  /** Addresses of the replicas in the sync-state set (a new master is elected from these). */
+  readonly inSync: readonly string[];
+  readonly notInSync: readonly string[];
+}
+
+interface ReplicasInfoBody {
+  replicasInfoTable?: Record<string, { masterAddress?: string; inSyncReplicas?: { brokerAddress: string }[]; notInSyncReplicas?: { brokerAddress: string }[] }>;
+}
+
+/** Asks a controller for CONTROLLER_GET_SYNC_STATE_DATA (1006) of one broker name. */
+export async function readSyncStateSet(controllerAddr: string, brokerName: string, options: ProbeOptions = {}): Promise<SyncStateSet> {
+  const response = await sendProbeRequest(controllerAddr, { code: ProbeCode.CONTROLLER_GET_SYNC_STATE_DATA, body: Buffer.from(JSON.stringify([brokerName])) }, options);
+  if (response.code !== 0) throw new RocketMqHarnessError('start', `controller ${controllerAddr} answered code ${response.code}: ${response.remark ?? ''}`);
+  const info = (parseFastjson(response.body.toString('utf8')) as ReplicasInfoBody).replicasInfoTable?.[brokerName];
+  return {
+    masterAddress: info?.masterAddress || undefined,
+    inSync: (info?.inSyncReplicas ?? []).map((r) => r.brokerAddress),
+    notInSync: (info?.notInSyncReplicas ?? []).map((r) => r.brokerAddress),
+  };
 }
 
 /** True when the broker itself answers GET_BROKER_RUNTIME_INFO (28) with SUCCESS. */

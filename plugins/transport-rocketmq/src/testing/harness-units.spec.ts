@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { signExtFields } from './acl-signature';
-import { renderBrokerConfig, FAST_DELAY_LEVELS } from './broker-config';
+import { renderBrokerConfig, renderNamesrvConfig, FAST_DELAY_LEVELS } from './broker-config';
 import { assertDiskHasRoom, diskUsedRatio } from './disk-usage';
 import { parseFastjson } from './fastjson-text';
 import { findFreePortGroup, isPortFree } from './free-port';
@@ -21,6 +21,36 @@ function javaHomeOnPath(): string | undefined {
   }
   return undefined;
 }
+
+describe('replica and controller configuration', () => {
+  const base = { clusterName: 'C', brokerName: 'broker-a', listenPort: 20000, namesrvAddr: '127.0.0.1:9876', storeRoot: '/s', rocketmqHome: '/h' };
+  const props = (text: string) => Object.fromEntries(text.trim().split('\n').map((l) => l.split('=') as [string, string]));
+
+  it('classic: the master is brokerId 0 (SYNC_MASTER waits for its slave: inSyncReplicas 2), the slave 1, both serve reads', () => {
+    const master = props(renderBrokerConfig({ ...base, member: { mode: 'classic', brokerId: 0, replication: 'SYNC', slaveReadEnable: true } }));
+    expect(master).toMatchObject({ brokerId: '0', brokerRole: 'SYNC_MASTER', inSyncReplicas: '2', slaveReadEnable: 'true' });
+    const slave = props(renderBrokerConfig({ ...base, member: { mode: 'classic', brokerId: 1, replication: 'SYNC', slaveReadEnable: true } }));
+    expect(slave).toMatchObject({ brokerId: '1', brokerRole: 'SLAVE', slaveReadEnable: 'true' });
+    expect(slave.inSyncReplicas).toBeUndefined();
+    expect(props(renderBrokerConfig({ ...base, member: { mode: 'classic', brokerId: 0, replication: 'ASYNC', slaveReadEnable: false } }))).toMatchObject({ brokerRole: 'ASYNC_MASTER', slaveReadEnable: 'false' });
+  });
+
+  it('controller mode: no fixed id or role, the controller address, its own epoch and identity files, all-ack in the sync-state set', () => {
+    const conf = props(renderBrokerConfig({ ...base, member: { mode: 'controller', controllerAddr: '127.0.0.1:9878', slaveReadEnable: true } }));
+    expect(conf).toMatchObject({
+      enableControllerMode: 'true',
+      controllerAddr: '127.0.0.1:9878',
+      brokerId: '-1',
+      brokerRole: 'SLAVE',
+      storePathEpochFile: '/s/epochFileCheckpoint',
+      storePathBrokerIdentity: '/s/brokerIdentity',
+      allAckInSyncStateSet: 'true',
+    });
+    const namesrv = props(renderNamesrvConfig({ listenPort: 9876, rocketmqHome: '/h', controller: { port: 9878, storePath: '/c' } }));
+    expect(namesrv).toMatchObject({ enableControllerInNamesrv: 'true', controllerDLegerPeers: 'n0-127.0.0.1:9878', controllerDLegerSelfId: 'n0', controllerStorePath: '/c' });
+    expect(props(renderNamesrvConfig({ listenPort: 9876, rocketmqHome: '/h' })).enableControllerInNamesrv).toBeUndefined();
+  });
+});
 
 describe('harness pieces that need no Java', () => {
   it('signs like RocketMQ AclClientRPCHook (vector from the 5.3.3 Java client)', () => {

@@ -24,6 +24,8 @@ export interface ProbeRequest {
 export const ProbeCode = {
   GET_BROKER_RUNTIME_INFO: 28,
   GET_BROKER_CLUSTER_INFO: 106,
+  /** To a controller: a broker name's master, sync-state set and the replicas out of it (body: broker names). */
+  CONTROLLER_GET_SYNC_STATE_DATA: 1006,
 } as const;
 
 let nextOpaque = 1;

@@ -39,7 +39,7 @@ describe('startRocketMqCluster (real RocketMQ)', () => {
     const registered = await readClusterInfo(cluster.namesrvAddr);
     for (const broker of cluster.brokers) {
       expect(broker.pid).toBeGreaterThan(0);
-      expect(registered).toContainEqual({ brokerName: broker.name, clusterName: 'DefaultCluster', addr: broker.addr });
+      expect(registered).toContainEqual({ brokerName: broker.name, clusterName: 'DefaultCluster', addr: broker.addr, addrs: { 0: broker.addr } });
       expect((await sendProbeRequest(broker.addr, { code: 28 })).code).toBe(0);
       // The broker holds listenPort − 2 (fast server) and + 1 (HA) as well.
       const port = Number(broker.addr.split(':')[1]);

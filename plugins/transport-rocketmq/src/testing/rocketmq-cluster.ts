@@ -3,15 +3,18 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AclCredentials } from './acl-signature';
 import { readDescriptor, writeDescriptor, type ClusterDescriptor, type ClusterProcessRecord } from './cluster-descriptor';
-import { launchProcess, waitForUnregistered } from './cluster-process';
+import { launchProcess, waitForInSync, waitForMaster, waitForUnregistered } from './cluster-process';
 import { readClusterInfo } from './cluster-readiness';
 import { isProcessAlive, stopProcess } from './process-control';
 import type { ProbeOptions } from './remoting-probe';
 import { RocketMqHarnessError } from './rocketmq-harness.error';
 
-/** One broker master of a cluster. */
+/** One broker process of a cluster. */
 export interface RocketMqBrokerInfo {
+  /** The process name: the broker name, or `<brokerName>-replica` for a replica cluster's second member. */
   readonly name: string;
+  /** The RocketMQ broker name it serves. */
+  readonly brokerName: string;
   /** `127.0.0.1:<listenPort>`, as the name server hands it to clients. */
   readonly addr: string;
   /** The JVM's pid while the harness runs it; undefined when stopped or not managed by the harness. */
@@ -74,7 +77,7 @@ export class RocketMqCluster {
     this.refresh();
     return this.descriptor.processes
       .filter((p) => p.role === 'broker')
-      .map((p) => ({ name: p.name, addr: p.addr, pid: p.pid !== undefined && isProcessAlive(p.pid) ? p.pid : undefined }));
+      .map((p) => ({ name: p.name, brokerName: p.brokerName ?? p.name, addr: p.addr, pid: p.pid !== undefined && isProcessAlive(p.pid) ? p.pid : undefined }));
   }
 
   /** The pids of every process of the cluster that is still running. */
@@ -92,7 +95,30 @@ export class RocketMqCluster {
     if (record.pid !== undefined) await stopProcess(record.pid, this.descriptor.baseDir, { force: options.force });
     record.pid = undefined;
     this.save();
-    await waitForUnregistered(name, { namesrvAddr: this.namesrvAddr, probe: this.probeOptions, timeoutMs: 30_000 });
+    await waitForUnregistered(record.brokerName ?? record.name, record.addr, { namesrvAddr: this.namesrvAddr, probe: this.probeOptions, timeoutMs: 30_000 });
+  }
+
+  /** Controller mode: waits until `count` replicas of `brokerName` are in the sync-state set (after a restart). */
+  async waitForInSync(brokerName: string, count = 2, options: { timeoutMs?: number } = {}): Promise<void> {
+    const controller = this.descriptor.controllerAddr;
+    if (!controller) throw new RocketMqHarnessError('start', 'this cluster has no controller');
+    await waitForInSync(controller, brokerName, count, { probe: this.probeOptions, timeoutMs: options.timeoutMs ?? 60_000 });
+  }
+
+  /** The process that is the master (brokerId 0) of `brokerName` now, as the name server lists it; undefined while none is. */
+  async masterOf(brokerName: string): Promise<string | undefined> {
+    const addr = (await readClusterInfo(this.namesrvAddr, this.probeOptions)).find((b) => b.brokerName === brokerName)?.addr;
+    return this.descriptor.processes.find((p) => p.role === 'broker' && p.addr === addr)?.name;
+  }
+
+  /**
+   * Waits until the name server lists a master of `brokerName` other than the process `notName` (after a
+   * controller failover: the promoted one); resolves with its process name.
+   */
+  async waitForMaster(brokerName: string, options: { notName?: string; timeoutMs?: number } = {}): Promise<string> {
+    const not = options.notName ? this.record(options.notName).addr : undefined;
+    const addr = await waitForMaster(brokerName, { namesrvAddr: this.namesrvAddr, probe: this.probeOptions, timeoutMs: options.timeoutMs ?? 60_000 }, not);
+    return this.descriptor.processes.find((p) => p.role === 'broker' && p.addr === addr)?.name ?? addr;
   }
 
   /** Starts a stopped broker again on the same ports and store; resolves once it answers and is registered. */
@@ -178,6 +204,7 @@ export async function connectRocketMqCluster(
     processes: brokers.map((b) => ({
       role: 'broker' as const,
       name: b.brokerName,
+      brokerName: b.brokerName,
       addr: b.addr ?? '',
       pid: undefined,
       spec: { command: '', args: [], cwd: '', logFile: '' },

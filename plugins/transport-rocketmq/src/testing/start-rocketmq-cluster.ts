@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AclCredentials } from './acl-signature';
-import { renderBrokerConfig, renderNamesrvConfig } from './broker-config';
+import { renderBrokerConfig, renderNamesrvConfig, type ReplicaMember } from './broker-config';
 import { writeDescriptor, type ClusterDescriptor, type ClusterProcessRecord } from './cluster-descriptor';
-import { launchProcess } from './cluster-process';
+import { launchProcess, waitForInSync, waitForMaster } from './cluster-process';
 import { assertDiskHasRoom } from './disk-usage';
 import { findFreePortGroup } from './free-port';
 import { findJavaToolchain } from './java-toolchain';
@@ -41,6 +41,24 @@ export interface RocketMqClusterOptions {
   readonly jvmArgs?: readonly string[];
   /** Per-process readiness timeout (default 120 s: a first JVM start on a busy 2-core box is slow). */
   readonly startTimeoutMs?: number;
+  /**
+   * A master and a slave per broker name, with fixed roles (brokerId 0 and 1). The slave is the process
+   * `<brokerName>-replica`. `replication` is the master's role: ASYNC_MASTER (default) or SYNC_MASTER (a send waits
+   * for the slave). `slaveReadEnable` (default true) lets the master send pulls to the slave and the slave serve
+   * them, also while the master is down.
+   */
+  readonly replicas?: { readonly replication?: 'ASYNC' | 'SYNC'; readonly slaveReadEnable?: boolean };
+  /**
+   * RocketMQ 5's controller mode: a DLedger controller embedded in the name server, two brokers per broker name
+   * (`<brokerName>` and `<brokerName>-replica`) whose ids and roles the controller assigns; killing the master
+   * promotes the other. Sends are acknowledged once the whole sync-state set has them (allAckInSyncStateSet).
+   */
+  readonly controller?: boolean;
+}
+
+/** The process name of a broker name's second member. */
+export function replicaName(brokerName: string): string {
+  return `${brokerName}-replica`;
 }
 
 const NAMESRV_MAIN = 'org.apache.rocketmq.namesrv.NamesrvStartup';
@@ -68,49 +86,67 @@ export async function startRocketMqCluster(options: RocketMqClusterOptions = {})
   const taken = new Set<number>();
   const namesrvPort = await findFreePortGroup([0], taken);
   const namesrvAddr = `127.0.0.1:${namesrvPort}`;
+  const controllerPort = options.controller ? await findFreePortGroup([0], taken) : undefined;
+  const replicated = options.controller === true || options.replicas !== undefined;
+  const slaveReadEnable = options.replicas?.slaveReadEnable ?? true;
 
-  const processRecord = async (role: 'namesrv' | 'broker', name: string, port: number): Promise<ClusterProcessRecord> => {
+  const processRecord = async (role: 'namesrv' | 'broker', name: string, port: number, brokerName = name, member?: ReplicaMember): Promise<ClusterProcessRecord> => {
     const home = join(baseDir, name);
     await mkdir(home, { recursive: true });
     const confFile = join(home, `${role}.conf`);
     const conf =
       role === 'namesrv'
-        ? renderNamesrvConfig({ listenPort: port, rocketmqHome: baseDir })
+        ? renderNamesrvConfig({ listenPort: port, rocketmqHome: baseDir, controller: controllerPort ? { port: controllerPort, storePath: join(home, 'controller') } : undefined })
         : renderBrokerConfig({
             clusterName: options.clusterName ?? 'DefaultCluster',
-            brokerName: name,
+            brokerName,
             listenPort: port,
             namesrvAddr,
             storeRoot: join(home, 'store'),
             rocketmqHome: baseDir,
             acl: options.acl,
+            member,
             overrides: options.brokerConfig,
           });
     await writeFile(confFile, conf);
     const jvm = rocketMqJvmArguments({
-      heapMb: role === 'namesrv' ? (options.namesrvHeapMb ?? 128) : (options.brokerHeapMb ?? 256),
+      // Up to four broker JVMs next to a name server on two cores: smaller heaps when replicated.
+      heapMb: role === 'namesrv' ? (options.namesrvHeapMb ?? 128) : (options.brokerHeapMb ?? (replicated ? 192 : 256)),
       home,
       logbackFile,
       tls,
       lockMaxLiveTimeMs: role === 'broker' ? (options.lockMaxLiveTimeMs ?? 10_000) : undefined,
-      extra: options.jvmArgs,
+      // The embedded controller's serializer reflects into java.lang (InaccessibleObjectException traces otherwise).
+      extra: [...(role === 'namesrv' && controllerPort ? ['--add-opens', 'java.base/java.lang=ALL-UNNAMED'] : []), ...(options.jvmArgs ?? [])],
     });
     const main = role === 'namesrv' ? NAMESRV_MAIN : BROKER_MAIN;
     const args = [...jvm, '-cp', distribution.classpath, main, '-c', confFile];
     const spec = { command: toolchain.java, args, cwd: home, logFile: join(home, 'stdout.log') };
-    return { role, name, addr: `127.0.0.1:${port}`, pid: undefined, spec };
+    return { role, name, brokerName, addr: `127.0.0.1:${port}`, pid: undefined, spec };
   };
 
   const processes: ClusterProcessRecord[] = [await processRecord('namesrv', 'namesrv', namesrvPort)];
-  for (const name of options.brokers ?? ['broker-a', 'broker-b']) {
-    // The broker also binds listenPort − 2 (fast server) and listenPort + 1 (HA): all three must be free.
-    processes.push(await processRecord('broker', name, await findFreePortGroup([-2, 0, 1], taken)));
+  // The broker also binds listenPort − 2 (fast server) and listenPort + 1 (HA): all three must be free.
+  const brokerPort = () => findFreePortGroup([-2, 0, 1], taken);
+  for (const brokerName of options.brokers ?? ['broker-a', 'broker-b']) {
+    if (options.controller) {
+      const member: ReplicaMember = { mode: 'controller', controllerAddr: `127.0.0.1:${controllerPort}`, slaveReadEnable };
+      processes.push(await processRecord('broker', brokerName, await brokerPort(), brokerName, member));
+      processes.push(await processRecord('broker', replicaName(brokerName), await brokerPort(), brokerName, member));
+    } else if (options.replicas) {
+      const replication = options.replicas.replication ?? 'ASYNC';
+      processes.push(await processRecord('broker', brokerName, await brokerPort(), brokerName, { mode: 'classic', brokerId: 0, replication, slaveReadEnable }));
+      processes.push(await processRecord('broker', replicaName(brokerName), await brokerPort(), brokerName, { mode: 'classic', brokerId: 1, replication, slaveReadEnable }));
+    } else {
+      processes.push(await processRecord('broker', brokerName, await brokerPort()));
+    }
   }
   const descriptor: ClusterDescriptor = {
     version: distribution.version,
     baseDir,
     clusterName: options.clusterName ?? 'DefaultCluster',
     namesrvAddr,
+    controllerAddr: controllerPort ? `127.0.0.1:${controllerPort}` : undefined,
     ownerPid: process.pid,
     tls: tls ? { certPem: tls.certPem } : undefined,
     acl: options.acl,
@@ -126,6 +162,12 @@ export async function startRocketMqCluster(options: RocketMqClusterOptions = {})
     await launchProcess(processes[0]!, context);
     writeDescriptor(file, descriptor);
     await Promise.all(processes.slice(1).map((record) => launchProcess(record, context).finally(() => writeDescriptor(file, descriptor))));
+    // Every member is registered; a replicated name also needs its master, and in controller mode both members in
+    // the sync-state set: a master killed before its replica joined the set has nobody to hand over to.
+    for (const name of options.brokers ?? ['broker-a', 'broker-b']) {
+      if (replicated) await waitForMaster(name, context);
+      if (controllerPort) await waitForInSync(`127.0.0.1:${controllerPort}`, name, 2, context);
+    }
   } catch (error) {
     await Promise.all(processes.map(async (p) => (p.pid !== undefined ? stopProcess(p.pid, baseDir, { force: true }) : undefined)));
     if (process.env['MQKIT_ROCKETMQ_KEEP'] !== '1') await rm(baseDir, { recursive: true, force: true });

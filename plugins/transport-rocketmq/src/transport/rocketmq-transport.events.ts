@@ -1,3 +1,4 @@
+import type { MessageQueue } from '@mqkit/core';
 import type { RemotingEvent } from '../remoting/remoting-events';
 
 /** A failure the RocketMQ transport recovered from by itself (a route refresh, a broker request it answered). */
@@ -15,6 +16,11 @@ declare module '@mqkit/core' {
     'rocketmq.error': RocketMqTransportErrorEvent;
     /** Every connection event of the transport (connected, disconnected, reconnect-scheduled, ...). */
     'rocketmq.connection': RemotingEvent;
+    /**
+     * A queue's pulls move to another member of its broker name: the broker suggested it (suggestWhichBrokerId,
+     * a slave while the consumer lags), or the master is gone and a slave serves.
+     */
+    'rocketmq.pull-broker': { readonly mq: MessageQueue; readonly brokerId: number; readonly address: string };
   }
 }
 
