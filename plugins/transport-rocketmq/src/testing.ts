@@ -25,5 +25,6 @@ export { createTopic, uniqueName } from './testing/topic-admin';
 export { sendProbeRequest, ProbeCode, type ProbeOptions, type ProbeRequest } from './testing/remoting-probe';
 export type { ProbeCommand } from './testing/probe-frame.codec';
 export { signExtFields, type AclCredentials } from './testing/acl-signature';
+export { createAclUser, type AclGrant } from './testing/acl-admin';
 export { readClusterInfo, type RegisteredBroker } from './testing/cluster-readiness';
 export { diskUsedRatio } from './testing/disk-usage';

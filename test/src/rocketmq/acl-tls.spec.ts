@@ -1,7 +1,7 @@
-import { BrokerError, createProducer, type Message } from '@mqkit/core';
+import { BrokerError, createConsumerApp, createProducer, type Message } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import { RemotingConnectionError } from '@mqkit/transport-rocketmq';
-import { startRocketMqCluster, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
+import { createAclUser, startRocketMqCluster, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deliveries, consumerClass } from '../support/fixtures';
 import { RocketMqHarness, clusterTransport, uniqueName } from './rocketmq-fixtures';
@@ -60,6 +60,45 @@ describe('ACL and TLS on a real cluster', () => {
         await producer.stop();
       }
     }
+  });
+
+  it('a user without PUB on a topic: the send fails with NO_PERMISSION naming the user and the topic, and nothing is stored', async () => {
+    const topic = uniqueName('secure');
+    await harness.createTopic(topic, 1);
+    const user = { username: uniqueName('reader'), password: `p-${uniqueName('x')}` };
+    await createAclUser(cluster, { ...user, grants: [{ resource: `Topic:${topic}`, actions: ['Sub'] }] });
+    const producer = await createProducer({
+      transport: clusterTransport(cluster, { credentials: { accessKey: user.username, secretKey: user.password } }),
+      group: uniqueName('p'),
+      profile: 'fast',
+      retryTimesWhenSendFailed: 0,
+    });
+    try {
+      const error: unknown = await producer.send({ topic, payload: { seq: 0 } }).then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(BrokerError);
+      expect(error).toMatchObject({ responseCode: 16, kind: 'no-permission' });
+      expect((error as Error).message).toContain(`User:${user.username} has no permission to access Topic:${topic}`);
+    } finally {
+      await producer.stop();
+    }
+    const admin = await harness.adminApp();
+    expect(await admin.transport.offsets.maxOffset({ topic, brokerName: 'broker-a', queueId: 0 })).toBe(0);
+  });
+
+  it('a user without SUB on the group: start() fails with NO_PERMISSION naming the group, before anything consumes', async () => {
+    const topic = uniqueName('secure');
+    const group = uniqueName('g');
+    await harness.createTopic(topic, 1);
+    const user = { username: uniqueName('writer'), password: `p-${uniqueName('x')}` };
+    // Sub on the topic, but nothing on the group: a consumer needs both (the heartbeat checks Group:<group>).
+    await createAclUser(cluster, { ...user, grants: [{ resource: `Topic:${topic}`, actions: ['Pub', 'Sub'] }] });
+    const Handler = consumerClass({ group, topic }, () => undefined);
+    const app = await createConsumerApp({ transport: clusterTransport(cluster, { credentials: { accessKey: user.username, secretKey: user.password } }), consumers: [Handler], profile: 'fast' });
+    const error: unknown = await app.start().then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(BrokerError);
+    expect(error).toMatchObject({ responseCode: 16, kind: 'no-permission' });
+    expect((error as Error).message).toContain(`User:${user.username} has no permission to access Group:${group}`);
+    expect(app.state).toBe('stopped');
   });
 
   it('plain TCP to a TLS-only cluster fails to connect, with a retriable connection error', async () => {
