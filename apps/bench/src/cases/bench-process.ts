@@ -62,13 +62,15 @@ export function runNodeChild(script: string, settings: Record<string, unknown>, 
 }
 
 /** The built Java programs and a runner for them (-Xmx512m, client logs at warn into a temp folder). */
-export async function javaRunner(log: (line: string) => void): Promise<{ run(mainClass: string, args: readonly string[], timeoutMs: number): BenchChild; close(): void }> {
+export async function javaRunner(
+  log: (line: string) => void,
+): Promise<{ run(mainClass: string, args: readonly string[], timeoutMs: number, onLine?: (line: string) => void): BenchChild; close(): void }> {
   const { classpath } = await ensureJavaBench({ log });
   const logs = mkdtempSync(join(tmpdir(), 'mqkit-bench-java-'));
   const java = process.env['JAVA_HOME'] ? join(process.env['JAVA_HOME'], 'bin', 'java') : 'java';
   return {
-    run: (mainClass, args, timeoutMs) =>
-      run(java, ['-Xmx512m', `-Drocketmq.log.root=${logs}`, '-Drocketmq.log.level=warn', '-cp', classpath, `mqkit.bench.${mainClass}`, ...args], { timeoutMs, label: mainClass }),
+    run: (mainClass, args, timeoutMs, onLine) =>
+      run(java, ['-Xmx512m', `-Drocketmq.log.root=${logs}`, '-Drocketmq.log.level=warn', '-cp', classpath, `mqkit.bench.${mainClass}`, ...args], { timeoutMs, label: mainClass, onLine }),
     close: () => rmSync(logs, { recursive: true, force: true }),
   };
 }

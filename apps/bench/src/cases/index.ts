@@ -5,6 +5,7 @@ import { pipelineCase } from './pipeline.case';
 import { rocketmqCase } from './rocketmq.case';
 import { produceCase } from './produce.case';
 import { compareCase } from '../compare/compare.case';
+import { chaosCase } from '../chaos/chaos.case';
 
 /** Every case, in the order `npm run bench` runs the embedded ones. */
-export const CASES: readonly BenchCase[] = [pipelineCase, backlogCase, offsetsCase, rocketmqCase, produceCase, compareCase];
+export const CASES: readonly BenchCase[] = [pipelineCase, backlogCase, offsetsCase, rocketmqCase, produceCase, compareCase, chaosCase];

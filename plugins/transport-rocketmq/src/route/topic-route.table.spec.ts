@@ -38,6 +38,22 @@ describe('TopicRouteTable', () => {
     expect(routeRequests().map((r) => r.extFields['topic'])).toEqual(['T', 'T', 'TBW102']);
   });
 
+  it('a route with no writable queue (a broker name between masters) is asked for again on every send, until one is', async () => {
+    cluster = await FakeCluster.start();
+    // Read-only, as a name without its master is for a producer.
+    cluster.routes.set('T', [{ name: 'broker-a', queues: 2, perm: 4 }]);
+    const { routes } = cluster.session({ routeRefreshMs: 3_600_000 });
+    expect(await routes.publishQueues('T')).toEqual([]);
+    expect(await routes.publishQueues('T')).toEqual([]);
+    cluster.routes.set('T', [{ name: 'broker-a', queues: 2 }]);
+    expect(await routes.publishQueues('T')).toHaveLength(2);
+    const asked = routeRequests().filter((r) => r.extFields['topic'] === 'T').length;
+    expect(await routes.publishQueues('T')).toHaveLength(2);
+    // Writable again: served from the cache.
+    expect(routeRequests().filter((r) => r.extFields['topic'] === 'T')).toHaveLength(asked);
+    expect(asked).toBe(3);
+  });
+
   it('falls back to TBW102 for sends to a topic without a route, capped at 4 queues per broker', async () => {
     cluster = await FakeCluster.start();
     cluster.routes.set('TBW102', [{ name: 'broker-a', queues: 8, perm: 7 }]);

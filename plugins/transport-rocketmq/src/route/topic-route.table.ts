@@ -60,13 +60,14 @@ export class TopicRouteTable implements RouteResolver {
   }
 
   /**
-   * Writable queues. A topic without a route is asked for again on every call (a producer's topic may just have
-   * been created), and when it still has none, RocketMQ's TBW102 fallback applies: brokers that auto-create topics
-   * route TBW102, and a send there creates the topic with min(4, TBW102's queues) queues.
+   * Writable queues. A topic without a route, or whose route has no writable queue (a broker name between masters
+   * during a controller failover), is asked for again on every call, as RocketMQ's tryToFindTopicPublishInfo does
+   * while its publish info is not ok; when it still has none, RocketMQ's TBW102 fallback applies: brokers that
+   * auto-create topics route TBW102, and a send there creates the topic with min(4, TBW102's queues) queues.
    */
   async publishQueues(topic: string): Promise<readonly MessageQueue[]> {
     let entry = this.entries.get(topic);
-    if (!entry || entry.stale || (!entry.route && !entry.fallback)) {
+    if (!entry || entry.stale || (!entry.route && !entry.fallback) || (entry.route && publishQueuesOf(topic, entry.route).length === 0)) {
       try {
         await this.fetch(topic);
       } catch (error) {

@@ -98,6 +98,30 @@ export class RocketMqCluster {
     await waitForUnregistered(record.brokerName ?? record.name, record.addr, { namesrvAddr: this.namesrvAddr, probe: this.probeOptions, timeoutMs: 30_000 });
   }
 
+  /**
+   * Stops the name server by pid (SIGTERM; `force` = SIGKILL). Brokers and clients keep running on what they
+   * know; {@link startNameServer} brings it back on the same port (brokers register again within their
+   * registration period, 30 s by default).
+   */
+  async stopNameServer(options: { force?: boolean } = {}): Promise<void> {
+    const record = this.namesrvRecord();
+    if (record.pid !== undefined) await stopProcess(record.pid, this.descriptor.baseDir, { force: options.force });
+    record.pid = undefined;
+    this.save();
+  }
+
+  async startNameServer(options: { timeoutMs?: number } = {}): Promise<void> {
+    const record = this.namesrvRecord();
+    if (record.pid !== undefined && isProcessAlive(record.pid)) return;
+    await launchProcess(record, { namesrvAddr: this.namesrvAddr, probe: this.probeOptions, timeoutMs: options.timeoutMs ?? 120_000, detached: !this.owner }).finally(() => this.save());
+  }
+
+  private namesrvRecord(): ClusterProcessRecord {
+    if (!this.descriptorFile) throw new RocketMqHarnessError('start', `the cluster at ${this.namesrvAddr} is not managed by the harness`);
+    this.refresh();
+    return this.descriptor.processes.find((p) => p.role === 'namesrv')!;
+  }
+
   /** Controller mode: waits until `count` replicas of `brokerName` are in the sync-state set (after a restart). */
   async waitForInSync(brokerName: string, count = 2, options: { timeoutMs?: number } = {}): Promise<void> {
     const controller = this.descriptor.controllerAddr;

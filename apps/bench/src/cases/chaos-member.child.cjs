@@ -1,0 +1,38 @@
+'use strict';
+/**
+ * One mqkit member of a consumer group in `npm run bench -- chaos`: the default profile (RocketMQ's intervals),
+ * except the heartbeat interval the scenario sets; the broker's offset store or Redis. Every delivery is written at
+ * once as "D <seq> <epoch ms>" (stdout to a pipe is synchronous on Linux, so a SIGKILL loses no record of what was
+ * handled). Prints "READY" once started. SIGTERM stops it cleanly (drain, commit, leave).
+ *
+ * Argument: one JSON object { namesrvAddr, topic, group, heartbeatMs, store: 'broker' | 'redis', redisUrl?, exclusiveHandoff? }.
+ */
+const { Consumer, createConsumerApp } = require('@mqkit/core');
+const { rocketmqTransport } = require('@mqkit/transport-rocketmq');
+
+async function main() {
+  const settings = JSON.parse(process.argv[2]);
+  class ChaosHandler {
+    handle(message) {
+      process.stdout.write(`D ${message.payload.seq} ${Date.now()}\n`);
+    }
+  }
+  Consumer({ group: settings.group, topic: settings.topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', exclusiveHandoff: settings.exclusiveHandoff === true })(ChaosHandler);
+  const offsetStore = settings.store === 'redis' ? require('@mqkit/offset-store-redis').redisOffsetStore({ url: settings.redisUrl }) : undefined;
+  const app = await createConsumerApp({
+    transport: rocketmqTransport({ nameServer: settings.namesrvAddr }),
+    consumers: [ChaosHandler],
+    offsetStore,
+    profile: { base: 'default', heartbeatIntervalMs: settings.heartbeatMs },
+  });
+  await app.start();
+  process.stdout.write('READY\n');
+  const stop = () => app.stop({ timeoutMs: 5_000 }).finally(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error && error.stack ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
