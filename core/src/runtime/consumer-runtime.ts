@@ -140,7 +140,7 @@ export class ConsumerRuntime {
       {
         topics: () => [...this.subscriptions.keys()],
         applyAllocation: (topic, allocated, mqAll) => queues.applyAllocation(topic, allocated, mqAll),
-        offerBack: (mqAll) => queues.offerBack(mqAll),
+        beforeAllocation: (topic, mqAll, routeChanged) => queues.beforeAllocation(topic, mqAll, routeChanged),
         dropUnsubscribed: (topics) => queues.dropUnsubscribed(topics),
         queuesChanged: (topic, mqAll, allocated) => host.messageQueueChanged?.(this.group, topic, mqAll, allocated),
       },

@@ -115,10 +115,12 @@ export class ProcessQueueTable {
 
   /**
    * Before a topic's queues are allocated: what this member consumed of queues it released and that are routed
-   * again goes back to the store first (see ConsumeProgress.offerBack).
+   * again goes back to the store first (see ConsumeProgress.offerBack); after a route change, the progress of the
+   * topic's owned queues too (a promoted master starts with the offsets its old master last copied to it).
    */
-  offerBack(mqAll: readonly MessageQueue[]): Promise<void> {
-    return this.parts.progress.offerBack(mqAll);
+  async beforeAllocation(topic: string, mqAll: readonly MessageQueue[], routeChanged: boolean): Promise<void> {
+    await this.parts.progress.offerBack(mqAll);
+    if (routeChanged) await this.parts.progress.persist(this.active().filter((pq) => pq.mq.topic === topic));
   }
 
   /** Releases the queues of topics no longer subscribed. */

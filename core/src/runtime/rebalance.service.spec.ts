@@ -31,7 +31,7 @@ function setup(options: { broadcasting?: boolean; cids?: string[]; queues?: Mess
       owned = [...allocated];
       return { changed: added.length + removed.length > 0, complete, added, removed };
     },
-    offerBack: async () => undefined,
+    beforeAllocation: async () => undefined,
     dropUnsubscribed: async () => undefined,
     queuesChanged: () => undefined,
   };

@@ -15,8 +15,12 @@ export interface RebalanceTarget {
    * is now owned.
    */
   applyAllocation(topic: string, allocated: readonly MessageQueue[], mqAll: readonly MessageQueue[]): Promise<{ changed: boolean; complete: boolean; added: MessageQueue[]; removed: MessageQueue[] }>;
-  /** Called with a topic's routed queues before they are allocated (offsets this member can offer back). */
-  offerBack(mqAll: readonly MessageQueue[]): Promise<void>;
+  /**
+   * Called with a topic's routed queues before they are allocated: offsets this member can offer back, and, when
+   * the route changed (a broker back, a master replaced), this member's progress written to the brokers the route
+   * names now, before another member reads it.
+   */
+  beforeAllocation(topic: string, mqAll: readonly MessageQueue[], routeChanged: boolean): Promise<void>;
   /** Releases queues of topics no longer subscribed. */
   dropUnsubscribed(topics: ReadonlySet<string>): Promise<void>;
   /** Called after a pass that changed a topic's assignment (the messageQueueChanged hook). */
@@ -102,7 +106,7 @@ export class RebalanceService {
     try {
       const topics = this.target.topics();
       for (const topic of topics) {
-        if (!(await this.rebalanceTopic(topic))) balanced = false;
+        if (!(await this.rebalanceTopic(topic, reason === 'route'))) balanced = false;
       }
       await this.target.dropUnsubscribed(new Set(topics));
     } catch (error) {
@@ -119,7 +123,7 @@ export class RebalanceService {
     return balanced;
   }
 
-  private async rebalanceTopic(topic: string): Promise<boolean> {
+  private async rebalanceTopic(topic: string, routeChanged: boolean): Promise<boolean> {
     const { target, deps, ctx } = this;
     const { group, clientId } = ctx;
     let mqAll: MessageQueue[];
@@ -131,9 +135,9 @@ export class RebalanceService {
         target.queuesChanged(topic, [], []);
         return true;
       }
-      // Before asking for the members (a round trip the other members make too), so that what this member offers
-      // back is usually stored before another member that takes the queue reads its offset.
-      await target.offerBack(mqAll);
+      // Before asking for the members (a round trip the other members make too), so that what this member writes
+      // is usually stored before another member that takes a queue reads its offset.
+      await target.beforeAllocation(topic, mqAll, routeChanged);
       cidAll = this.broadcasting ? [clientId] : [...(await deps.membership.consumerIds(group, topic))].sort(compareJavaStrings);
     } catch (error) {
       reportError(ctx, 'rebalance', error);

@@ -16,8 +16,15 @@ export class RocketMqGroupMembership implements GroupMembership {
   private readonly notices = new Subject<string>();
   private readonly registrations = new Map<string, ConsumerRegistration>();
   private readonly routeWatch: Subscription;
+  private readonly connectionWatch: Subscription;
+  /** Broker addresses this client has heartbeated since its connection to them opened. */
+  private readonly registeredAt = new Set<string>();
 
   constructor(private readonly session: RocketMqSession) {
+    // A new connection (a broker restarted, a promoted master) knows nothing of this client until its heartbeat.
+    this.connectionWatch = session.remoting.events$.subscribe((event) => {
+      if (event.type === 'connected' || event.type === 'disconnected') this.registeredAt.delete(event.address);
+    });
     // A subscribed topic that gains a route (created after this consumer started, or a broker back) gets a
     // heartbeat at once, so its brokers know the member before the next rebalance asks them for the group.
     this.routeWatch = session.routes.changes$.subscribe((topic) => {
@@ -53,7 +60,10 @@ export class RocketMqGroupMembership implements GroupMembership {
     const addresses = this.session.routes.addressesOf(topics);
     const request = heartbeatRequest({ clientId: this.session.clientId, consumers: registrations });
     await settleAll(
-      addresses.map(async (address) => parseHeartbeatResponse(await this.session.request(address, request))),
+      addresses.map(async (address) => {
+        parseHeartbeatResponse(await this.session.request(address, request));
+        this.registeredAt.add(address);
+      }),
       (error, i) => this.session.events.emit('rocketmq.error', { where: 'heartbeat', error, address: addresses[i] }),
     );
   }
@@ -91,6 +101,12 @@ export class RocketMqGroupMembership implements GroupMembership {
       brokers.map(async (broker) => {
         const address = broker.brokerAddrs.get(MASTER_ID) ?? [...broker.brokerAddrs.values()][0]!;
         try {
+          // A broker this client has not heartbeated yet (just restarted or promoted) would list the group without
+          // it: register first, so its answer counts this member at least.
+          if (!this.registeredAt.has(address) && this.registrations.size > 0) {
+            parseHeartbeatResponse(await this.session.request(address, heartbeatRequest({ clientId: this.session.clientId, consumers: [...this.registrations.values()] })));
+            this.registeredAt.add(address);
+          }
           for (const id of parseConsumerListResponse(await this.session.request(address, consumerListRequest(group)), group, broker.brokerName)) ids.add(id);
         } catch (error) {
           errors.push(error);
@@ -103,6 +119,7 @@ export class RocketMqGroupMembership implements GroupMembership {
 
   close(): void {
     this.routeWatch.unsubscribe();
+    this.connectionWatch.unsubscribe();
     this.notices.complete();
   }
 }

@@ -80,10 +80,12 @@ export class RocketMqMessagePuller implements MessagePuller {
       }
       return result;
     } catch (error) {
-      // A broker that dropped the connection may be gone: ask for the route again before the next pull.
+      // A broker that dropped the connection may be gone (crashed, or a master replaced by a controller failover):
+      // ask for the route now, so the next pull finds its successor rather than waiting for the 30 s refresh.
       if (error instanceof RemotingConnectionError && !signal.aborted) {
         this.suggested.delete(key);
         this.session.routes.invalidate(mq.topic);
+        this.session.routes.fetch(mq.topic).catch((e: Error) => this.session.events.emit('rocketmq.error', { where: 'route after lost connection', error: e }));
       }
       throw error;
     }
