@@ -21,6 +21,7 @@ import type { ConsumerAppOptions, StopOptions } from './app-options';
 import { ClientHost } from './client-host';
 import { createConsumerGroups } from './consumer-groups';
 import { Heartbeats } from './heartbeats';
+import { StallWatch } from './stall-watch';
 
 const DEFAULT_MAX_CACHED_BYTES = 256 * 1024 * 1024;
 
@@ -66,6 +67,7 @@ export class ConsumerApp {
   private readonly budget: ByteBudget;
   private readonly runtimes = new Map<string, ConsumerRuntime>();
   private heartbeats: Heartbeats | undefined;
+  private stallWatch: StallWatch | undefined;
   private producerInstance: Producer | undefined;
   private stopReport: Promise<StopReport> | undefined;
   private currentState: AppState = 'new';
@@ -147,6 +149,10 @@ export class ConsumerApp {
       }
       for (const runtime of runtimes) await runtime.start();
       this.heartbeats?.start(host.profile.heartbeatIntervalMs);
+      if (runtimes.length > 0) {
+        this.stallWatch = new StallWatch(host.profile.stallThresholdMs, (frozenMs) => this.recoverFromStall(frozenMs), this.controller.signal);
+        this.stallWatch.start();
+      }
       this.currentState = 'running';
     } catch (error) {
       this.currentState = 'failed';
@@ -227,6 +233,7 @@ export class ConsumerApp {
   private async shutdown(deadline: number): Promise<StopReport['consumers']> {
     this.controller.abort();
     await this.heartbeats?.stopped();
+    await this.stallWatch?.stopped();
     const consumers = await Promise.all([...this.runtimes.values()].map(async (r) => ({ group: r.group, queues: await r.stop(deadline) })));
     await this.producerInstance?.stop();
     try {
@@ -245,6 +252,12 @@ export class ConsumerApp {
       else declared.push(c);
     }
     return [...exploreConsumers(classes, this.container), ...declared];
+  }
+
+  /** The process was frozen: register again at once, and let every group drop its stale state. */
+  private recoverFromStall(frozenMs: number): void {
+    this.heartbeats?.now();
+    for (const runtime of this.runtimes.values()) runtime.recoverFromStall(frozenMs);
   }
 
   private heartbeatFailed(error: unknown): void {

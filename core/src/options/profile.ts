@@ -36,6 +36,12 @@ export interface Profile {
   readonly lockForceReleaseMs: number;
   /** Ordinary request timeout (3 s). */
   readonly requestTimeoutMs: number;
+  /**
+   * mqkit: a process whose clock moved this much past a 1 s tick was frozen (SIGSTOP, a VM pause, a swap storm)
+   * long enough to have been dropped from its groups: it drops what it cached and reads its offsets again. Default
+   * two heartbeat intervals (RocketMQ's brokers expire a member after four).
+   */
+  readonly stallThresholdMs: number;
 }
 
 export const DEFAULT_PROFILE: Profile = Object.freeze({
@@ -56,6 +62,7 @@ export const DEFAULT_PROFILE: Profile = Object.freeze({
   lockClientExpiryMs: 30_000,
   lockForceReleaseMs: 20_000,
   requestTimeoutMs: 3_000,
+  stallThresholdMs: 60_000,
 });
 
 /** The same knobs, scaled for tests on one machine. */
@@ -79,6 +86,8 @@ export const FAST_PROFILE: Profile = Object.freeze({
   lockClientExpiryMs: 500,
   lockForceReleaseMs: 2_000,
   requestTimeoutMs: 3_000,
+  // Not two heartbeats (1 s): a loaded test box can hold the event loop that long.
+  stallThresholdMs: 10_000,
 });
 
 export type ProfileOption = 'default' | 'fast' | (Partial<Profile> & { base?: 'default' | 'fast' });
@@ -87,5 +96,6 @@ export function resolveProfile(option: ProfileOption | undefined): Profile {
   if (option === undefined || option === 'default') return DEFAULT_PROFILE;
   if (option === 'fast') return FAST_PROFILE;
   const { base, ...overrides } = option;
-  return Object.freeze({ ...(base === 'fast' ? FAST_PROFILE : DEFAULT_PROFILE), name: 'custom', ...overrides });
+  const stall = overrides.stallThresholdMs ?? (overrides.heartbeatIntervalMs !== undefined ? 2 * overrides.heartbeatIntervalMs : undefined);
+  return Object.freeze({ ...(base === 'fast' ? FAST_PROFILE : DEFAULT_PROFILE), name: 'custom', ...overrides, ...(stall !== undefined ? { stallThresholdMs: stall } : {}) });
 }

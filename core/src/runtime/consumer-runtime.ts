@@ -221,6 +221,18 @@ export class ConsumerRuntime {
     this.unsubscribeErrors();
   }
 
+  /**
+   * After the process was frozen (see StallWatch): every queue is dropped without committing (what it cached was
+   * possibly consumed by the members that took over; its uncommitted progress is the only thing read again) and a
+   * rebalance takes the queues back at their stored offsets.
+   */
+  recoverFromStall(frozenMs: number): void {
+    if (this.state !== 'running') return;
+    reportError(this.ctx, 'stall', new Error(`the process was frozen for ${frozenMs} ms: cached messages dropped, offsets read again`));
+    this.queues?.dropAll(new Error(`frozen for ${frozenMs} ms`));
+    this.requestRebalance();
+  }
+
   status(): ConsumerStatus {
     const queues = this.queues?.statuses() ?? [];
     return {
