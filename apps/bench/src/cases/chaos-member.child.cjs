@@ -14,7 +14,7 @@ async function main() {
   const settings = JSON.parse(process.argv[2]);
   class ChaosHandler {
     handle(message) {
-      process.stdout.write(`D ${message.payload.seq} ${Date.now()}\n`);
+      process.stdout.write(`D ${message.payload.seq} ${Date.now()} ${message.brokerName}/${message.queueId}\n`);
     }
   }
   Consumer({ group: settings.group, topic: settings.topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', exclusiveHandoff: settings.exclusiveHandoff === true })(ChaosHandler);

@@ -72,7 +72,7 @@ async function runScenario(
     const dir = join(workspaceRoot(), 'reports', 'bench');
     mkdirSync(dir, { recursive: true });
     const origin = fault?.at ?? 0;
-    const duplicated = deliveries.duplicated().map((d) => ({ seq: d.seq, deliveries: d.deliveries.map(([m, at]) => [m, at - origin]) }));
+    const duplicated = deliveries.duplicated().map((d) => ({ seq: d.seq, deliveries: d.deliveries.map(([m, at, q]) => [m, at - origin, q]) }));
     writeFileSync(join(dir, `chaos-trace-${scenario.id}-${client}.json`), `${JSON.stringify({ fault, marks: marks.map((m) => ({ ...m, at: m.at - origin })), duplicated }, null, 1)}\n`);
   }
   const first = fault ? deliveries.firstDeliveryFrom(fault.seq) : undefined;

@@ -7,7 +7,7 @@ export class DeliveryLog {
   private readonly counts = new Map<number, number>();
   private readonly firstAt = new Map<number, number>();
   /** With tracing on: every delivery as [member, epoch ms], by sequence number. */
-  private readonly trail: Map<number, [number, number][]> | undefined;
+  private readonly trail: Map<number, [number, number, string][]> | undefined;
 
   constructor(options: { trace?: boolean } = {}) {
     this.trail = options.trace ? new Map() : undefined;
@@ -15,21 +15,23 @@ export class DeliveryLog {
 
   record(line: string, member = -1): void {
     if (!line.startsWith('D ')) return;
-    const space = line.indexOf(' ', 2);
-    const seq = Number(line.slice(2, space));
-    const at = Number(line.slice(space + 1));
+    // "D <seq> <epoch ms>[ <queue>]"
+    const [, seqText, atText] = line.split(' ', 3);
+    const seq = Number(seqText);
+    const at = Number(atText);
     if (!Number.isInteger(seq)) return;
     this.counts.set(seq, (this.counts.get(seq) ?? 0) + 1);
     if (!this.firstAt.has(seq)) this.firstAt.set(seq, at);
     if (this.trail) {
+      const queue = line.split(' ')[3] ?? '';
       const list = this.trail.get(seq);
-      if (list) list.push([member, at]);
-      else this.trail.set(seq, [[member, at]]);
+      if (list) list.push([member, at, queue]);
+      else this.trail.set(seq, [[member, at, queue]]);
     }
   }
 
   /** With tracing on: the deliveries of every message delivered more than once. */
-  duplicated(): { seq: number; deliveries: [number, number][] }[] {
+  duplicated(): { seq: number; deliveries: [number, number, string][] }[] {
     return [...(this.trail ?? [])].filter(([, list]) => list.length > 1).map(([seq, deliveries]) => ({ seq, deliveries }));
   }
 

@@ -54,6 +54,44 @@ describe('TopicRouteTable', () => {
     expect(asked).toBe(3);
   });
 
+  it('while a broker that left a route is not back, routes are asked for every second instead of every refreshMs', async () => {
+    cluster = await FakeCluster.start();
+    cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }, { name: 'broker-b', queues: 1 }]);
+    const session = cluster.session({ routeRefreshMs: 3_600_000 });
+    const { routes } = session;
+    const changes: string[] = [];
+    routes.changes$.subscribe((t) => changes.push(t));
+    await routes.subscribeQueues('T');
+    session.start();
+    // broker-b crashes: a lost connection makes a member ask at once, and it sees the broker gone.
+    cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }]);
+    await routes.fetch('T');
+    expect(changes).toEqual(['T']);
+    // Back: found by the one-second watch, not by the hourly refresh.
+    cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }, { name: 'broker-b', queues: 1 }]);
+    await waitFor(() => changes.length === 2, { timeoutMs: 5_000, message: 'broker-b back in the route' });
+    expect((await routes.subscribeQueues('T')).map((q) => q.brokerName)).toEqual(['broker-a', 'broker-b']);
+    // Nothing missing any more: the watch ends.
+    const asked = routeRequests().length;
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(routeRequests().length).toBeLessThanOrEqual(asked + 1);
+    await session.close();
+  });
+
+  it('a lost connection to a routed broker makes routes be asked for within a second (a member with no queue there learns too)', async () => {
+    cluster = await FakeCluster.start();
+    cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }, { name: 'broker-b', queues: 1 }]);
+    const session = cluster.session({ routeRefreshMs: 3_600_000 });
+    const { routes } = session;
+    await routes.subscribeQueues('T');
+    session.start();
+    const asked = routeRequests().length;
+    routes.brokerConnectionLost('10.9.9.9:1');
+    routes.brokerConnectionLost(cluster.broker('broker-b').address);
+    await waitFor(() => routeRequests().length > asked, { timeoutMs: 3_000, message: 'a refresh after the lost connection' });
+    await session.close();
+  });
+
   it('falls back to TBW102 for sends to a topic without a route, capped at 4 queues per broker', async () => {
     cluster = await FakeCluster.start();
     cluster.routes.set('TBW102', [{ name: 'broker-a', queues: 8, perm: 7 }]);

@@ -24,6 +24,13 @@ export interface RouteTableHooks {
   refreshFailed?(topic: string, error: Error): void;
 }
 
+/** How often routes are asked for while a broker that left a route is not back. */
+export const MISSING_REFRESH_MS = 1_000;
+/** For how long a broker that left a route is watched for. */
+export const MISSING_WATCH_MS = 5 * 60_000;
+/** For how long routes are watched after a broker connection was lost. */
+export const SUSPECT_WATCH_MS = 10_000;
+
 /**
  * Topic routes from the name servers, cached as RocketMQ's MQClientInstance caches them: fetched on first use,
  * refreshed every `refreshMs` (and on the next use after {@link invalidate}), kept when a refresh fails. A route
@@ -35,6 +42,11 @@ export class TopicRouteTable implements RouteResolver {
   private readonly inflight = new Map<string, Promise<TopicRoute | undefined>>();
   private readonly changeSubject = new Subject<string>();
   private brokerAddrs = new Map<string, Map<number, string>>();
+  private started = false;
+  private suspectUntil = 0;
+  private nextTickAt = 0;
+  /** `<topic>\0<brokerName>` of brokers that left a route, with when. */
+  private readonly missing = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> | undefined;
   private closed = false;
@@ -134,16 +146,48 @@ export class TopicRouteTable implements RouteResolver {
     return [...out];
   }
 
-  /** Starts the periodic refresh of every cached topic. */
+  /**
+   * Starts the periodic refresh of every cached topic: every `refreshMs`, and every second while a broker that left
+   * a route is not back (for at most {@link MISSING_WATCH_MS}). Members learn that a restarted broker is back from
+   * their own refresh; on RocketMQ's 30 s schedule they learn it up to 30 s apart, and meanwhile allocate over
+   * different queue sets, so that two of them consume some queues at once. Polling while a broker is missing brings
+   * them back together within a second.
+   */
   start(): void {
-    if (this.closed || this.timer) return;
-    const tick = (): void => {
+    if (this.closed || this.started) return;
+    this.started = true;
+    this.schedule(this.options.refreshMs);
+  }
+
+  private schedule(ms: number): void {
+    clearTimeout(this.timer);
+    this.nextTickAt = Date.now() + ms;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
       this.refreshing = this.refreshAll().finally(() => {
         this.refreshing = undefined;
-        if (!this.closed) this.timer = setTimeout(tick, this.options.refreshMs).unref();
+        if (!this.closed && !this.timer) this.schedule(this.watchingMissing() ? Math.min(this.options.refreshMs, MISSING_REFRESH_MS) : this.options.refreshMs);
       });
-    };
-    this.timer = setTimeout(tick, this.options.refreshMs).unref();
+    }, ms).unref();
+  }
+
+  /**
+   * A connection to a broker of a cached route was lost: refresh within a second and keep the one-second cadence
+   * for {@link SUSPECT_WATCH_MS} (the name server may still list the broker for a moment), and then for as long as
+   * a broker is missing from a route.
+   */
+  brokerConnectionLost(address: string): void {
+    const known = [...this.brokerAddrs.values()].some((addrs) => [...addrs.values()].includes(address));
+    if (!known || this.closed) return;
+    this.suspectUntil = Date.now() + SUSPECT_WATCH_MS;
+    if (this.started && this.timer && this.nextTickAt - Date.now() > MISSING_REFRESH_MS) this.schedule(MISSING_REFRESH_MS);
+  }
+
+  /** True while some topic misses a broker it had (within the watch window), or a broker connection was just lost. */
+  private watchingMissing(): boolean {
+    const now = Date.now();
+    for (const [key, since] of this.missing) if (now - since > MISSING_WATCH_MS) this.missing.delete(key);
+    return this.missing.size > 0 || now < this.suspectUntil;
   }
 
   /** Refreshes every cached topic now; failures keep the old route and are reported to the hook. */
@@ -172,10 +216,23 @@ export class TopicRouteTable implements RouteResolver {
     const route = response.code === ResponseCode.TOPIC_NOT_EXIST ? undefined : parseTopicRoute(response, topic);
     const fingerprint = routeFingerprint(route);
     const previous = this.entries.get(topic);
+    this.trackMissing(topic, previous?.route, route);
     this.entries.set(topic, { route, fingerprint, stale: false, fallback: route ? undefined : previous?.fallback });
     this.rebuildBrokerTable();
     if (previous && previous.fingerprint !== fingerprint && !this.closed) this.changeSubject.next(topic);
     return route;
+  }
+
+  /** Brokers a topic's route had and has no more are watched for (see {@link start}); back, they are forgotten. */
+  private trackMissing(topic: string, before: TopicRoute | undefined, after: TopicRoute | undefined): void {
+    const now = new Set((after?.brokerDatas ?? []).map((b) => b.brokerName));
+    for (const key of [...this.missing.keys()]) if (key.startsWith(`${topic}\u0000`) && now.has(key.slice(topic.length + 1))) this.missing.delete(key);
+    for (const broker of before?.brokerDatas ?? []) {
+      const key = `${topic}\u0000${broker.brokerName}`;
+      if (!now.has(broker.brokerName) && !this.missing.has(key)) this.missing.set(key, Date.now());
+    }
+    // A broker just went missing: the next refresh comes within a second (not at the end of a 30 s wait).
+    if (this.missing.size > 0 && this.started && !this.closed && this.timer && this.nextTickAt - Date.now() > MISSING_REFRESH_MS) this.schedule(MISSING_REFRESH_MS);
   }
 
   private rebuildBrokerTable(): void {

@@ -40,6 +40,9 @@ export class RocketMqSession {
       if (events.has('rocketmq.connection')) events.emit('rocketmq.connection', event);
       if (event.type === 'request-handler-error') events.emit('rocketmq.error', { where: 'broker-request', error: event.error, address: event.address });
       if (event.type === 'protocol-error') events.emit('rocketmq.error', { where: 'remoting', error: event.error, address: event.address });
+      // A broker connection lost (crashed, partitioned, a master replaced): every member learns of it at once,
+      // also one with no queue there, so routes are asked for now and every second until they settle.
+      if (event.type === 'disconnected' && !this.nameServers.addresses.includes(event.address)) this.routes.brokerConnectionLost(event.address);
     });
     this.nameServers = new NameServerClient(this.remoting, options.nameServers);
     this.routes = new TopicRouteTable(
