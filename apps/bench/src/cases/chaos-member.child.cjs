@@ -25,6 +25,12 @@ async function main() {
     offsetStore,
     profile: { base: 'default', heartbeatIntervalMs: settings.heartbeatMs },
   });
+  if (settings.trace) {
+    // What the member did, for `--trace`: errors, rebalances, releases.
+    const note = (text) => process.stdout.write(`E ${Date.now()} ${text}\n`);
+    app.on('consumer.error', (e) => note(`error ${e.where} ${e.mq ? `${e.mq.brokerName}/${e.mq.queueId} ` : ''}${e.error.message.slice(0, 160)}`));
+    app.on('consumer.rebalance', (e) => note(`rebalance ${e.topic} members ${e.cidAll.length} added ${e.added.map((q) => `${q.brokerName}/${q.queueId}`)} removed ${e.removed.map((q) => `${q.brokerName}/${q.queueId}`)}`));
+  }
   await app.start();
   process.stdout.write('READY\n');
   const stop = () => app.stop({ timeoutMs: 5_000 }).finally(() => process.exit(0));

@@ -12,6 +12,8 @@ export interface MemberSettings {
   readonly store: 'broker' | 'redis';
   readonly redisUrl?: string;
   readonly exclusiveHandoff?: boolean;
+  /** Members also report errors and rebalances ("E <epoch ms> <text>" lines), kept in `notes`. */
+  readonly trace?: boolean;
 }
 
 /** Runs Java bench programs (see bench-process.ts javaRunner). */
@@ -32,6 +34,8 @@ interface Member {
  */
 export class ChaosGroup {
   private readonly members: Member[] = [];
+  /** With tracing on: every "E" line of every member, as [member, epoch ms, text]. */
+  readonly notes: [number, number, string][] = [];
 
   constructor(
     private readonly client: ChaosClient,
@@ -51,6 +55,9 @@ export class ChaosGroup {
       else if (line.startsWith('D ')) {
         this.log.record(line, index);
         this.members[index]!.delivered++;
+      } else if (line.startsWith('E ')) {
+        const space = line.indexOf(' ', 2);
+        this.notes.push([index, Number(line.slice(2, space)), line.slice(space + 1)]);
       }
     };
     const child =

@@ -9,7 +9,7 @@ import { log } from '../cases/bench-util';
 import { workspaceRoot } from '../compare/variant-tree';
 import { ChaosGroup, type ChaosClient, type JavaRunner } from './chaos-group';
 import { DeliveryLog } from './delivery-log';
-import { CHANNEL_EXPIRED_MS, SCENARIOS, type Scenario } from './scenarios';
+import { CHANNEL_EXPIRED_MS, HEARTBEAT_MS, SCENARIOS, type Scenario } from './scenarios';
 import { SteadyProducer } from './steady-producer';
 
 const RATE = 300;
@@ -39,7 +39,7 @@ async function runScenario(
   const store = client === 'mqkit' ? scenario.store : 'broker';
   const group = new ChaosGroup(
     client,
-    { namesrvAddr: env.cluster.namesrvAddr, topic, group: uniqueName(`chaos${scenario.id}${client}`), heartbeatMs: scenario.heartbeatMs, store, redisUrl: env.redis?.url, exclusiveHandoff: env.exclusiveHandoff },
+    { namesrvAddr: env.cluster.namesrvAddr, topic, group: uniqueName(`chaos${scenario.id}${client}`), heartbeatMs: scenario.heartbeatMs, store, redisUrl: env.redis?.url, exclusiveHandoff: env.exclusiveHandoff, trace: env.trace },
     deliveries,
     env.java,
   );
@@ -73,7 +73,8 @@ async function runScenario(
     mkdirSync(dir, { recursive: true });
     const origin = fault?.at ?? 0;
     const duplicated = deliveries.duplicated().map((d) => ({ seq: d.seq, deliveries: d.deliveries.map(([m, at, q]) => [m, at - origin, q]) }));
-    writeFileSync(join(dir, `chaos-trace-${scenario.id}-${client}.json`), `${JSON.stringify({ fault, marks: marks.map((m) => ({ ...m, at: m.at - origin })), duplicated }, null, 1)}\n`);
+    const notes = group.notes.map(([m, at, text]) => [m, at - origin, text]);
+    writeFileSync(join(dir, `chaos-trace-${scenario.id}-${client}.json`), `${JSON.stringify({ fault, marks: marks.map((m) => ({ ...m, at: m.at - origin })), notes, duplicated }, null, 1)}\n`);
   }
   const first = fault ? deliveries.firstDeliveryFrom(fault.seq) : undefined;
   return {
@@ -106,7 +107,7 @@ export const chaosCase: BenchCase = {
     const clients: ChaosClient[] = clientFlag === 'mqkit' || clientFlag === 'java' ? [clientFlag] : ['mqkit', 'java'];
     const exclusiveHandoff = args.includes('--exclusive-handoff');
     const trace = args.includes('--trace');
-    log(`settings: ${RATE} msg/s, 4 queues per broker, both clients with RocketMQ's default intervals (heartbeat as the scenario says), CONSUME_FROM_FIRST_OFFSET, concurrently, default threads; mqkit exclusiveHandoff ${exclusiveHandoff}; broker channelExpiredTimeout ${CHANNEL_EXPIRED_MS} ms`);
+    log(`settings: ${RATE} msg/s, 4 queues per broker, both clients with RocketMQ's default intervals except heartbeats every ${HEARTBEAT_MS} ms (below the lowered channel expiry), CONSUME_FROM_FIRST_OFFSET, concurrently, default threads; mqkit exclusiveHandoff ${exclusiveHandoff}; broker channelExpiredTimeout ${CHANNEL_EXPIRED_MS} ms`);
     const java = clients.includes('java') ? await javaRunner(log) : undefined;
     const redis = scenarios.some((s) => s.store === 'redis') ? await startRedisServer({ useRedisUrl: false }) : undefined;
     const runs: ChaosRun[] = [];

@@ -23,13 +23,18 @@ export interface Scenario {
   /** The offset store of mqkit's members (Java's always use the broker's). */
   readonly store: 'broker' | 'redis';
   readonly members: number;
-  /** Heartbeat interval of both clients' members (RocketMQ's default 30 s unless the scenario needs less). */
+  /** Heartbeat interval of both clients' members. */
   readonly heartbeatMs: number;
   run(ctx: ScenarioContext): Promise<void>;
 }
 
 /** The broker's channel expiry for the run (RocketMQ: 120 s), which scenario ii outlasts. */
 export const CHANNEL_EXPIRED_MS = 10_000;
+/**
+ * Both clients' heartbeat interval in every scenario (RocketMQ: 30 s): below the lowered channel expiry, or the
+ * brokers would expire every member between two heartbeats and the group would churn in every scenario.
+ */
+export const HEARTBEAT_MS = 3_000;
 
 export const SCENARIOS: readonly Scenario[] = [
   {
@@ -39,7 +44,7 @@ export const SCENARIOS: readonly Scenario[] = [
     cluster: 'masters',
     store: 'broker',
     members: 3,
-    heartbeatMs: 30_000,
+    heartbeatMs: HEARTBEAT_MS,
     async run(ctx) {
       await ctx.sleep(5_000);
       ctx.fault('member SIGKILL');
@@ -52,11 +57,11 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     id: 'ii',
     name: 'member-stop',
-    description: `a member SIGSTOPped for 25 s (channel expiry ${CHANNEL_EXPIRED_MS / 1000} s, scanned every 10 s; heartbeats every 3 s), then SIGCONT`,
+    description: `a member SIGSTOPped for 25 s (channel expiry ${CHANNEL_EXPIRED_MS / 1000} s, scanned every 10 s; heartbeats every ${HEARTBEAT_MS / 1000} s), then SIGCONT`,
     cluster: 'masters',
     store: 'broker',
     members: 3,
-    heartbeatMs: 3_000,
+    heartbeatMs: HEARTBEAT_MS,
     async run(ctx) {
       await ctx.sleep(5_000);
       ctx.fault('member SIGSTOP');
@@ -73,7 +78,7 @@ export const SCENARIOS: readonly Scenario[] = [
     cluster: 'masters',
     store: 'broker',
     members: 3,
-    heartbeatMs: 30_000,
+    heartbeatMs: HEARTBEAT_MS,
     async run(ctx) {
       await ctx.sleep(5_000);
       ctx.fault('broker SIGKILL');
@@ -94,7 +99,7 @@ export const SCENARIOS: readonly Scenario[] = [
     cluster: 'controller',
     store: 'broker',
     members: 3,
-    heartbeatMs: 30_000,
+    heartbeatMs: HEARTBEAT_MS,
     async run(ctx) {
       await ctx.sleep(5_000);
       const master = (await ctx.cluster.masterOf('broker-a'))!;
@@ -114,7 +119,7 @@ export const SCENARIOS: readonly Scenario[] = [
     cluster: 'masters',
     store: 'broker',
     members: 3,
-    heartbeatMs: 30_000,
+    heartbeatMs: HEARTBEAT_MS,
     async run(ctx) {
       await ctx.sleep(5_000);
       ctx.fault('name server SIGKILL');
@@ -131,7 +136,7 @@ export const SCENARIOS: readonly Scenario[] = [
     cluster: 'masters',
     store: 'redis',
     members: 3,
-    heartbeatMs: 30_000,
+    heartbeatMs: HEARTBEAT_MS,
     async run(ctx) {
       await ctx.sleep(5_000);
       ctx.fault('Redis down');
