@@ -117,9 +117,11 @@ export const chaosCase: BenchCase = {
         const own = scenarios.filter((s) => s.cluster === kind);
         if (own.length === 0) continue;
         const cluster = await BenchCluster.start(
+          // RocketMQ's 60 s queue-lock lifetime (the harness's 10 s is for the fast test profile): members run the
+          // default profile, which renews locks every 20 s.
           kind === 'controller'
-            ? { brokers: ['broker-a'], controller: true, brokerConfig: { channelExpiredTimeout: String(CHANNEL_EXPIRED_MS) } }
-            : { brokerConfig: { channelExpiredTimeout: String(CHANNEL_EXPIRED_MS), registerNameServerPeriod: '10000' } },
+            ? { brokers: ['broker-a'], controller: true, lockMaxLiveTimeMs: 60_000, brokerConfig: { channelExpiredTimeout: String(CHANNEL_EXPIRED_MS) } }
+            : { lockMaxLiveTimeMs: 60_000, brokerConfig: { channelExpiredTimeout: String(CHANNEL_EXPIRED_MS), registerNameServerPeriod: '10000' } },
           log,
         );
         try {
