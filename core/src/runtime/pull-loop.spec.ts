@@ -4,6 +4,7 @@ import type { MessageRecord } from '../model/message';
 import { PullStatus, type PullResult } from '../model/pull-result';
 import { parseSubscription } from '../model/subscription';
 import type { MessagePuller, PullRequest } from '../spi/transport.roles';
+import { ByteBudget } from './byte-budget';
 import { ConsumeProgress } from './consume-progress';
 import type { Accepted, ConsumeService } from './consume-service';
 import { ProcessQueue } from './process-queue';
@@ -199,6 +200,32 @@ describe('PullLoop', () => {
     paused = false;
     gate.resolve();
     await vi.waitFor(() => expect(puller.requests).toHaveLength(1));
+    pq.abort();
+    await running;
+  });
+
+  it('drops an answer that arrives when the app budget is already full, and pulls the same offset once there is room', async () => {
+    const { group, pq, puller, consume, loop } = setup();
+    const budget = new ByteBudget(4_096);
+    Object.assign(group, { budget });
+    const running = loop.run();
+    await vi.waitFor(() => expect(puller.requests).toHaveLength(1));
+    // While this pull is held, another queue's answer fills the budget (and overshoots it by part of a message, as
+    // the broker returns at least one); then this pull is answered too.
+    const reservedByOthers = budget.reserve(budget.room());
+    const others = reservedByOthers + 2_000;
+    budget.settle(reservedByOthers, others);
+    puller.then(() => found(records(0, 3), 3));
+    await vi.waitFor(() => expect(budget.inUse).toBe(others));
+    await new Promise((r) => setImmediate(r));
+    expect(consume.batches).toEqual([]);
+    expect(pq.nextOffset).toBe(0);
+    expect(puller.requests).toHaveLength(1);
+    budget.release(others);
+    puller.then(() => found(records(0, 3), 3));
+    await vi.waitFor(() => expect(consume.batches).toEqual([[0, 1, 2]]));
+    expect(puller.requests[1]!.offset).toBe(0);
+    expect(budget.peakInUse).toBeLessThanOrEqual(budget.limit + 2_000);
     pq.abort();
     await running;
   });

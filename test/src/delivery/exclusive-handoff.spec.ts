@@ -79,14 +79,16 @@ describe('exclusive handoff (CONCURRENTLY under broker locks)', () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     let running = 0;
     // Every call waits for the gate, so the first member has a running call on each of its queues when the second
-    // joins: its release of the queues it loses has to wait for them.
+    // joins: its release of the queues it loses has to wait for them. One message per queue (the producer sends
+    // round-robin): with more, the eight calls could all come from two queues, and a queue with no running call is
+    // released at once instead of drained.
     const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', consumeThreadMax: 8 }, async () => {
       running++;
       await gate;
     });
     const first = await harness.app([Handler]);
-    await harness.produce(topic, 40);
-    await waitFor(() => running >= 4 && first.consumer(group).status().queues.filter((q) => q.mq.topic === topic && q.inflight > 0).length === 4);
+    await harness.produce(topic, 4);
+    await waitFor(() => running === 4 && first.consumer(group).status().queues.filter((q) => q.mq.topic === topic && q.inflight > 0).length === 4);
     const second = await harness.app([Handler]);
     const queuesOf = (app: ConsumerApp, state: string) => app.consumer(group).status().queues.filter((q) => q.mq.topic === topic && q.state === state).map((q) => q.mq.queueId);
     // The joiner consumes its half while the first member is still draining that half: they overlap, as in RocketMQ.
