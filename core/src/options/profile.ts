@@ -42,6 +42,13 @@ export interface Profile {
    * two heartbeat intervals (RocketMQ's brokers expire a member after four).
    */
   readonly stallThresholdMs: number;
+  /**
+   * mqkit: a queue that appears in the route after this member's first look at its topic (a broker back after a
+   * crash) is taken only once it has been routed this long, unless this member itself consumed it last: its
+   * previous owners write their offsets back to the broker first (see RouteArrivals). Default: three route watches
+   * of the RocketMQ transport (1 s each while a broker is missing).
+   */
+  readonly routeArrivalGraceMs: number;
 }
 
 export const DEFAULT_PROFILE: Profile = Object.freeze({
@@ -63,6 +70,7 @@ export const DEFAULT_PROFILE: Profile = Object.freeze({
   lockForceReleaseMs: 20_000,
   requestTimeoutMs: 3_000,
   stallThresholdMs: 60_000,
+  routeArrivalGraceMs: 3_000,
 });
 
 /** The same knobs, scaled for tests on one machine. */
@@ -88,6 +96,8 @@ export const FAST_PROFILE: Profile = Object.freeze({
   requestTimeoutMs: 3_000,
   // Not two heartbeats (1 s): a loaded test box can hold the event loop that long.
   stallThresholdMs: 10_000,
+  // Two of the fast route refreshes plus a route watch.
+  routeArrivalGraceMs: 2_000,
 });
 
 export type ProfileOption = 'default' | 'fast' | (Partial<Profile> & { base?: 'default' | 'fast' });

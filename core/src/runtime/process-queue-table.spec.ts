@@ -38,8 +38,8 @@ afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
 
-function setup(options: Parameters<typeof testGroup>[0], handler: (m: unknown, ctx: unknown) => unknown, extra: { locks?: QueueLocks; start?: (mq: MessageQueue, progress: ConsumeProgress) => Promise<number>; perQueue?: number } = {}) {
-  const group = testGroup(options, ['consumer.error', 'consumer.queue-released']);
+function setup(options: Parameters<typeof testGroup>[0], handler: (m: unknown, ctx: unknown) => unknown, extra: { locks?: QueueLocks; start?: (mq: MessageQueue, progress: ConsumeProgress) => Promise<number>; perQueue?: number; profile?: Parameters<typeof testGroup>[2] } = {}) {
+  const group = testGroup(options, ['consumer.error', 'consumer.queue-released'], extra.profile);
   const store = new MemoryOffsetStore();
   const progress = new ConsumeProgress(group, store, false);
   const invoker = new HandlerInvoker(group, new Map([['T', binding(handler)]]), []);
@@ -158,5 +158,19 @@ describe('ProcessQueueTable', () => {
     // A queue moved to another member (still routed) is not remembered.
     await table.applyAllocation('T', [q(0)], [q(0), q(1)]);
     expect(progress.remembered(q(1))).toBe(-1);
+  });
+
+  it('a queue routed after the first look, that another member consumed last, is taken only once routed for the grace', async () => {
+    const graceMs = 200;
+    const { table } = setup({}, () => undefined, { profile: { routeArrivalGraceMs: graceMs } });
+    // The first route: every queue counts as always there.
+    expect(await table.applyAllocation('T', [q(0)], [q(0)])).toMatchObject({ complete: true, added: [q(0)] });
+    // q(1)'s broker comes back: allocated to this member, but its previous owner's offset write comes first.
+    const arrived = Date.now();
+    expect(await table.applyAllocation('T', [q(0), q(1)], [q(0), q(1)])).toMatchObject({ changed: false, complete: false });
+    expect(table.statuses().map((s) => s.mq.queueId)).toEqual([0]);
+    await expect.poll(async () => (await table.applyAllocation('T', [q(0), q(1)], [q(0), q(1)])).complete, { timeout: 5_000, interval: 20 }).toBe(true);
+    expect(Date.now() - arrived).toBeGreaterThanOrEqual(graceMs);
+    expect(table.statuses().map((s) => s.mq.queueId)).toEqual([0, 1]);
   });
 });

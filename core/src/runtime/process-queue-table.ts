@@ -9,6 +9,7 @@ import type { HandlerInvoker } from './handler-invoker';
 import { ProcessQueue } from './process-queue';
 import { PullLoop, limitsFromOptions, type PullLimits } from './pull-loop';
 import type { QueueLockManager } from './queue-lock-manager';
+import { RouteArrivals } from './route-arrivals';
 import type { QueueStatus, ReleaseReport } from './runtime-status';
 
 /** The collaborators the table calls. */
@@ -42,6 +43,7 @@ export interface QueueTableHost {
 export class ProcessQueueTable {
   private readonly table = new Map<string, ProcessQueue>();
   private readonly loops = new Map<ProcessQueue, Promise<void>>();
+  private readonly arrivals = new RouteArrivals();
   private limits: PullLimits;
 
   constructor(
@@ -94,10 +96,18 @@ export class ProcessQueueTable {
     }
     // Queues this member remembers that are now another member's: their progress is the new owner's.
     this.parts.progress.forget(mqAll.filter((mq) => !wanted.has(mqKey(mq))));
+    const arriving = this.arrivals.observe(topic, mqAll, this.ctx.profile.routeArrivalGraceMs);
     const added: MessageQueue[] = [];
     let complete = true;
     const additions = [...wanted.values()]
       .filter((mq) => !this.table.has(mqKey(mq)))
+      .filter((mq) => {
+        // Just routed again and last consumed by another member: its offer of the offset comes first (the pass
+        // stays unbalanced, so a retry takes the queue once the grace is over).
+        const wait = arriving.has(mqKey(mq)) && this.parts.progress.remembered(mq) < 0;
+        if (wait) complete = false;
+        return !wait;
+      })
       .map(async (mq) => {
         if (await this.add(mq)) added.push(mq);
         else complete = false;

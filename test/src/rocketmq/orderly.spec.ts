@@ -33,15 +33,22 @@ describe('ORDERLY consumption on a real cluster', () => {
         running.set(key, running.get(key)! - 1);
       },
     );
-    const apps: ConsumerApp[] = [await harness.app([Handler]), await harness.app([Handler])];
+    // The members each app's last rebalance of the topic saw, for the failure message.
+    const members = new Map<string, readonly string[]>();
+    const app = async () => {
+      const a = await harness.app([Handler]);
+      a.on('consumer.rebalance', (e) => void (e.topic === topic && members.set(a.clientId, e.cidAll)));
+      return a;
+    };
+    const apps: ConsumerApp[] = [await app(), await app()];
     const total = 3_000;
     const producing = harness.produce(topic, total);
     await waitFor(() => delivered > 600, { timeoutMs: 30_000 });
-    apps.push(await harness.app([Handler]));
+    apps.push(await app());
     await waitFor(() => delivered > 1_300, { timeoutMs: 30_000 });
     await apps.shift()!.stop();
     await waitFor(() => delivered > 2_000, { timeoutMs: 30_000 });
-    apps.push(await harness.app([Handler]));
+    apps.push(await app());
     await producing;
     await waitFor(() => [...log.values()].reduce((n, l) => n + new Set(l).size, 0) === total, {
       timeoutMs: 30_000,
@@ -58,7 +65,7 @@ describe('ORDERLY consumption on a real cluster', () => {
     // Every owned queue is locked at the broker by its owner: another client id gets none of them.
     const ownedOf = (a: ConsumerApp) => a.consumer(group).status().queues.filter((q) => q.mq.topic === topic);
     await waitFor(() => apps.every((a) => ownedOf(a).length === 2), {
-      message: () => JSON.stringify(apps.map((a) => [a.clientId, ownedOf(a).map((q) => `${q.mq.brokerName}/${q.mq.queueId}`)])),
+      message: () => JSON.stringify(apps.map((a) => [a.clientId, ownedOf(a).map((q) => `${q.mq.brokerName}/${q.mq.queueId}`), members.get(a.clientId)])),
     });
     const intruder = (await harness.adminApp()).transport.locks!;
     const owned = apps.flatMap((a) => ownedOf(a).map((q) => q.mq));

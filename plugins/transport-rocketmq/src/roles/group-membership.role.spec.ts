@@ -106,4 +106,34 @@ describe('RocketMqGroupMembership', () => {
     expect(membership.registration('g')).toBeUndefined();
     membership.close();
   });
+
+  it('an unregister waits for the heartbeats still unanswered, and a heartbeat begun before it does not register the group again', async () => {
+    cluster = await FakeCluster.start(['broker-a']);
+    cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }]);
+    const membership = new RocketMqGroupMembership(cluster.session({}, '10.0.0.1@app'));
+    await membership.heartbeat([registration(['T'])]);
+    // The broker holds the next heartbeat: the unregister must not overtake it (the broker would run it after).
+    const order: string[] = [];
+    let answer!: () => void;
+    cluster.onBroker = (_name, request, peer) => {
+      order.push(request.code === RequestCode.HEART_BEAT ? 'heartbeat' : request.code === RequestCode.UNREGISTER_CLIENT ? 'unregister' : String(request.code));
+      if (request.code === RequestCode.HEART_BEAT) answer = () => peer.reply(request);
+      else peer.reply(request);
+    };
+    const beating = membership.heartbeat([registration(['T'])]);
+    await waitFor(() => order.includes('heartbeat'));
+    const unregistering = membership.unregister('g');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(order).toEqual(['heartbeat']);
+    answer();
+    await Promise.all([beating, unregistering]);
+    expect(order).toEqual(['heartbeat', 'unregister']);
+    // A heartbeat that was fetching routes when the group left sends nothing for it.
+    cluster.routes.set('U', [{ name: 'broker-a', queues: 1 }]);
+    const late = membership.heartbeat([registration(['U'])]);
+    await membership.unregister('g');
+    await late;
+    expect(order.filter((code) => code === 'heartbeat')).toHaveLength(1);
+    membership.close();
+  });
 });

@@ -19,6 +19,8 @@ export class RocketMqGroupMembership implements GroupMembership {
   private readonly connectionWatch: Subscription;
   /** Broker addresses this client has heartbeated since its connection to them opened. */
   private readonly registeredAt = new Set<string>();
+  /** Heartbeats sent and not answered yet: an unregister waits for them (see `unregister`). */
+  private readonly unanswered = new Set<Promise<unknown>>();
 
   constructor(private readonly session: RocketMqSession) {
     // A new connection (a broker restarted, a promoted master) knows nothing of this client until its heartbeat.
@@ -57,21 +59,31 @@ export class RocketMqGroupMembership implements GroupMembership {
     const topics = new Set(registrations.flatMap((r) => r.subscriptions.map((s) => s.topic)));
     // Routes first: a topic not cached yet is fetched; one without a route (not created yet) is skipped.
     await Promise.all([...topics].map((topic) => this.session.routes.route(topic).catch(() => undefined)));
-    const addresses = this.session.routes.addressesOf(topics);
-    const request = heartbeatRequest({ clientId: this.session.clientId, consumers: registrations });
+    // A group unregistered while the routes were fetched is not registered again.
+    const current = registrations.filter((r) => this.registrations.has(r.group));
+    if (current.length === 0) return;
+    const addresses = this.session.routes.addressesOf(new Set(current.flatMap((r) => r.subscriptions.map((s) => s.topic))));
+    const request = heartbeatRequest({ clientId: this.session.clientId, consumers: current });
     await settleAll(
       addresses.map(async (address) => {
-        parseHeartbeatResponse(await this.session.request(address, request));
+        parseHeartbeatResponse(await this.tracked(this.session.request(address, request)));
         this.registeredAt.add(address);
       }),
       (error, i) => this.session.events.emit('rocketmq.error', { where: 'heartbeat', error, address: addresses[i] }),
     );
   }
 
-  /** UNREGISTER_CLIENT to every broker of the group's topics; the broker then notifies the other members. */
+  /**
+   * UNREGISTER_CLIENT to every broker of the group's topics; the broker then notifies the other members. Heartbeats
+   * still unanswered are waited for first: the broker runs heartbeats and unregisters on different threads, so a
+   * heartbeat sent just before could register the member again after its unregister, and one still queued when the
+   * connection closes registers a closed channel. Either leaves a member that is gone in the group's list (and
+   * queues allocated to it) until the broker's channel expiry, two minutes later.
+   */
   async unregister(group: string): Promise<void> {
     const registration = this.registrations.get(group);
     this.registrations.delete(group);
+    await Promise.allSettled([...this.unanswered]);
     const topics = registration?.subscriptions.map((s) => s.topic) ?? [];
     const addresses = this.session.routes.addressesOf(topics);
     const request = unregisterRequest(this.session.clientId, { consumerGroup: group });
@@ -104,7 +116,7 @@ export class RocketMqGroupMembership implements GroupMembership {
           // A broker this client has not heartbeated yet (just restarted or promoted) would list the group without
           // it: register first, so its answer counts this member at least.
           if (!this.registeredAt.has(address) && this.registrations.size > 0) {
-            parseHeartbeatResponse(await this.session.request(address, heartbeatRequest({ clientId: this.session.clientId, consumers: [...this.registrations.values()] })));
+            parseHeartbeatResponse(await this.tracked(this.session.request(address, heartbeatRequest({ clientId: this.session.clientId, consumers: [...this.registrations.values()] }))));
             this.registeredAt.add(address);
           }
           for (const id of parseConsumerListResponse(await this.session.request(address, consumerListRequest(group)), group, broker.brokerName)) ids.add(id);
@@ -115,6 +127,13 @@ export class RocketMqGroupMembership implements GroupMembership {
     );
     if (errors.length === brokers.length) throw errors[0];
     return [...ids];
+  }
+
+  private tracked<T>(request: Promise<T>): Promise<T> {
+    this.unanswered.add(request);
+    const done = (): void => void this.unanswered.delete(request);
+    request.then(done, done);
+    return request;
   }
 
   close(): void {
