@@ -94,6 +94,7 @@ async function runScenario(
  * name) once with mqkit members and once with RocketMQ's Java DefaultMQPushConsumer members, every member a
  * child process, on clusters the bench starts (two masters; a controller-mode pair for iv) and a redis-server of
  * its own. One JSON line per scenario with both clients' figures, then the totals over the scenarios both ran.
+ * Results go to reports/bench/chaos[-<scenario>][-<client>][-exclusive-handoff].json.
  */
 export const chaosCase: BenchCase = {
   name: 'chaos',
@@ -159,7 +160,9 @@ export const chaosCase: BenchCase = {
     };
     const dir = join(workspaceRoot(), 'reports', 'bench');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `chaos${wanted ? `-${wanted}` : ''}.json`), `${JSON.stringify({ at: new Date().toISOString(), exclusiveHandoff, rate: RATE, scenarios: lines, summary }, null, 2)}\n`);
+    // One file per variant, so a partial or one-sided run never overwrites the side-by-side figures the README quotes.
+    const variant = [wanted, clientFlag && clients.length === 1 ? clients[0] : undefined, exclusiveHandoff ? 'exclusive-handoff' : undefined].filter(Boolean);
+    writeFileSync(join(dir, `chaos${variant.map((v) => `-${v}`).join('')}.json`), `${JSON.stringify({ at: new Date().toISOString(), exclusiveHandoff, rate: RATE, scenarios: lines, summary }, null, 2)}\n`);
     return summary;
   },
 };
