@@ -31,7 +31,8 @@ export {
 export type { Message, MessageRecord } from './model/message';
 export { compareJavaStrings, compareMessageQueues, mqKey, mqLabel, sameQueue, type MessageQueue } from './model/message-queue';
 export { PullStatus, type PullResult } from './model/pull-result';
-export { parseSubscription, tagMatches, type SubscriptionData } from './model/subscription';
+export { parseSubscription, sqlSubscription, tagMatches, type SubscriptionData } from './model/subscription';
+export { compileSql92, Sql92Error, type Sql92Filter } from './filter/index';
 export { javaStringHashCode } from './util/java-hash';
 
 // Errors
@@ -60,6 +61,7 @@ export type {
   QueueLocks,
   RetryChannel,
   RouteResolver,
+  SubscriptionCheck,
   SendResult,
   SendStatus,
   TopicAdmin,

@@ -18,6 +18,7 @@ import type { BrokerCallbacks } from '../spi/transport.roles';
 import { parentController } from '../util/abort';
 import { toError } from '../util/deferred';
 import type { ConsumerAppOptions, StopOptions } from './app-options';
+import { checkSubscriptions } from './check-subscriptions';
 import { ClientHost } from './client-host';
 import { createConsumerGroups } from './consumer-groups';
 import { Heartbeats } from './heartbeats';
@@ -122,6 +123,7 @@ export class ConsumerApp {
         throw new ConfigurationError({ source: 'createConsumerApp', option: 'maxCachedBytes', value: options.maxCachedBytes, allowed: 'an integer number of bytes > 0' });
       }
       const transport = await host.connect(options.transport, this.brokerCallbacks());
+      await checkSubscriptions(definitions, host);
       await host.register(options.plugins ?? []);
       const runtimes = createConsumerGroups(definitions, host, options, {
         clientId: host.clientId,

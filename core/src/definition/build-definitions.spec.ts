@@ -60,6 +60,10 @@ describe('option validation (Java checkConfig ranges)', () => {
     [{ codec: {} as never }, 'codec', /decode/],
     [{ strategy: 42 as never }, 'strategy', /registered strategy name/],
     [{ consumeThreadMaxx: 3 } as never, 'consumeThreadMaxx', /a known @Consumer option/],
+    [{ sql: "a = 'x'", tags: 'A' }, 'sql', /not both/],
+    [{ sql: 42 as never }, 'sql', /an SQL92 expression/],
+    [{ sql: "a != 'x'" }, 'sql', /column 3/],
+    [{ sql: 'a = 1 b = 2' }, 'sql', /would silently ignore the rest/],
   ];
   it.each(cases)('%j is rejected naming %s', (options, option, allowed) => {
     const error = rejection(options);
@@ -74,6 +78,23 @@ describe('option validation (Java checkConfig ranges)', () => {
     const error = rejection({ consumeThreadMin: 0, pullBatchSize: 0, consumeTimeout: -1 });
     expect(error.issues.map((i) => i.option).sort()).toEqual(['consumeThreadMin', 'consumeTimeout', 'pullBatchSize']);
     expect(error.message).toMatch(/^3 invalid options:/);
+  });
+});
+
+describe('subscriptions', () => {
+  it('sql makes an SQL92 subscription with no tags; tags a TAG one', () => {
+    class Sql {
+      handle(): void {}
+    }
+    Consumer({ group: 'g', topic: 'T', sql: "region = 'eu'" })(Sql);
+    class Tags {
+      handle(): void {}
+    }
+    Consumer({ group: 'h', topic: 'T', tags: 'A || B' })(Tags);
+    const [sql, tags] = definitionsOf(Sql, Tags).map((d) => d.subscriptions[0]!.subscription);
+    expect(sql).toMatchObject({ expressionType: 'SQL92', expression: "region = 'eu'" });
+    expect([...sql!.tags, ...sql!.codes]).toEqual([]);
+    expect(tags).toMatchObject({ expressionType: 'TAG', expression: 'A || B' });
   });
 });
 

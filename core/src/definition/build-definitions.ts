@@ -1,5 +1,5 @@
 import { ConfigurationError, type ConfigurationIssue } from '../errors/configuration.error';
-import { parseSubscription } from '../model/subscription';
+import { parseSubscription, sqlSubscription } from '../model/subscription';
 import { GROUP_OPTION_KEYS, type ConsumerOptions } from '../options/consumer-options';
 import { IssueCollector } from '../options/option-checks';
 import { checkDeclaration, resolveGroupOptions } from '../options/validate-consumer-options';
@@ -17,6 +17,8 @@ export function buildDefinitions(declarations: readonly ConsumerDeclaration[], n
     const collector = new IssueCollector(declaration.handler.className);
     checkDeclaration(collector, declaration.options);
     issues.push(...collector.issues);
+    // An invalid declaration is reported, not built (its subscription could not be parsed).
+    if (collector.issues.length > 0) continue;
     const list = byGroup.get(declaration.options.group) ?? [];
     list.push(declaration);
     byGroup.set(declaration.options.group, list);
@@ -44,7 +46,7 @@ export function buildDefinitions(declarations: readonly ConsumerDeclaration[], n
       seenTopics.set(d.options.topic, `${d.handler.className}.${String(d.handler.method)}`);
       subscriptions.push({
         topic: d.options.topic,
-        subscription: parseSubscription(d.options.topic, d.options.tags, now),
+        subscription: d.options.sql !== undefined ? sqlSubscription(d.options.topic, d.options.sql, now) : parseSubscription(d.options.topic, d.options.tags, now),
         batch: d.options.batch ?? false,
         codec: d.options.codec ?? jsonCodec,
         handler: d.handler,

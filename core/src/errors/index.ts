@@ -7,3 +7,4 @@ export { AllocationError } from './allocation.error';
 export { MessageValidationError } from './validation.error';
 export { TimeoutError } from './timeout.error';
 export { IllegalStateError } from './state.error';
+export { SubscriptionRejectedError } from './subscription-rejected.error';

@@ -1,14 +1,16 @@
+import { compileSql92 } from '../filter/sql92';
 import { javaStringHashCode } from '../util/java-hash';
 
 /**
- * A parsed TAG subscription expression, as RocketMQ's FilterAPI builds it: `*` or empty means all;
- * otherwise tags split on `||`, trimmed, empty parts dropped; codes are Java String.hashCode of each tag.
+ * A parsed subscription expression, as RocketMQ's FilterAPI builds it. TAG: `*` or empty means all; otherwise
+ * tags split on `||`, trimmed, empty parts dropped; codes are Java String.hashCode of each tag. SQL92: the
+ * broker evaluates the expression over the message properties; tags and codes are empty.
  */
 export interface SubscriptionData {
   readonly topic: string;
   readonly expression: string;
-  readonly expressionType: 'TAG';
-  /** Empty means every message matches. */
+  readonly expressionType: 'TAG' | 'SQL92';
+  /** Empty means every message matches (always empty for SQL92). */
   readonly tags: ReadonlySet<string>;
   readonly codes: ReadonlySet<number>;
   readonly subVersion: number;
@@ -27,6 +29,12 @@ export function parseSubscription(topic: string, expression: string | undefined,
     }
   }
   return { topic, expression: tags.size === 0 ? '*' : raw, expressionType: 'TAG', tags, codes, subVersion };
+}
+
+/** An SQL92 subscription (`MessageSelector.bySql`); throws Sql92Error when the expression cannot be used. */
+export function sqlSubscription(topic: string, expression: string, subVersion = Date.now()): SubscriptionData {
+  compileSql92(expression);
+  return { topic, expression, expressionType: 'SQL92', tags: new Set(), codes: new Set(), subVersion };
 }
 
 /** The client-side exact re-check after the broker's hash filter (PullAPIWrapper.processPullResult). */

@@ -4,8 +4,8 @@ import type { Codec } from '../spi/codec';
 
 /**
  * Options of `@Consumer(...)`. Names and defaults are DefaultMQPushConsumer's (consumer-semantics.md §1), plus
- * `consumeMode` (from rocketmq-spring), `batch`, `codec` and mqkit's own `exclusiveHandoff`.
- * Options that describe the group (everything but topic, tags, batch and codec) must agree when several
+ * `consumeMode` (from rocketmq-spring), `sql`, `batch`, `codec` and mqkit's own `exclusiveHandoff`.
+ * Options that describe the group (everything but topic, tags, sql, batch and codec) must agree when several
  * declarations share a group.
  */
 export interface ConsumerOptions {
@@ -13,8 +13,14 @@ export interface ConsumerOptions {
   group: string;
   /** 1-127 chars of `[%|a-zA-Z0-9_-]`. */
   topic: string;
-  /** TAG expression: `*` (default) or `TagA || TagB`. Exact, case-sensitive. */
+  /** TAG expression: `*` (default) or `TagA || TagB`. Exact, case-sensitive. Not with `sql`. */
   tags?: string;
+  /**
+   * SQL92 property filter, evaluated by the broker (RocketMQ's `MessageSelector.bySql`), e.g.
+   * `region = 'eu' AND amount > 100`; TAGS is a property too. Not with `tags`. A RocketMQ broker needs
+   * `enablePropertyFilter=true`; retries (`%RETRY%<group>`) are delivered unfiltered, as in Java.
+   */
+  sql?: string;
   /** Hand the handler arrays of up to consumeMessageBatchMaxSize messages. Default false: one message per call. */
   batch?: boolean;
   /** Decodes `payload`; JSON by default. */

@@ -1,10 +1,12 @@
+import { compileSql92 } from '../filter/sql92';
+import { Sql92Error } from '../filter/sql92-error';
 import { ConsumeFromWhere, ConsumeMode, MessageModel } from '../model/constants';
 import { CONSUMER_DEFAULTS, GROUP_OPTION_KEYS, type ConsumerOptions, type ResolvedGroupOptions } from './consumer-options';
 import { GROUP_MAX_LENGTH, IssueCollector, TOPIC_MAX_LENGTH, checkName, formatConsumeTimestamp, parseConsumeTimestamp } from './option-checks';
 
-const KNOWN_KEYS: ReadonlySet<string> = new Set<string>(['group', 'topic', 'tags', 'batch', 'codec', ...GROUP_OPTION_KEYS]);
+const KNOWN_KEYS: ReadonlySet<string> = new Set<string>(['group', 'topic', 'tags', 'sql', 'batch', 'codec', ...GROUP_OPTION_KEYS]);
 
-/** Checks what one declaration says about its own subscription (topic, tags, batch, codec) and spots unknown keys. */
+/** Checks what one declaration says about its own subscription (topic, tags or sql, batch, codec) and spots unknown keys. */
 export function checkDeclaration(issues: IssueCollector, options: ConsumerOptions): void {
   for (const key of Object.keys(options)) {
     if (!KNOWN_KEYS.has(key)) issues.add(key, (options as unknown as Record<string, unknown>)[key], `a known @Consumer option (${[...KNOWN_KEYS].join(', ')})`);
@@ -13,9 +15,28 @@ export function checkDeclaration(issues: IssueCollector, options: ConsumerOption
   if (options.group === 'DEFAULT_CONSUMER') issues.add('group', options.group, 'any group but DEFAULT_CONSUMER (reserved by RocketMQ)');
   checkName(issues, 'topic', options.topic, TOPIC_MAX_LENGTH);
   if (options.tags !== undefined && typeof options.tags !== 'string') issues.add('tags', options.tags, "a TAG expression such as '*' or 'TagA || TagB'");
+  checkSql(issues, options);
   issues.boolean('batch', options.batch);
   if (options.codec !== undefined && (typeof options.codec !== 'object' || typeof options.codec?.decode !== 'function')) {
     issues.add('codec', options.codec, 'an object with decode(body, record) and encode(payload)');
+  }
+}
+
+function checkSql(issues: IssueCollector, options: ConsumerOptions): void {
+  if (options.sql === undefined) return;
+  if (options.tags !== undefined) {
+    issues.add('sql', options.sql, 'no sql when tags is given: a subscription filters by TAG or by SQL92, not both (TAGS is a property in SQL92)');
+    return;
+  }
+  if (typeof options.sql !== 'string') {
+    issues.add('sql', options.sql, "an SQL92 expression such as \"region = 'eu' AND amount > 100\"");
+    return;
+  }
+  try {
+    compileSql92(options.sql);
+  } catch (error) {
+    if (!(error instanceof Sql92Error)) throw error;
+    issues.add('sql', options.sql, `an SQL92 expression RocketMQ's broker accepts (${error.message})`);
   }
 }
 

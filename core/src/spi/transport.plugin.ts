@@ -10,6 +10,7 @@ import type {
   QueueLocks,
   RetryChannel,
   RouteResolver,
+  SubscriptionCheck,
   TopicAdmin,
 } from './transport.roles';
 
@@ -44,12 +45,14 @@ export interface TransportRoles {
   readonly sender?: MessageSender;
   readonly topicAdmin?: TopicAdmin;
   readonly offsetAdmin?: OffsetAdmin;
+  /** CHECK_CLIENT_CONFIG: SQL92 subscriptions. */
+  readonly subscriptionCheck?: SubscriptionCheck;
   /** Closes every connection; called once, after the consumers drained and the producer stopped. */
   close(): Promise<void>;
 }
 
 /** The optional roles, by their key in {@link TransportRoles}. */
-export type OptionalRole = 'retry' | 'locks' | 'sender' | 'topicAdmin' | 'offsetAdmin';
+export type OptionalRole = 'retry' | 'locks' | 'sender' | 'topicAdmin' | 'offsetAdmin' | 'subscriptionCheck';
 
 /** SPI names of the roles, for "missing role" errors. */
 export const ROLE_NAMES: Readonly<Record<OptionalRole, string>> = {
@@ -58,6 +61,7 @@ export const ROLE_NAMES: Readonly<Record<OptionalRole, string>> = {
   sender: 'MessageSender',
   topicAdmin: 'TopicAdmin',
   offsetAdmin: 'OffsetAdmin',
+  subscriptionCheck: 'SubscriptionCheck',
 };
 
 /**

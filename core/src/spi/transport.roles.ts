@@ -43,6 +43,18 @@ export interface GroupMembership {
   readonly changes$: Observable<string>;
 }
 
+/**
+ * CHECK_CLIENT_CONFIG: whether the brokers serving a topic can run a subscription's filter (an SQL92 filter needs
+ * the broker setting `enablePropertyFilter=true`). Core asks at start for every subscription that is not TAG.
+ */
+export interface SubscriptionCheck {
+  /**
+   * Resolves when every broker serving the topic accepts the subscription (or the topic has no route yet);
+   * rejects with SubscriptionRejectedError naming the broker and, when a setting is off, the setting.
+   */
+  check(group: string, subscription: SubscriptionData): Promise<void>;
+}
+
 /** One long-poll pull (PULL_MESSAGE). */
 export interface PullRequest {
   readonly group: string;

@@ -1,6 +1,9 @@
 import {
   BrokerError,
   DEFAULT_DELAY_LEVELS_MS,
+  Sql92Error,
+  SubscriptionRejectedError,
+  compileSql92,
   IllegalStateError,
   MessageConst,
   dlqTopicOf,
@@ -14,6 +17,7 @@ import {
   type PullRequest,
   type PullResult,
   type SendResult,
+  type SubscriptionData,
 } from '@mqkit/core';
 import { FORBIDDEN_TOPICS, NAME_PATTERN } from '@mqkit/core/internal';
 import { inflateSync } from 'node:zlib';
@@ -43,6 +47,8 @@ export interface EmbeddedBrokerOptions {
   readonly channelExpiryMs?: number;
   /** Largest body the broker stores (RocketMQ: 4 MiB). */
   readonly maxMessageSize?: number;
+  /** SQL92 subscriptions, as RocketMQ's broker setting of that name (default true here; RocketMQ's is false). */
+  readonly enablePropertyFilter?: boolean;
 }
 
 /** A client connection to the embedded broker: how the broker reaches the client (its "channel"). */
@@ -89,6 +95,7 @@ export class EmbeddedBroker {
       lockExpiryMs: options.lockExpiryMs ?? 60_000,
       channelExpiryMs: options.channelExpiryMs ?? 120_000,
       maxMessageSize: options.maxMessageSize ?? 4 * 1024 * 1024,
+      enablePropertyFilter: options.enablePropertyFilter ?? true,
     };
     const scale = options.delayTimeScale ?? 1;
     this.delays = new DelayScheduler((options.delayLevelsMs ?? DEFAULT_DELAY_LEVELS_MS).map((ms) => Math.max(1, Math.round(ms * scale))));
@@ -246,8 +253,26 @@ export class EmbeddedBroker {
     if (!queue) {
       return Promise.reject(new BrokerError(`topic[${mq.topic}] queue ${mq.queueId} on ${mq.brokerName} not exist`, { responseCode: 17, brokerName: mq.brokerName }));
     }
+    if (request.subscription.expressionType !== 'TAG' && !this.options.enablePropertyFilter) {
+      return Promise.reject(new BrokerError(`The broker does not support consumer to filter message by ${request.subscription.expressionType}`, { responseCode: 1, retriable: false, brokerName: mq.brokerName }));
+    }
     if (request.commitOffset !== undefined && request.commitOffset >= 0) this.commitConsumerOffset(group, mq, request.commitOffset);
     return pullFrom(queue, request, signal, this.outages.aliveSignal(mq.brokerName));
+  }
+
+  /** CHECK_CLIENT_CONFIG: an SQL92 subscription needs enablePropertyFilter and an expression that compiles. */
+  checkSubscription(subscription: SubscriptionData): void {
+    if (subscription.expressionType === 'TAG') return;
+    const brokerName = this.brokerNames[0]!;
+    if (!this.options.enablePropertyFilter) {
+      throw new SubscriptionRejectedError({ brokerName, setting: 'enablePropertyFilter', remark: `The broker does not support consumer to filter message by ${subscription.expressionType}` });
+    }
+    try {
+      compileSql92(subscription.expression);
+    } catch (error) {
+      if (error instanceof Sql92Error) throw new SubscriptionRejectedError({ brokerName, remark: error.message });
+      throw error;
+    }
   }
 
   // ---- offsets -------------------------------------------------------------------------------------------

@@ -66,6 +66,7 @@ export function memoryTransport(options: MemoryTransportOptions = {}): Transport
           sendBatch: (mq, records) => onNextTurn(() => broker.sendBatch(mq, records, bornHost)),
         },
         topicAdmin: { createTopic: async (o) => broker.createTopic(o) },
+        subscriptionCheck: { check: async (_group, subscription) => broker.checkSubscription(subscription) },
         offsetAdmin: {
           resetOffsetByTimestamp: async (group, topic, timestamp) => void (await broker.resetOffsetByTimestamp(group, topic, timestamp)),
         },

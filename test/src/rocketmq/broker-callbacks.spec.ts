@@ -4,10 +4,9 @@ import type { Message } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deliveries, consumerClass } from '../support/fixtures';
-import { RocketMqHarness, testCluster, uniqueName } from './rocketmq-fixtures';
+import { RocketMqHarness, testCluster, uniqueName, updateBrokerConfig } from './rocketmq-fixtures';
 
 const GET_CONSUMER_RUNNING_INFO = 307;
-const UPDATE_BROKER_CONFIG = 25;
 
 let cluster: RocketMqCluster;
 let harness: RocketMqHarness;
@@ -16,15 +15,6 @@ beforeAll(async () => {
   harness = new RocketMqHarness(cluster);
 });
 afterAll(async () => harness?.close());
-
-/** Sets broker config keys at runtime on every broker (UPDATE_BROKER_CONFIG, as `mqadmin updateBrokerConfig`). */
-async function updateBrokerConfig(entries: Record<string, string>): Promise<void> {
-  const body = Buffer.from(Object.entries(entries).map(([k, v]) => `${k}=${v}\n`).join(''), 'utf8');
-  for (const broker of cluster.brokers) {
-    const response = await sendProbeRequest(broker.addr, { code: UPDATE_BROKER_CONFIG, body }, cluster.probeOptions);
-    expect(response.code).toBe(0);
-  }
-}
 
 describe('requests brokers send to the client, on a real cluster', () => {
   it('GET_CONSUMER_RUNNING_INFO through the broker: ConsumerRunningInfo JSON with the owned queues and subscriptions', async () => {
@@ -68,7 +58,7 @@ describe('requests brokers send to the client, on a real cluster', () => {
     await waitFor(() => seen.unique === 60);
     await waitFor(() => apps.every((a) => a.consumer(group).status().queues.every((q) => q.committableOffset >= q.maxOffset)));
     // The 4.x path: brokers push the new offsets to each member instead of answering the next pull with OFFSET_MOVED.
-    await updateBrokerConfig({ useServerSideResetOffset: 'false' });
+    await updateBrokerConfig(cluster, { useServerSideResetOffset: 'false' });
     try {
       await apps[0]!.consumer(group).resetOffsetByTimestamp(0);
       await waitFor(() => [...seen.counts.values()].filter((n) => n === 2).length === 60, { timeoutMs: 20_000, message: () => `${seen.total - 60} re-deliveries` });
@@ -76,7 +66,7 @@ describe('requests brokers send to the client, on a real cluster', () => {
       // Pushed, not learnt from a pull answering PULL_OFFSET_MOVED.
       expect(offsetMoved).toBe(0);
     } finally {
-      await updateBrokerConfig({ useServerSideResetOffset: 'true' });
+      await updateBrokerConfig(cluster, { useServerSideResetOffset: 'true' });
     }
   });
 });

@@ -1,6 +1,6 @@
 import { createConsumerApp, createProducer, type ConsumerApp, type ConsumerAppOptions, type OffsetAdmin, type RouteResolver, type TopicAdmin, type TransportPlugin } from '@mqkit/core';
 import { rocketmqTransport, type RocketMqTransportOptions } from '@mqkit/transport-rocketmq';
-import { rocketMqTestCluster, uniqueName, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
+import { rocketMqTestCluster, sendProbeRequest, uniqueName, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 
 export { uniqueName };
 
@@ -17,6 +17,17 @@ export function clusterTransport(cluster: RocketMqCluster, extra: Partial<Rocket
     credentials: cluster.acl,
     ...extra,
   });
+}
+
+const UPDATE_BROKER_CONFIG = 25;
+
+/** Sets broker config keys at runtime on every broker (UPDATE_BROKER_CONFIG, as `mqadmin updateBrokerConfig`). */
+export async function updateBrokerConfig(cluster: RocketMqCluster, entries: Record<string, string>): Promise<void> {
+  const body = Buffer.from(Object.entries(entries).map(([k, v]) => `${k}=${v}\n`).join(''), 'utf8');
+  for (const broker of cluster.brokers) {
+    const response = await sendProbeRequest(broker.addr, { code: UPDATE_BROKER_CONFIG, body }, cluster.probeOptions);
+    if (response.code !== 0) throw new Error(`updateBrokerConfig on ${broker.name}: code ${response.code} ${response.remark ?? ''}`);
+  }
 }
 
 /** Apps, producers and an admin client on one real cluster; `close()` stops them all. */

@@ -1,5 +1,6 @@
 import { PullStatus, type PullRequest, type PullResult } from '@mqkit/core';
 import type { ConsumeQueue, PullWaiter } from './consume-queue';
+import { messageFilter } from './message-filter';
 import type { StoredMessage } from './stored-message';
 
 /** RocketMQ scans a bounded slice of the consume queue per pull when filtering. */
@@ -60,16 +61,15 @@ function readQueue(queue: ConsumeQueue, request: PullRequest): PullResult | unde
   if (offset < min) return { status: PullStatus.OFFSET_ILLEGAL, nextBeginOffset: min, minOffset: min, maxOffset: max, messages: [] };
   if (offset > max) return { status: PullStatus.OFFSET_ILLEGAL, nextBeginOffset: max, minOffset: min, maxOffset: max, messages: [] };
   if (offset === max) return undefined;
-  const codes = request.subscription.codes;
-  const filtering = codes.size > 0;
-  if (!filtering) return readRange(queue, request, min, max);
+  const matches = messageFilter(request.subscription);
+  if (!matches) return readRange(queue, request, min, max);
   const messages: StoredMessage[] = [];
   let bytes = 0;
   let next = offset;
-  const limit = Math.min(max, offset + (filtering ? MAX_SCAN : request.maxMsgs));
+  const limit = Math.min(max, offset + MAX_SCAN);
   for (; next < limit && messages.length < request.maxMsgs; next++) {
     const m = queue.messages[next]!;
-    if (filtering && !codes.has(m.tagsCode)) continue;
+    if (!matches(m)) continue;
     const size = m.body.length;
     if (messages.length > 0 && bytes + size > request.maxBytes) break;
     messages.push(m);

@@ -28,6 +28,8 @@ export const RequestCode = {
   NOTIFY_CONSUMER_IDS_CHANGED: 40,
   LOCK_BATCH_MQ: 41,
   UNLOCK_BATCH_MQ: 42,
+  /** Validates a subscription's filter (SQL92) before use. */
+  CHECK_CLIENT_CONFIG: 46,
   GET_ROUTEINFO_BY_TOPIC: 105,
   GET_BROKER_CLUSTER_INFO: 106,
   GET_ALL_TOPIC_LIST_FROM_NAMESERVER: 206,

@@ -77,6 +77,7 @@ export function renderProperties(entries: Readonly<Record<string, string>>): str
  * - `brokerIP1` is what the name server hands to clients; its default is the first non-loopback address.
  * - 64 MiB commit-log files instead of 1 GiB; no timer wheel (no 100 MiB timer log; delay levels still work).
  * - `autoCreateTopicEnable=false`: tests create their topics, as production clusters require.
+ * - `enablePropertyFilter=true` (RocketMQ's default is false): SQL92 subscriptions.
  * - `waitTimeMillsInSendQueue=1000` (default 200): a send that waits longer in the broker's queue is refused with
  *   SYSTEM_BUSY "[TIMEOUT_CLEAN_QUEUE]"; on a shared 2-core box 200 ms is hit by bursts of 1,000 async sends.
  * - ACL 2.0 (the only ACL in 5.3.x; plain_acl.yml/`aclEnable` is gone): authentication and authorization on,
@@ -100,6 +101,7 @@ export function renderBrokerConfig(input: BrokerConfigInput): string {
     timerWheelEnable: 'false',
     autoCreateTopicEnable: 'false',
     autoCreateSubscriptionGroup: 'true',
+    enablePropertyFilter: 'true',
     waitTimeMillsInSendQueue: '1000',
     messageDelayLevel: FAST_DELAY_LEVELS,
   };

@@ -8,6 +8,7 @@ import { RocketMqMessageSender } from '../roles/message-sender.role';
 import { RocketMqOffsetAdmin } from '../roles/offset-admin.role';
 import { RocketMqQueueLocks } from '../roles/queue-locks.role';
 import { RocketMqRetryChannel } from '../roles/retry-channel.role';
+import { RocketMqSubscriptionCheck } from '../roles/subscription-check.role';
 import { RocketMqTopicAdmin } from '../roles/topic-admin.role';
 import { RocketMqSession } from './rocketmq-session';
 import { checkTransportOptions, resolveTransportOptions, type RocketMqTransportOptions } from './rocketmq-transport.options';
@@ -48,6 +49,7 @@ export function rocketmqTransport(options: RocketMqTransportOptions): TransportP
         sender: new RocketMqMessageSender(session),
         topicAdmin: new RocketMqTopicAdmin(session),
         offsetAdmin: new RocketMqOffsetAdmin(session),
+        subscriptionCheck: new RocketMqSubscriptionCheck(session),
         close: async () => {
           membership.close();
           await session.close();
