@@ -51,6 +51,7 @@ export type { OptionalRole, TransportContext, TransportPlugin, TransportRoles } 
 export { Tokens } from './spi/tokens';
 export type {
   BrokerCallbacks,
+  DirectConsumeResult,
   BrokerOffsets,
   ConsumerRegistration,
   GroupMembership,
@@ -79,6 +80,7 @@ export { BrokerOffsetStore, brokerOffsetStore } from './offsets/broker-offset-st
 export type { ConsumeContext } from './runtime/consume-context';
 export type { ConsumeHook, ConsumeInvocation } from './runtime/consume-hook';
 export type { ConsumerStatus, QueueStatus, ReleaseReport, StopReport } from './runtime/runtime-status';
+export type { TopicStatsReport } from './runtime/consume-stats';
 export { ConsumerApp, createConsumerApp, type AppState, type AppStatus, type ConsumerControl } from './app/consumer-app';
 export type { ConsumerAppOptions, MessageQueueListener, StopOptions } from './app/app-options';
 export { createProducer, type StandaloneProducer, type StandaloneProducerOptions } from './app/create-producer';

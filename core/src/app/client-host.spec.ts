@@ -37,7 +37,7 @@ describe('ClientHost (the bootstrap of apps, producers and admins)', () => {
   it('connects with the client id, profile, events and the broker callbacks in the context', async () => {
     const fake = transport([]);
     const host = new ClientHost('createConsumerApp', { instanceName: 'app-1', clientIp: '10.0.0.1', profile: 'fast' });
-    const callbacks = { resetOffsets: async () => undefined, runningInfo: () => undefined };
+    const callbacks = { resetOffsets: async () => undefined, runningInfo: () => undefined, consumeDirectly: async () => undefined };
     await host.connect(fake, callbacks);
     expect(fake.context).toMatchObject({ clientId: '10.0.0.1@app-1', profile: { name: 'fast' }, callbacks });
     expect(fake.context!.events).toBe(host.events);

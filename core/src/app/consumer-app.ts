@@ -272,6 +272,7 @@ export class ConsumerApp {
         await this.runtimes.get(group)?.resetOffsets(offsets);
       },
       runningInfo: (group) => this.runtimes.get(group)?.status(),
+      consumeDirectly: async (group, record, brokerName) => this.runtimes.get(group)?.consumeDirectly(record, brokerName),
     };
   }
 }

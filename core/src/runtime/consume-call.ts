@@ -10,7 +10,7 @@ import type { MessageQueue } from '../model/message-queue';
  * call instead of two, on the hottest path). Its messages are a range of the pulled batch, sliced only when a
  * batch handler needs its own array. The AbortController is made only if the handler reads `signal`.
  */
-export class ConsumeCall implements ConsumeContext, PoolTask {
+export class ConsumeCall<Q extends { readonly mq: MessageQueue } = ProcessQueue> implements ConsumeContext, PoolTask {
   ackIndex = Number.MAX_SAFE_INTEGER;
   delayLevelWhenNextConsume = 0;
   suspendCurrentQueueTimeMillis = -1;
@@ -29,7 +29,7 @@ export class ConsumeCall implements ConsumeContext, PoolTask {
 
   constructor(
     readonly group: string,
-    /** @internal */ readonly pq: ProcessQueue,
+    /** @internal */ readonly pq: Q,
     private readonly source: readonly ConsumedMessage[],
     private readonly start: number,
     private readonly end: number,

@@ -1,4 +1,7 @@
 import type { ConsumerDefinition } from '../definition/consumer-definition';
+import type { MessageRecord } from '../model/message';
+import type { DirectConsumeResult } from '../spi/transport.roles';
+import { ConsumeStats } from './consume-stats';
 import type { EventBus } from '../events/event-bus';
 import { retryTopicOf } from '../model/constants';
 import type { MessageQueue } from '../model/message-queue';
@@ -81,7 +84,7 @@ export class ConsumerRuntime {
       this.subscriptions.set(retry, parseSubscription(retry, '*'));
     }
     this.controller = childController(host.signal);
-    this.ctx = { group: this.group, clientId: host.clientId, options: o, profile: host.profile, events: host.events, budget: host.budget, signal: this.controller.signal };
+    this.ctx = { group: this.group, clientId: host.clientId, options: o, profile: host.profile, events: host.events, budget: host.budget, stats: new ConsumeStats(), signal: this.controller.signal };
     const { locks } = host.transport;
     const locking = locks !== undefined && o.messageModel === 'CLUSTERING' && (o.consumeMode === 'ORDERLY' || o.exclusiveHandoff);
     // A refused renewal means another member owns the queue now: start nothing more of it, and let the next
@@ -148,10 +151,16 @@ export class ConsumerRuntime {
     );
     this.state = 'running';
     this.persisting = every(ctx.profile.persistIntervalMs, () => queues.persistOwned(), ctx.signal, (error) => reportError(ctx, 'persist', error));
+    void every(ConsumeStats.SAMPLE_MS, () => ctx.stats.sample(), ctx.signal, (error) => reportError(ctx, 'stats', error));
     this.unwatchStore = offsetStore.watchBackpressure?.((hold) => (hold ? this.hold('offset-store') : this.release('offset-store')));
     this.lockManager?.startRenewing(() => queues.active());
     this.rebalance.start();
     host.events.emit('consumer.started', { group: this.group, clientId: host.clientId });
+  }
+
+  /** CONSUME_MESSAGE_DIRECTLY: the handler once on a record the broker sent; undefined before the handlers are bound. */
+  async consumeDirectly(record: MessageRecord, brokerName: string): Promise<DirectConsumeResult | undefined> {
+    return this.invoker?.consumeDirectly(record, { topic: record.topic, brokerName, queueId: record.queueId });
   }
 
   /** Requests a rebalance pass (after the current one). */
@@ -248,6 +257,9 @@ export class ConsumerRuntime {
       peakInFlight: this.consume?.peakInFlight ?? 0,
       queuedTasks: this.consume?.queued ?? 0,
       lastError: this.lastError,
+      consumeMode: this.definition.options.consumeMode,
+      consumeThreadMin: this.definition.options.consumeThreadMin,
+      topics: this.ctx.stats.report(),
     };
   }
 

@@ -4,6 +4,7 @@ import type { ResolvedGroupOptions } from '../options/consumer-options';
 import type { Profile } from '../options/profile';
 import { toError } from '../util/deferred';
 import type { ByteBudget } from './byte-budget';
+import type { ConsumeStats } from './consume-stats';
 
 /**
  * The facts every part of one consumer group shares, passed as one object (ARCHITECTURE.md §8.4): each class
@@ -17,6 +18,8 @@ export interface GroupContext {
   readonly events: EventBus;
   /** The app-wide cap on cached message bytes. */
   readonly budget: ByteBudget;
+  /** Pull and consume figures per topic (GET_CONSUMER_RUNNING_INFO's statusTable). */
+  readonly stats: ConsumeStats;
   /** Aborted when the group stops pulling (stop, crash): the parent of every queue's signal. */
   readonly signal: AbortSignal;
 }

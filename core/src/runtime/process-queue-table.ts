@@ -78,6 +78,8 @@ export class ProcessQueueTable {
         maxOffset: pq.brokerMaxOffset,
         lag: pq.brokerMaxOffset < 0 ? 0 : Math.max(0, pq.brokerMaxOffset - Math.max(committable, 0)),
         inflight: pq.inflight,
+        lastPullTimestamp: pq.lastPullTimestamp,
+        lastConsumeTimestamp: pq.lastConsumeTimestamp,
       };
     });
   }

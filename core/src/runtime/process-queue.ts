@@ -1,6 +1,7 @@
 import { mqKey, type MessageQueue } from '../model/message-queue';
 import type { MessageRecord } from '../model/message';
 import type { SubscriptionData } from '../model/subscription';
+import type { TopicCounters } from './consume-stats';
 import { childController } from '../util/abort';
 import { deferred, type Deferred } from '../util/deferred';
 import type { Codec } from '../spi/codec';
@@ -41,6 +42,12 @@ export class ProcessQueue {
   /** Broker queue lock held (ORDERLY and exclusiveHandoff); see QueueLockManager. */
   locked = false;
   lastLockTimestamp = 0;
+  /** When the last pull answer came (RocketMQ's ProcessQueue starts both timestamps at its creation). */
+  lastPullTimestamp = Date.now();
+  /** When the last handler call of this queue finished (to a tenth of a second). */
+  lastConsumeTimestamp = this.lastPullTimestamp;
+  /** This queue's topic counters in the group's ConsumeStats, cached by the pull loop. */
+  counters: TopicCounters | undefined;
   private readonly controller: AbortController;
   /** Mirrors the signal for the hot path (a plain field read, not the signal's getter). */
   private running = true;

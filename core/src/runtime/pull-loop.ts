@@ -104,6 +104,7 @@ export class PullLoop {
       const wantedBytes = Math.min(options.pullBatchSizeInBytes, bytesRoom);
       const reserved = ctx.budget.reserve(this.idle ? Math.min(wantedBytes, this.typicalMessageBytes) : wantedBytes);
       let result: PullResult;
+      const sentAt = Date.now();
       try {
         result = await this.puller.pull(
           {
@@ -129,7 +130,7 @@ export class PullLoop {
         ctx.budget.settle(reserved, 0);
         return STOP;
       }
-      return await this.handle(result, reserved);
+      return await this.handle(result, reserved, sentAt);
     } catch (error) {
       // A bug must not silently end a queue's loop (a "stuck consumer"): report it and try again later.
       reportError(ctx, 'pull-loop', error, pq.mq);
@@ -137,9 +138,11 @@ export class PullLoop {
     }
   }
 
-  private async handle(result: PullResult, reserved: number): Promise<number> {
+  private async handle(result: PullResult, reserved: number, sentAt: number): Promise<number> {
     const { pq, ctx } = this;
     pq.brokerMaxOffset = result.maxOffset;
+    const now = Date.now();
+    pq.lastPullTimestamp = now;
     this.idle = result.status !== PullStatus.FOUND || result.messages.length === 0;
     if (!this.idle) this.typicalMessageBytes = Math.max(1, result.messages[result.messages.length - 1]!.body.length);
     let found = 0;
@@ -158,6 +161,10 @@ export class PullLoop {
         ctx.budget.settle(reserved, accepted.bytes);
         found = accepted.count;
         if (found === 0) this.progress.skipTo(pq, pq.nextOffset);
+        const counters = (pq.counters ??= ctx.stats.counters(pq.mq.topic));
+        counters.pulls++;
+        counters.pullRtTotal += now - sentAt;
+        counters.pulledMessages += found;
         break;
       }
       case PullStatus.NO_NEW_MSG:

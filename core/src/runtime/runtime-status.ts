@@ -1,5 +1,7 @@
+import type { ConsumeMode } from '../model/constants';
 import type { MessageQueue } from '../model/message-queue';
 import type { ProcessQueueState } from './process-queue';
+import type { TopicStatsReport } from './consume-stats';
 
 export interface QueueStatus {
   readonly mq: MessageQueue;
@@ -18,6 +20,10 @@ export interface QueueStatus {
   /** maxOffset - committableOffset. */
   readonly lag: number;
   readonly inflight: number;
+  /** When the last pull answer came, ms since the epoch (from the queue's creation until then). */
+  readonly lastPullTimestamp: number;
+  /** When the last handler call finished, to a tenth of a second (from the queue's creation until then). */
+  readonly lastConsumeTimestamp: number;
 }
 
 export interface ConsumerStatus {
@@ -34,6 +40,10 @@ export interface ConsumerStatus {
   readonly peakInFlight: number;
   readonly queuedTasks: number;
   readonly lastError: { readonly where: string; readonly message: string; readonly at: number } | undefined;
+  readonly consumeMode: ConsumeMode;
+  readonly consumeThreadMin: number;
+  /** Pull and consume rates per topic over about the last minute, failures over the last hour (RocketMQ's ConsumeStatus). */
+  readonly topics: readonly TopicStatsReport[];
 }
 
 /** What releasing one queue did. */

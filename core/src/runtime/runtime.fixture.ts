@@ -1,4 +1,5 @@
 import { EventBus } from '../events/event-bus';
+import { ConsumeStats } from './consume-stats';
 import type { MqkitEventName, MqkitEvents } from '../events/event-map';
 import { jsonCodec } from '../definition/json.codec';
 import type { MessageRecord } from '../model/message';
@@ -40,7 +41,7 @@ export function testGroup(options: Partial<ConsumerOptions> = {}, watch: readonl
   const seen: { name: MqkitEventName; payload: unknown }[] = [];
   for (const name of watch) events.on(name, (payload) => seen.push({ name, payload }));
   const controller = new AbortController();
-  return { group: 'g', clientId: '127.0.0.1@spec', options: resolved, profile: { ...FAST_PROFILE, ...profile }, events, budget: new ByteBudget(1 << 30), signal: controller.signal, controller, seen };
+  return { group: 'g', clientId: '127.0.0.1@spec', options: resolved, profile: { ...FAST_PROFILE, ...profile }, events, budget: new ByteBudget(1 << 30), stats: new ConsumeStats(), signal: controller.signal, controller, seen };
 }
 
 /** The payloads of one event kind the group saw. */

@@ -161,4 +161,21 @@ export interface BrokerCallbacks {
   /** Moves the group's offsets of these queues (RESET_CONSUMER_CLIENT_OFFSET); the member re-pulls from them. */
   resetOffsets(group: string, offsets: ReadonlyArray<{ readonly mq: MessageQueue; readonly offset: number }>): Promise<void>;
   runningInfo(group: string): unknown;
+  /**
+   * CONSUME_MESSAGE_DIRECTLY (the dashboard's and `mqadmin queryMsgById -g -d` resend): runs the group's handler
+   * once on the record, through the hooks; no offset moves and nothing is retried. Undefined when this client
+   * runs no such group.
+   */
+  consumeDirectly(group: string, record: MessageRecord, brokerName: string): Promise<DirectConsumeResult | undefined>;
+}
+
+/** What one direct consume did (RocketMQ's ConsumeMessageDirectlyResult). */
+export interface DirectConsumeResult {
+  /** The group consumes ORDERLY. */
+  readonly order: boolean;
+  /** CR_SUCCESS (the handler returned), CR_LATER (it asked for a retry or a suspend), CR_THROW_EXCEPTION. */
+  readonly result: 'CR_SUCCESS' | 'CR_LATER' | 'CR_THROW_EXCEPTION';
+  /** The error, for CR_THROW_EXCEPTION. */
+  readonly remark?: string;
+  readonly spentTimeMs: number;
 }

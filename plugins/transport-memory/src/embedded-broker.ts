@@ -11,6 +11,7 @@ import {
   mqKey,
   retryTopicOf,
   type ConsumerRegistration,
+  type DirectConsumeResult,
   type MessageQueue,
   type MessageRecord,
   type OutgoingRecord,
@@ -57,6 +58,8 @@ export interface BrokerChannelHandlers {
   notifyConsumerIdsChanged(group: string): void;
   /** RESET_CONSUMER_CLIENT_OFFSET. */
   resetOffsets(group: string, offsets: ReadonlyArray<{ mq: MessageQueue; offset: number }>): Promise<void>;
+  /** CONSUME_MESSAGE_DIRECTLY; undefined when the client runs no such group. */
+  consumeDirectly?(group: string, record: MessageRecord, brokerName: string): Promise<DirectConsumeResult | undefined>;
 }
 
 /**
@@ -126,6 +129,18 @@ export class EmbeddedBroker {
   /** Every message stored in a topic (optionally one broker / queue), in offset order per queue. */
   messages(topic: string, brokerName?: string, queueId?: number): StoredMessage[] {
     return this.store.messages(topic, brokerName, queueId);
+  }
+
+  /**
+   * CONSUME_MESSAGE_DIRECTLY, as the dashboard or `mqadmin queryMsgById -g <group> -d <clientId>` sends it: the
+   * client runs the group's handler once on a stored message (one of `messages(topic)`); no offset moves.
+   */
+  async consumeMessageDirectly(group: string, clientId: string, message: StoredMessage): Promise<DirectConsumeResult> {
+    const channel = this.channels.get(clientId);
+    if (!channel) throw new BrokerError(`The Consumer <${group}> <${clientId}> not online`, { responseCode: 1, retriable: false, brokerName: message.brokerName });
+    const result = await channel.consumeDirectly?.(group, message, message.brokerName);
+    if (!result) throw new BrokerError(`The Consumer Group <${group}> not exist in this consumer`, { responseCode: 1, retriable: false, brokerName: message.brokerName });
+    return result;
   }
 
   /** Messages waiting in the delay levels. */

@@ -29,6 +29,7 @@ export function memoryTransport(options: MemoryTransportOptions = {}): Transport
         resetOffsets: async (group, offsets) => {
           await callbacks?.resetOffsets(group, offsets);
         },
+        consumeDirectly: async (group, record, brokerName) => callbacks?.consumeDirectly(group, record, brokerName),
       });
       const membership: GroupMembership = {
         heartbeat: async (registrations) => broker.heartbeat(clientId, registrations),

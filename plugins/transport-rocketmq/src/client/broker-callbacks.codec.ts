@@ -1,6 +1,7 @@
-import { ProtocolError, type MessageQueue } from '@mqkit/core';
+import { ProtocolError, type DirectConsumeResult, type MessageQueue, type MessageRecord } from '@mqkit/core';
 import { parseLong, toSafeNumber } from '../protocol/checked-long';
 import { fastJsonEntries, isFastJsonObject, parseFastJsonBody } from '../protocol/fastjson.parser';
+import { decodeMessageRecords } from '../protocol/message-record.decoder';
 import type { RemotingCommand } from '../protocol/remoting-command';
 import { asInt, asString } from './broker-response';
 
@@ -58,6 +59,26 @@ export function parseOffsetTable(bytes: Buffer): Array<{ mq: MessageQueue; offse
 /** GET_CONSUMER_RUNNING_INFO (307, sync): which group the admin tool asks about. */
 export function parseConsumerRunningInfoRequest(request: RemotingCommand): { readonly group: string; readonly clientId: string; readonly jstackEnable: boolean } {
   return { group: required(request, 'consumerGroup'), clientId: request.extFields['clientId'] ?? '', jstackEnable: request.extFields['jstackEnable'] === 'true' };
+}
+
+/**
+ * CONSUME_MESSAGE_DIRECTLY (309, sync, relayed by a broker from `mqadmin queryMsgById -g -d` or the dashboard):
+ * header ConsumeMessageDirectlyResultRequestHeader (consumerGroup, clientId, msgId, brokerName added by the
+ * broker); the body is the one stored record, in the commit log's layout.
+ */
+export function parseConsumeMessageDirectlyRequest(request: RemotingCommand): { readonly group: string; readonly brokerName: string; readonly record: MessageRecord } {
+  const brokerName = request.extFields['brokerName'] ?? '';
+  const [record] = decodeMessageRecords(request.body, { brokerName });
+  if (!record) throw new ProtocolError('CONSUME_MESSAGE_DIRECTLY has no message in its body');
+  return { group: required(request, 'consumerGroup'), brokerName, record };
+}
+
+/** ConsumeMessageDirectlyResult as fastjson writes it (note RocketMQ's spelling `spentTimeMills`; remark omitted when null). */
+export function consumeMessageDirectlyResultBody(result: DirectConsumeResult): Buffer {
+  const body: Record<string, boolean | number | string> = { autoCommit: true, consumeResult: result.result, order: result.order };
+  if (result.remark !== undefined) body['remark'] = result.remark;
+  body['spentTimeMills'] = result.spentTimeMs;
+  return Buffer.from(JSON.stringify(body), 'utf8');
 }
 
 function required(request: RemotingCommand, key: string): string {

@@ -26,10 +26,11 @@ export function isConsumerStatus(value: unknown): value is ConsumerStatus {
 
 /**
  * ConsumerRunningInfo as fastjson writes it, so `mqadmin consumerStatus` and the dashboard read it: `properties`
- * (Java Properties: every value a string; the PROP_* keys MQClientInstance adds, plus the group's settings;
- * PROP_CONSUMEORDERLY is left out because the SPI does not say the consume mode),
+ * (Java Properties: every value a string; the PROP_* keys MQClientInstance and the push consumer add, plus the
+ * group's settings),
  * `subscriptionSet`, `mqTable` (MessageQueue objects as keys, sorted as Java's TreeMap sorts them, each a
- * ProcessQueueInfo, with `locked` from this client's broker locks), `statusTable` (per topic; mqkit keeps no TPS/RT figures, so those are 0) and
+ * ProcessQueueInfo, with `locked` from this client's broker locks and the last pull and consume times),
+ * `statusTable` (per topic: core's pull and consume rates over about a minute, failures over an hour) and
  * `userConsumerInfo`. No `jstack`: there are no Java threads to dump.
  */
 export function consumerRunningInfoBody(input: RunningInfoInput): Buffer {
@@ -52,6 +53,8 @@ export function consumerRunningInfoBody(input: RunningInfoInput): Buffer {
     properties['paused'] = String(status.paused);
     properties['inFlight'] = String(status.inFlight);
     properties['lag'] = String(status.lag);
+    properties['PROP_CONSUMEORDERLY'] = String(status.consumeMode === 'ORDERLY');
+    properties['PROP_THREADPOOL_CORE_SIZE'] = String(status.consumeThreadMin);
   }
   const queues = [...(status?.queues ?? [])].sort((a, b) => compareMessageQueues(a.mq, b.mq));
   const mqTable = new Map<FastJsonWritable, FastJsonWritable>();
@@ -66,9 +69,9 @@ export function consumerRunningInfoBody(input: RunningInfoInput): Buffer {
       cachedMsgSizeInMiB: Math.floor(q.cachedBytes / MIB),
       commitOffset: q.committableOffset,
       droped: q.state === 'dropped',
-      lastConsumeTimestamp: 0,
+      lastConsumeTimestamp: q.lastConsumeTimestamp,
       lastLockTimestamp: lockedAt ?? 0,
-      lastPullTimestamp: 0,
+      lastPullTimestamp: q.lastPullTimestamp,
       locked: lockedAt !== undefined,
       transactionMsgCount: 0,
       transactionMsgMaxOffset: 0,
@@ -77,9 +80,19 @@ export function consumerRunningInfoBody(input: RunningInfoInput): Buffer {
     });
   }
   const topics = new Set<string>([...(registration?.subscriptions ?? []).map((s) => s.topic), ...queues.map((q) => q.mq.topic)]);
+  const figures = new Map((status?.topics ?? []).map((t) => [t.topic, t]));
+  for (const t of figures.keys()) topics.add(t);
   const statusTable: { [topic: string]: FastJsonWritable } = {};
   for (const topic of [...topics].sort()) {
-    statusTable[topic] = { consumeFailedMsgs: 0, consumeFailedTPS: 0, consumeOKTPS: 0, consumeRT: 0, pullRT: 0, pullTPS: 0 };
+    const f = figures.get(topic);
+    statusTable[topic] = {
+      consumeFailedMsgs: f?.consumeFailedMsgs ?? 0,
+      consumeFailedTPS: f?.consumeFailedTPS ?? 0,
+      consumeOKTPS: f?.consumeOKTPS ?? 0,
+      consumeRT: f?.consumeRT ?? 0,
+      pullRT: f?.pullRT ?? 0,
+      pullTPS: f?.pullTPS ?? 0,
+    };
   }
   const body: { [key: string]: FastJsonWritable } = {
     mqPopTable: {},

@@ -1,6 +1,7 @@
 import { parseSubscription, type BrokerCallbacks, type MessageQueue } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { encodeMessageRecord } from '../protocol/message-record.encoder';
 import { RequestCode, ResponseCode } from '../protocol/remoting-codes';
 import { parseFastJsonBody, type FastJsonObject } from '../protocol/fastjson.parser';
 import { FakeCluster } from '../transport/fake-cluster.fixture';
@@ -35,7 +36,7 @@ describe('answers to broker requests', () => {
 
   it('RESET_CONSUMER_CLIENT_OFFSET hands the offsets to core\'s callbacks', async () => {
     const resets: Array<[string, ReadonlyArray<{ mq: MessageQueue; offset: number }>]> = [];
-    const { peer } = await setup({ resetOffsets: async (group, offsets) => void resets.push([group, offsets]), runningInfo: () => undefined });
+    const { peer } = await setup({ resetOffsets: async (group, offsets) => void resets.push([group, offsets]), runningInfo: () => undefined, consumeDirectly: async () => undefined });
     const body = Buffer.from('{"offsetTable":{{"brokerName":"broker-a","queueId":0,"topic":"T"}:12}}');
     peer.send(RequestCode.RESET_CONSUMER_CLIENT_OFFSET, { oneway: true, extFields: { group: 'g', topic: 'T', timestamp: '5', isForce: 'false' }, body });
     await waitFor(() => resets.length === 1);
@@ -43,7 +44,7 @@ describe('answers to broker requests', () => {
   });
 
   it('GET_CONSUMER_RUNNING_INFO answers ConsumerRunningInfo, or SYSTEM_ERROR for a group this client does not run', async () => {
-    const { peer } = await setup({ resetOffsets: async () => undefined, runningInfo: () => undefined });
+    const { peer } = await setup({ resetOffsets: async () => undefined, runningInfo: () => undefined, consumeDirectly: async () => undefined });
     const known = await peer.send(RequestCode.GET_CONSUMER_RUNNING_INFO, { extFields: { consumerGroup: 'g', clientId: '10.0.0.1@app', jstackEnable: 'false' } }).answer;
     expect(known.code).toBe(ResponseCode.SUCCESS);
     expect((parseFastJsonBody(known.body) as FastJsonObject)['properties']).toMatchObject({ consumerGroup: 'g', PROP_CONSUME_TYPE: 'CONSUME_PASSIVELY' });
@@ -51,9 +52,29 @@ describe('answers to broker requests', () => {
     expect(unknown).toMatchObject({ code: ResponseCode.SYSTEM_ERROR, remark: 'The Consumer Group <other> not exist in this consumer' });
   });
 
+  it('CONSUME_MESSAGE_DIRECTLY hands the stored record to core and answers ConsumeMessageDirectlyResult; SYSTEM_ERROR for a group this client does not run', async () => {
+    const seen: Array<[string, string, string]> = [];
+    const { peer } = await setup({
+      resetOffsets: async () => undefined,
+      runningInfo: () => undefined,
+      consumeDirectly: async (group, record, brokerName) => {
+        seen.push([group, record.body.toString(), brokerName]);
+        return group === 'g' ? { order: false, result: 'CR_THROW_EXCEPTION', remark: 'Error: boom', spentTimeMs: 7 } : undefined;
+      },
+    });
+    const body = encodeMessageRecord({ topic: 'T', queueId: 0, queueOffset: 3, commitLogOffset: 100, body: Buffer.from('hi'), bornTimestamp: 1, bornHost: '10.0.0.2:1', storeTimestamp: 2, storeHost: '127.0.0.1:10911' });
+    const extFields = { consumerGroup: 'g', clientId: '10.0.0.1@app', msgId: '7F00000100002A9F0000000000000064', brokerName: 'broker-a' };
+    const answer = await peer.send(RequestCode.CONSUME_MESSAGE_DIRECTLY, { extFields, body }).answer;
+    expect(answer.code).toBe(ResponseCode.SUCCESS);
+    expect(answer.body.toString()).toBe('{"autoCommit":true,"consumeResult":"CR_THROW_EXCEPTION","order":false,"remark":"Error: boom","spentTimeMills":7}');
+    expect(seen).toEqual([['g', 'hi', 'broker-a']]);
+    const unknown = await peer.send(RequestCode.CONSUME_MESSAGE_DIRECTLY, { extFields: { ...extFields, consumerGroup: 'other' }, body }).answer;
+    expect(unknown).toMatchObject({ code: ResponseCode.SYSTEM_ERROR, remark: 'The Consumer Group <other> not exist in this consumer' });
+  });
+
   it('anything else is REQUEST_CODE_NOT_SUPPORTED, and a producer-only client ignores offset resets', async () => {
     const { peer } = await setup(undefined);
-    expect((await peer.send(RequestCode.CONSUME_MESSAGE_DIRECTLY, { extFields: { consumerGroup: 'g' } }).answer).code).toBe(ResponseCode.REQUEST_CODE_NOT_SUPPORTED);
+    expect((await peer.send(RequestCode.CHECK_TRANSACTION_STATE, { extFields: { producerGroup: 'p' } }).answer).code).toBe(ResponseCode.REQUEST_CODE_NOT_SUPPORTED);
     const answer = await peer.send(RequestCode.RESET_CONSUMER_CLIENT_OFFSET, { extFields: { group: 'g', topic: 'T', timestamp: '5' } }).answer;
     expect(answer.code).toBe(ResponseCode.SUCCESS);
   });

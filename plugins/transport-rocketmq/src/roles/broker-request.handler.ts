@@ -1,5 +1,11 @@
 import type { BrokerCallbacks } from '@mqkit/core';
-import { parseConsumerRunningInfoRequest, parseNotifyConsumerIdsChanged, parseResetOffsetRequest } from '../client/broker-callbacks.codec';
+import {
+  consumeMessageDirectlyResultBody,
+  parseConsumeMessageDirectlyRequest,
+  parseConsumerRunningInfoRequest,
+  parseNotifyConsumerIdsChanged,
+  parseResetOffsetRequest,
+} from '../client/broker-callbacks.codec';
 import { consumerRunningInfoBody, isConsumerStatus } from '../client/consumer-running-info.codec';
 import { RequestCode, ResponseCode } from '../protocol/remoting-codes';
 import type { RemotingCommand } from '../protocol/remoting-command';
@@ -22,8 +28,10 @@ export interface BrokerRequestDeps {
  * - NOTIFY_CONSUMER_IDS_CHANGED (oneway): the group's members changed → `changes$` of the membership role;
  * - RESET_CONSUMER_CLIENT_OFFSET (oneway): new offsets for a group → core's `resetOffsets`;
  * - GET_CONSUMER_RUNNING_INFO (sync, from admin tools through the broker): ConsumerRunningInfo JSON built from
- *   core's status of the group, or SYSTEM_ERROR when this client runs no such group.
- * Anything else (transaction checks, CONSUME_MESSAGE_DIRECTLY) is answered REQUEST_CODE_NOT_SUPPORTED.
+ *   core's status of the group, or SYSTEM_ERROR when this client runs no such group;
+ * - CONSUME_MESSAGE_DIRECTLY (sync, the dashboard's resend): the group's handler once on the message, answered
+ *   with ConsumeMessageDirectlyResult, or SYSTEM_ERROR when this client runs no such group.
+ * Anything else (transaction checks) is answered REQUEST_CODE_NOT_SUPPORTED.
  */
 export function brokerRequestHandler(deps: BrokerRequestDeps): RemotingRequestHandler {
   return async (request: RemotingCommand): Promise<RemotingReply | undefined> => {
@@ -38,6 +46,12 @@ export function brokerRequestHandler(deps: BrokerRequestDeps): RemotingRequestHa
       }
       case RequestCode.GET_CONSUMER_RUNNING_INFO:
         return runningInfo(deps, request);
+      case RequestCode.CONSUME_MESSAGE_DIRECTLY: {
+        const { group, brokerName, record } = parseConsumeMessageDirectlyRequest(request);
+        const result = await deps.callbacks?.consumeDirectly(group, record, brokerName);
+        if (!result) return { code: ResponseCode.SYSTEM_ERROR, remark: `The Consumer Group <${group}> not exist in this consumer` };
+        return { code: ResponseCode.SUCCESS, body: consumeMessageDirectlyResultBody(result) };
+      }
       default:
         return undefined;
     }
