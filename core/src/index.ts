@@ -35,6 +35,10 @@ export { parseSubscription, sqlSubscription, tagMatches, type SubscriptionData }
 export { compileSql92, Sql92Error, type Sql92Filter } from './filter/index';
 export { javaStringHashCode } from './util/java-hash';
 
+// Pull consumer
+export { PullConsumer, createPullConsumer } from './pull/pull-consumer';
+export type { PullConsumerOptions } from './pull/pull-consumer-options';
+
 // Errors
 export * from './errors/index';
 

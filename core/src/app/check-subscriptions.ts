@@ -1,6 +1,7 @@
 import type { ConsumerDefinition } from '../definition/consumer-definition';
 import { ConfigurationError, type ConfigurationIssue } from '../errors/configuration.error';
 import { SubscriptionRejectedError } from '../errors/subscription-rejected.error';
+import type { SubscriptionData } from '../model/subscription';
 import type { ClientHost } from './client-host';
 
 /**
@@ -13,27 +14,30 @@ export async function checkSubscriptions(definitions: readonly ConsumerDefinitio
   const issues: ConfigurationIssue[] = [];
   for (const definition of definitions) {
     for (const sub of definition.subscriptions) {
-      if (sub.subscription.expressionType === 'TAG') continue;
-      const source = sub.handler.className;
-      const role = host.roles.subscriptionCheck;
-      if (!role) {
-        issues.push(host.missing('subscriptionCheck', `the sql subscription of group ${definition.group}`, source)!);
-        continue;
-      }
-      try {
-        await role.check(definition.group, sub.subscription);
-      } catch (error) {
-        if (!(error instanceof SubscriptionRejectedError)) throw error;
-        issues.push({
-          source,
-          option: 'sql',
-          value: sub.subscription.expression,
-          allowed: error.setting
-            ? `an SQL92 filter on brokers with ${error.setting}=true (broker ${error.brokerName} has it off: "${error.remark}")`
-            : `an expression broker ${error.brokerName} accepts (it answered: "${error.remark}")`,
-        });
-      }
+      const issue = await checkSubscription(host, definition.group, sub.subscription, sub.handler.className);
+      if (issue) issues.push(issue);
     }
   }
   if (issues.length > 0) throw new ConfigurationError(issues);
+}
+
+/** One subscription's check; undefined when the brokers accept it (TAG subscriptions need no check). */
+export async function checkSubscription(host: ClientHost, group: string, subscription: SubscriptionData, source: string): Promise<ConfigurationIssue | undefined> {
+  if (subscription.expressionType === 'TAG') return undefined;
+  const role = host.roles.subscriptionCheck;
+  if (!role) return host.missing('subscriptionCheck', `the sql subscription of group ${group}`, source);
+  try {
+    await role.check(group, subscription);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof SubscriptionRejectedError)) throw error;
+    return {
+      source,
+      option: 'sql',
+      value: subscription.expression,
+      allowed: error.setting
+        ? `an SQL92 filter on brokers with ${error.setting}=true (broker ${error.brokerName} has it off: "${error.remark}")`
+        : `an expression broker ${error.brokerName} accepts (it answered: "${error.remark}")`,
+    };
+  }
 }

@@ -16,7 +16,7 @@ describe('ConsumeProgress', () => {
     const store = new MemoryOffsetStore();
     store.update(MQ, 90, { increaseOnly: false });
     const progress = new ConsumeProgress(group, store, true);
-    expect(progress.begin(MQ, 5)).toEqual({ committable: 5, persisted: -1 });
+    expect(progress.begin(MQ, 5)).toEqual({ committable: 5, persisted: -1, consumed: 5 });
     expect(store.table.get(MQ)).toBe(5);
   });
 
@@ -43,6 +43,24 @@ describe('ConsumeProgress', () => {
     pq.clear();
     progress.skipTo(pq, 20);
     expect(pq.progress.committable).toBe(20);
+  });
+
+  it('with manual commits, finished work and skips move only what was consumed; commit makes it committable and persists it', async () => {
+    const group = testGroup();
+    const store = new MemoryOffsetStore();
+    const progress = new ConsumeProgress(group, store, false, true);
+    const pq = processQueue(group, progress, 5);
+    pq.put(records(5, 8), () => undefined);
+    pq.clear();
+    progress.advance(pq);
+    progress.skipTo(pq, 12);
+    expect(progress.consumed(pq)).toBe(12);
+    // A persist (the periodic one, a release) stores only what was committed: the start.
+    await progress.persist([pq]);
+    expect(store.stored()).toBe(5);
+    await progress.commit([pq]);
+    expect(store.stored()).toBe(12);
+    expect(pq.progress).toMatchObject({ committable: 12, persisted: 12 });
   });
 
   it('persist hands the committable offsets to the store and records what it acknowledged', async () => {

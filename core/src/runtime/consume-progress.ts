@@ -18,6 +18,8 @@ export interface QueueProgress {
 interface ProgressRecord extends QueueProgress {
   committable: number;
   persisted: number;
+  /** With manual commits: where consumption got to (committable follows it only at `commit`). */
+  consumed: number;
 }
 
 /** How long a released queue's offset is kept in case the queue comes back (a broker outage, a failed commit). */
@@ -45,20 +47,47 @@ export class ConsumeProgress {
     private readonly store: OffsetStore,
     /** Pulls may carry the committable offset (RocketMQ's piggy-backed commit). */
     private readonly pullCommits: boolean,
+    /**
+     * A pull consumer without autoCommit: finished work moves `consumed` only, and the committable offset (what
+     * persists, releases and pulls write) follows it at `commit`, so nothing the application has not committed is
+     * ever stored.
+     */
+    private readonly manualCommit = false,
   ) {}
 
   /** A newly owned queue starts at `offset`; a plain update, so a stale in-memory value cannot hold it back. */
   begin(mq: MessageQueue, offset: number): QueueProgress {
     this.released.delete(mqKey(mq));
     this.store.update(mq, offset, { increaseOnly: false });
-    return { committable: offset, persisted: -1 } satisfies ProgressRecord;
+    const progress: ProgressRecord = { committable: offset, persisted: -1, consumed: offset };
+    return progress;
   }
 
   /** After finished messages left the queue: the committable offset follows the smallest one still in flight. */
   advance(pq: ProcessQueue): void {
-    const offset = pq.committableOffset();
-    const progress = pq.progress as ProgressRecord;
-    if (offset > progress.committable) progress.committable = offset;
+    this.moveTo(pq.progress as ProgressRecord, pq.committableOffset());
+  }
+
+  private moveTo(progress: ProgressRecord, offset: number): void {
+    if (offset > progress.consumed) progress.consumed = offset;
+    if (!this.manualCommit && offset > progress.committable) progress.committable = offset;
+  }
+
+  /** Where consumption got to: the committable offset, or with manual commits what `commit` would store. */
+  consumed(pq: ProcessQueue): number {
+    return (pq.progress as ProgressRecord).consumed;
+  }
+
+  /**
+   * A pull consumer's commit: each queue's committable offset becomes what was consumed, and is persisted.
+   * Resolves once the store acknowledged; rejects with the store's error.
+   */
+  async commit(pqs: readonly ProcessQueue[]): Promise<void> {
+    for (const pq of pqs) {
+      const progress = pq.progress as ProgressRecord;
+      if (progress.consumed > progress.committable) progress.committable = progress.consumed;
+    }
+    await this.write(pqs);
   }
 
   /**
@@ -66,8 +95,7 @@ export class ConsumeProgress {
    * (matching) message.
    */
   skipTo(pq: ProcessQueue, offset: number): void {
-    const progress = pq.progress as ProgressRecord;
-    if (pq.msgCount === 0 && offset > progress.committable) progress.committable = offset;
+    if (pq.msgCount === 0) this.moveTo(pq.progress as ProgressRecord, offset);
   }
 
   /** The offset a pull of this queue may commit, or undefined (see the class comment). */
@@ -82,20 +110,24 @@ export class ConsumeProgress {
    * resolves true when the store acknowledged them.
    */
   async persist(pqs: readonly ProcessQueue[], where = 'persist'): Promise<boolean> {
-    if (pqs.length === 0) return true;
-    const handed = pqs.map((pq) => pq.progress.committable);
-    for (let i = 0; i < pqs.length; i++) if (handed[i]! >= 0) this.store.update(pqs[i]!.mq, handed[i]!, { increaseOnly: true });
     try {
-      await this.store.persist(pqs.map((pq) => pq.mq));
+      await this.write(pqs);
+      return true;
     } catch (error) {
       reportError(this.ctx, where, error, pqs.length === 1 ? pqs[0]!.mq : undefined);
       return false;
     }
+  }
+
+  private async write(pqs: readonly ProcessQueue[]): Promise<void> {
+    if (pqs.length === 0) return;
+    const handed = pqs.map((pq) => pq.progress.committable);
+    for (let i = 0; i < pqs.length; i++) if (handed[i]! >= 0) this.store.update(pqs[i]!.mq, handed[i]!, { increaseOnly: true });
+    await this.store.persist(pqs.map((pq) => pq.mq));
     for (let i = 0; i < pqs.length; i++) {
       const progress = pqs[i]!.progress as ProgressRecord;
       if (handed[i]! > progress.persisted) progress.persisted = handed[i]!;
     }
-    return true;
   }
 
   /**

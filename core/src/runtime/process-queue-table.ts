@@ -28,8 +28,8 @@ export interface QueueTableParts {
 
 /** What the table asks of its group. */
 export interface QueueTableHost {
-  /** Undefined when pulling may go on; else resolves when it may resume (user pause, store backpressure). */
-  whenRunning(): Promise<void> | undefined;
+  /** Undefined when this queue may pull; else resolves when it may resume (user pause, store backpressure). */
+  whenRunning(pq: ProcessQueue): Promise<void> | undefined;
   requestRebalance(): void;
   /** The owned queues changed: a heartbeat should tell the broker. */
   onAssignmentChanged(): void;
@@ -44,6 +44,8 @@ export class ProcessQueueTable {
   private readonly table = new Map<string, ProcessQueue>();
   private readonly loops = new Map<ProcessQueue, Promise<void>>();
   private readonly arrivals = new RouteArrivals();
+  /** Seeks of queues being added: they win over the start offset being computed. */
+  private readonly seeks = new Map<string, number>();
   private limits: PullLimits;
 
   constructor(
@@ -98,6 +100,7 @@ export class ProcessQueueTable {
     }
     // Queues this member remembers that are now another member's: their progress is the new owner's.
     this.parts.progress.forget(mqAll.filter((mq) => !wanted.has(mqKey(mq))));
+    for (const mq of mqAll) if (!wanted.has(mqKey(mq))) this.seeks.delete(mqKey(mq));
     const arriving = this.arrivals.observe(topic, mqAll, this.ctx.profile.routeArrivalGraceMs);
     const added: MessageQueue[] = [];
     let complete = true;
@@ -175,6 +178,22 @@ export class ProcessQueueTable {
     }
   }
 
+  /**
+   * A pull consumer's seek: the queue drops what it cached (nothing is persisted) and pulls from `offset`; a queue
+   * still being added starts there, whatever its stored offset says. Synchronous, so a seek right after an assign
+   * always wins.
+   */
+  seek(mq: MessageQueue, offset: number): void {
+    const key = mqKey(mq);
+    const pq = this.table.get(key);
+    if (!pq || !pq.active) {
+      this.seeks.set(key, offset);
+      return;
+    }
+    this.discard(pq);
+    this.create(mq, pq.subscription, offset);
+  }
+
   /** How long a released queue waits for its running calls: ORDERLY waits for its batch up to RocketMQ's 20 s. */
   private releaseBoundMs(): number {
     return this.ctx.options.consumeMode === 'ORDERLY' ? this.ctx.profile.lockForceReleaseMs : this.ctx.profile.drainTimeoutMs;
@@ -197,11 +216,18 @@ export class ProcessQueueTable {
       return false;
     }
     if (ctx.signal.aborted || this.table.has(mqKey(mq))) return false;
-    const pq = new ProcessQueue(mq, subscription, parts.progress.begin(mq, offset), offset, ctx.signal);
+    const seek = this.seeks.get(mqKey(mq));
+    this.seeks.delete(mqKey(mq));
+    const pq = this.create(mq, subscription, seek ?? offset);
     if (lockedAt !== undefined) parts.locks?.markLocked(pq, lockedAt);
+    return true;
+  }
+
+  private create(mq: MessageQueue, subscription: SubscriptionData, offset: number): ProcessQueue {
+    const pq = new ProcessQueue(mq, subscription, this.parts.progress.begin(mq, offset), offset, this.ctx.signal);
     this.table.set(pq.key, pq);
     this.startLoop(pq);
-    return true;
+    return pq;
   }
 
   private startLoop(pq: ProcessQueue): void {
@@ -209,7 +235,7 @@ export class ProcessQueueTable {
     const locks = parts.locks;
     const loop = new PullLoop(ctx, pq, parts.puller, parts.consume, parts.progress, {
       limits: () => this.limits,
-      whenRunning: () => this.host.whenRunning(),
+      whenRunning: () => this.host.whenRunning(pq),
       lockValid: locks ? (q) => locks.isValid(q) : undefined,
       offsetIllegal: (q, next) => this.offsetIllegal(q, next),
     });

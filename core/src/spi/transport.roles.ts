@@ -29,6 +29,8 @@ export interface ConsumerRegistration {
   readonly messageModel: MessageModel;
   readonly consumeFromWhere: ConsumeFromWhere;
   readonly subscriptions: readonly SubscriptionData[];
+  /** CONSUME_PASSIVELY (push consumers, the default) or CONSUME_ACTIVELY (pull consumers). */
+  readonly consumeType?: 'CONSUME_PASSIVELY' | 'CONSUME_ACTIVELY';
 }
 
 /** Group membership: heartbeats, the consumer ids of a group, and the broker's membership-change notices. */

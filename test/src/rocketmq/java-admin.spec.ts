@@ -1,14 +1,9 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { Message } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
-import { findJavaToolchain, provisionRocketMq, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
+import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deliveries, consumerClass } from '../support/fixtures';
-import { RocketMqHarness, testCluster, uniqueName } from './rocketmq-fixtures';
+import { RocketMqHarness, mqadmin, testCluster, uniqueName } from './rocketmq-fixtures';
 
 let cluster: RocketMqCluster;
 let harness: RocketMqHarness;
@@ -17,25 +12,6 @@ beforeAll(async () => {
   harness = new RocketMqHarness(cluster);
 });
 afterAll(async () => harness?.close());
-
-/** Runs RocketMQ's own `mqadmin` (MQAdminStartup from rocketmq-tools 5.3.3, on the harness's classpath). */
-async function mqadmin(args: readonly string[]): Promise<string> {
-  const java = findJavaToolchain();
-  const { classpath } = await provisionRocketMq({ toolchain: java });
-  // Its own user.home, so the tool's logs (~/logs/rocketmqlogs) land in a temp folder removed afterwards.
-  const home = await mkdtemp(join(tmpdir(), 'mqkit-mqadmin-'));
-  try {
-    const { stdout } = await promisify(execFile)(java.java, ['-Xmx128m', `-Duser.home=${home}`, '-cp', classpath, 'org.apache.rocketmq.tools.command.MQAdminStartup', ...args], {
-      env: { ...process.env, ROCKETMQ_HOME: home },
-      cwd: home,
-      timeout: 60_000,
-      maxBuffer: 16 * 1024 * 1024,
-    });
-    return stdout;
-  } finally {
-    await rm(home, { recursive: true, force: true });
-  }
-}
 
 describe("RocketMQ's own admin tool reads mqkit clients", () => {
   it('mqadmin consumerStatus -i <client> parses the ConsumerRunningInfo the transport answers', async () => {

@@ -1,6 +1,11 @@
 import { createConsumerApp, createProducer, type ConsumerApp, type ConsumerAppOptions, type OffsetAdmin, type RouteResolver, type TopicAdmin, type TransportPlugin } from '@mqkit/core';
 import { rocketmqTransport, type RocketMqTransportOptions } from '@mqkit/transport-rocketmq';
-import { rocketMqTestCluster, sendProbeRequest, uniqueName, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
+import { findJavaToolchain, provisionRocketMq, rocketMqTestCluster, sendProbeRequest, uniqueName, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 
 export { uniqueName };
 
@@ -17,6 +22,25 @@ export function clusterTransport(cluster: RocketMqCluster, extra: Partial<Rocket
     credentials: cluster.acl,
     ...extra,
   });
+}
+
+/** Runs RocketMQ's own `mqadmin` (MQAdminStartup from rocketmq-tools 5.3.3, on the harness's classpath). */
+export async function mqadmin(args: readonly string[]): Promise<string> {
+  const java = findJavaToolchain();
+  const { classpath } = await provisionRocketMq({ toolchain: java });
+  // Its own user.home, so the tool's logs (~/logs/rocketmqlogs) land in a temp folder removed afterwards.
+  const home = await mkdtemp(join(tmpdir(), 'mqkit-mqadmin-'));
+  try {
+    const { stdout } = await promisify(execFile)(java.java, ['-Xmx128m', `-Duser.home=${home}`, '-cp', classpath, 'org.apache.rocketmq.tools.command.MQAdminStartup', ...args], {
+      env: { ...process.env, ROCKETMQ_HOME: home },
+      cwd: home,
+      timeout: 60_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    return stdout;
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
 }
 
 const UPDATE_BROKER_CONFIG = 25;

@@ -37,7 +37,7 @@ export function consumerRunningInfoBody(input: RunningInfoInput): Buffer {
   const { registration, status } = input;
   const properties: { [key: string]: string } = {
     PROP_CLIENT_VERSION: input.clientVersion,
-    PROP_CONSUME_TYPE: 'CONSUME_PASSIVELY',
+    PROP_CONSUME_TYPE: registration?.consumeType ?? 'CONSUME_PASSIVELY',
     PROP_CONSUMER_START_TIMESTAMP: String(input.startTimestamp),
     PROP_NAMESERVER_ADDR: input.nameServers.join(';'),
   };

@@ -40,7 +40,7 @@ export function heartbeatRequest(input: HeartbeatInput): OutgoingRequest {
     clientID: input.clientId,
     consumerDataSet: input.consumers.map((c) => ({
       consumeFromWhere: c.consumeFromWhere,
-      consumeType: input.consumeType ?? 'CONSUME_PASSIVELY',
+      consumeType: c.consumeType ?? input.consumeType ?? 'CONSUME_PASSIVELY',
       groupName: c.group,
       messageModel: c.messageModel,
       subscriptionDataSet: c.subscriptions.map(subscriptionJson),

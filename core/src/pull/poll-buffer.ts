@@ -1,0 +1,108 @@
+import type { MessageRecord } from '../model/message';
+import { ConsumedMessage } from '../runtime/consumed-message';
+import type { Accepted, ConsumeService } from '../runtime/consume-service';
+import type { ProcessQueue } from '../runtime/process-queue';
+import type { Codec } from '../spi/codec';
+
+interface Chunk {
+  readonly pq: ProcessQueue;
+  readonly messages: ConsumedMessage[];
+  next: number;
+}
+
+/**
+ * The pull consumer's side of the engine's pull loops: where a push consumer schedules handler calls, this keeps
+ * what was pulled until `poll` takes it. Pull answers are kept in arrival order, so each queue's messages come out
+ * in offset order. The messages stay in their ProcessQueue (flow control counts them) until taken.
+ */
+export class PollBuffer implements ConsumeService {
+  private chunks: Chunk[] = [];
+  private waiters = new Set<() => void>();
+  private buffered = 0;
+
+  constructor(private readonly codec: Codec) {}
+
+  get inFlight(): number {
+    return 0;
+  }
+  get peakInFlight(): number {
+    return 0;
+  }
+  /** Messages pulled and not polled yet. */
+  get queued(): number {
+    return this.buffered;
+  }
+
+  submit(pq: ProcessQueue, records: readonly MessageRecord[]): Accepted {
+    const messages: ConsumedMessage[] = [];
+    const bytes = pq.put(records, (record, seq) => messages.push(new ConsumedMessage(record, pq.mq, this.codec, seq)));
+    if (messages.length > 0) {
+      this.chunks.push({ pq, messages, next: 0 });
+      this.buffered += messages.length;
+      this.wake();
+    }
+    return { count: messages.length, bytes };
+  }
+
+  discardQueued(pq: ProcessQueue): void {
+    this.chunks = this.chunks.filter((c) => {
+      if (c.pq !== pq) return true;
+      this.buffered -= c.messages.length - c.next;
+      return false;
+    });
+  }
+
+  /**
+   * Takes up to `max` messages, oldest answers first, skipping queues `held` says to leave (paused ones keep their
+   * place); messages of released queues are dropped. Grouped by queue, in offset order within each.
+   */
+  take(max: number, held: (pq: ProcessQueue) => boolean): Map<ProcessQueue, ConsumedMessage[]> {
+    const out = new Map<ProcessQueue, ConsumedMessage[]>();
+    let taken = 0;
+    const kept: Chunk[] = [];
+    for (const chunk of this.chunks) {
+      const { pq } = chunk;
+      if (!pq.active) {
+        this.buffered -= chunk.messages.length - chunk.next;
+        continue;
+      }
+      if (taken >= max || held(pq)) {
+        kept.push(chunk);
+        continue;
+      }
+      const n = Math.min(max - taken, chunk.messages.length - chunk.next);
+      let list = out.get(pq);
+      if (!list) out.set(pq, (list = []));
+      for (let i = 0; i < n; i++) list.push(chunk.messages[chunk.next + i]!);
+      chunk.next += n;
+      taken += n;
+      this.buffered -= n;
+      if (chunk.next < chunk.messages.length) kept.push(chunk);
+    }
+    this.chunks = kept;
+    return out;
+  }
+
+  /** Resolves when something was submitted, or when the signal aborts. */
+  whenSubmitted(signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        this.waiters.delete(done);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      this.waiters.add(done);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  /** Wakes pollers (after a resume or a close). */
+  wake(): void {
+    for (const waiter of [...this.waiters]) waiter();
+  }
+
+  close(): void {
+    this.wake();
+  }
+}
