@@ -34,6 +34,7 @@ export { PullStatus, type PullResult } from './model/pull-result';
 export { parseSubscription, sqlSubscription, tagMatches, type SubscriptionData } from './model/subscription';
 export { compileSql92, Sql92Error, type Sql92Filter } from './filter/index';
 export { javaStringHashCode } from './util/java-hash';
+export { withoutNamespace, wrapNamespace } from './model/namespace';
 
 // Pull consumer
 export { PullConsumer, createPullConsumer } from './pull/pull-consumer';

@@ -39,6 +39,11 @@ export interface ConsumerAppOptions {
   /** Registers an injectable, started `Producer` with these options. */
   readonly producer?: ProducerOptions;
   readonly messageQueueListener?: MessageQueueListener;
+  /**
+   * RocketMQ's namespace (ClientConfig.namespace): every group and topic of the app, its producer's included, is
+   * `<namespace>%<name>` on the broker; handlers see their own topic names. Letters, digits, `_` and `-`.
+   */
+  readonly namespace?: string;
 }
 
 export interface StopOptions {

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import type { DependencyContainer } from 'tsyringe';
 import { buildDefinitions } from '../definition/build-definitions';
+import { inNamespace } from '../definition/namespace-definitions';
+import { NAMESPACE_PATTERN, wrapNamespace } from '../model/namespace';
 import type { ConsumerDeclaration } from '../definition/consumer-definition';
 import { exploreConsumers, type Constructor } from '../definition/explore-consumers';
 import { ConfigurationError } from '../errors/configuration.error';
@@ -118,7 +120,10 @@ export class ConsumerApp {
     this.currentState = 'starting';
     try {
       const { options, host } = this;
-      const definitions = buildDefinitions(this.declarations());
+      if (options.namespace !== undefined && (typeof options.namespace !== 'string' || !NAMESPACE_PATTERN.test(options.namespace))) {
+        throw new ConfigurationError({ source: 'createConsumerApp', option: 'namespace', value: options.namespace, allowed: 'a namespace of 1-64 characters from [a-zA-Z0-9_-]' });
+      }
+      const definitions = inNamespace(buildDefinitions(this.declarations()), options.namespace);
       if (options.maxCachedBytes !== undefined && !(Number.isInteger(options.maxCachedBytes) && options.maxCachedBytes > 0)) {
         throw new ConfigurationError({ source: 'createConsumerApp', option: 'maxCachedBytes', value: options.maxCachedBytes, allowed: 'an integer number of bytes > 0' });
       }
@@ -133,6 +138,7 @@ export class ConsumerApp {
         signal: this.controller.signal,
         transport,
         hooks: options.hooks ?? [],
+        namespace: options.namespace,
         onAssignmentChanged: () => this.heartbeats?.now(),
         messageQueueChanged: options.messageQueueListener
           ? (group, topic, mqAll, mqAssigned) => options.messageQueueListener!({ group, topic, mqAll, mqAssigned })
@@ -140,7 +146,7 @@ export class ConsumerApp {
       });
       for (const runtime of runtimes) runtime.bindHandlers();
       if (options.producer) {
-        this.producerInstance = new Producer({ options: resolveProducerOptions(options.producer), routes: transport.routes, sender: host.require('sender', 'the producer'), events: host.events });
+        this.producerInstance = new Producer({ options: resolveProducerOptions({ namespace: options.namespace, ...options.producer }), routes: transport.routes, sender: host.require('sender', 'the producer'), events: host.events });
         host.container.register(Producer, { useValue: this.producerInstance });
       }
       for (const runtime of runtimes) this.runtimes.set(runtime.group, runtime);
@@ -174,7 +180,7 @@ export class ConsumerApp {
   }
 
   consumer(group: string): ConsumerControl {
-    const runtime = this.runtimes.get(group);
+    const runtime = this.runtimes.get(wrapNamespace(this.options.namespace, group));
     if (!runtime) throw new IllegalStateError(`no consumer group ${group} in app ${this.clientId} (started groups: ${[...this.runtimes.keys()].join(', ') || 'none'})`);
     return {
       group,
@@ -183,7 +189,7 @@ export class ConsumerApp {
       status: () => runtime.status(),
       resetOffsetByTimestamp: async (timestamp, topics) => {
         const admin = this.host.require('offsetAdmin', 'the offset reset');
-        for (const topic of topics ?? runtime.definition.subscriptions.map((s) => s.topic)) await admin.resetOffsetByTimestamp(group, topic, timestamp);
+        for (const topic of topics?.map((t) => wrapNamespace(this.options.namespace, t)) ?? runtime.definition.subscriptions.map((s) => s.topic)) await admin.resetOffsetByTimestamp(runtime.group, topic, timestamp);
       },
     };
   }

@@ -2,6 +2,9 @@ import type { MessageQueue } from '../model/message-queue';
 import type { ProfileOption } from '../options/profile';
 import type { TransportPlugin } from '../spi/plugin';
 import type { TransportRoles } from '../spi/transport.plugin';
+import { ConfigurationError } from '../errors/configuration.error';
+import { withoutNamespace, wrapNamespace } from '../model/namespace';
+import { IssueCollector, checkNamespace } from '../options/option-checks';
 import { ClientHost } from './client-host';
 
 /** Cluster administration through a transport: what a deployment script or a test needs before consumers start. */
@@ -27,13 +30,18 @@ export interface Admin {
  * await admin.close();
  * ```
  */
-export async function createAdmin(options: { transport: TransportPlugin; profile?: ProfileOption; instanceName?: string }): Promise<Admin> {
+export async function createAdmin(options: { transport: TransportPlugin; profile?: ProfileOption; instanceName?: string; namespace?: string }): Promise<Admin> {
+  const issues = new IssueCollector('createAdmin');
+  checkNamespace(issues, options.namespace);
+  if (issues.issues.length > 0) throw new ConfigurationError(issues.issues);
   const host = new ClientHost('createAdmin', options);
   const roles = await host.connect(options.transport);
+  // Names given in the namespace are wrapped as RocketMQ's admin does; queues come back with plain topics.
+  const wrap = (name: string) => wrapNamespace(options.namespace, name);
   return {
-    createTopic: (o) => host.require('topicAdmin', 'createTopic').createTopic(o),
-    resetOffsetByTimestamp: (group, topic, timestamp) => host.require('offsetAdmin', 'resetOffsetByTimestamp').resetOffsetByTimestamp(group, topic, timestamp),
-    queues: (topic) => roles.routes.subscribeQueues(topic),
+    createTopic: (o) => host.require('topicAdmin', 'createTopic').createTopic({ ...o, topic: wrap(o.topic) }),
+    resetOffsetByTimestamp: (group, topic, timestamp) => host.require('offsetAdmin', 'resetOffsetByTimestamp').resetOffsetByTimestamp(wrap(group), wrap(topic), timestamp),
+    queues: async (topic) => (await roles.routes.subscribeQueues(wrap(topic))).map((mq) => ({ ...mq, topic: withoutNamespace(options.namespace, mq.topic) })),
     transport: roles,
     close: () => host.close(),
   };

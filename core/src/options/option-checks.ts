@@ -1,4 +1,5 @@
 import type { ConfigurationIssue } from '../errors/configuration.error';
+import { NAMESPACE_PATTERN } from '../model/namespace';
 
 /** Collects configuration issues for one source (a class or a plugin), so every problem is reported at once. */
 export class IssueCollector {
@@ -57,4 +58,10 @@ export function formatConsumeTimestamp(ms: number): string {
   const d = new Date(ms);
   const p = (n: number, w = 2) => String(n).padStart(w, '0');
   return `${p(d.getFullYear(), 4)}${p(d.getMonth() + 1)}${p(d.getDate())}${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
+}
+
+/** A RocketMQ namespace: letters, digits, `_` and `-`, at most 64 (`%` separates it from the name). */
+export function checkNamespace(issues: IssueCollector, value: unknown): void {
+  if (value === undefined) return;
+  if (typeof value !== 'string' || !NAMESPACE_PATTERN.test(value)) issues.add('namespace', value, 'a namespace of 1-64 characters from [a-zA-Z0-9_-]');
 }

@@ -1,6 +1,7 @@
 import type { Codec } from '../spi/codec';
 import { ConfigurationError, type ConfigurationIssue } from '../errors/configuration.error';
-import { GROUP_MAX_LENGTH, IssueCollector, checkName } from '../options/option-checks';
+import { wrapNamespace } from '../model/namespace';
+import { GROUP_MAX_LENGTH, IssueCollector, checkName, checkNamespace } from '../options/option-checks';
 
 /** DefaultMQProducer's options (producer-semantics.md §1). */
 export interface ProducerOptions {
@@ -20,10 +21,14 @@ export interface ProducerOptions {
   readonly sendLatencyFaultEnable?: boolean;
   /** Retry on another broker when a sync send is stored but not confirmed (FLUSH_DISK_TIMEOUT...). Default false. */
   readonly retryAnotherBrokerWhenNotStoreOK?: boolean;
+  /** RocketMQ's namespace: the group and every topic are sent as `<namespace>%<name>` (see README, Namespaces). */
+  readonly namespace?: string;
 }
 
 export interface ResolvedProducerOptions {
+  /** Wrapped in the namespace. */
   readonly group: string;
+  readonly namespace: string | undefined;
   readonly sendMsgTimeout: number;
   readonly retryTimesWhenSendFailed: number;
   readonly maxMessageSize: number;
@@ -43,9 +48,11 @@ export function resolveProducerOptions(options: ProducerOptions): ResolvedProduc
   issues.intRange('compressMsgBodyOverHowmuch', options.compressMsgBodyOverHowmuch, 1, 64 * 1024 * 1024);
   issues.boolean('sendLatencyFaultEnable', options.sendLatencyFaultEnable);
   issues.boolean('retryAnotherBrokerWhenNotStoreOK', options.retryAnotherBrokerWhenNotStoreOK);
+  checkNamespace(issues, options.namespace);
   if (issues.issues.length > 0) throw new ConfigurationError(issues.issues as ConfigurationIssue[]);
   return {
-    group: options.group,
+    group: wrapNamespace(options.namespace, options.group),
+    namespace: options.namespace,
     sendMsgTimeout: options.sendMsgTimeout ?? 3000,
     retryTimesWhenSendFailed: options.retryTimesWhenSendFailed ?? 2,
     maxMessageSize: options.maxMessageSize ?? 4 * 1024 * 1024,

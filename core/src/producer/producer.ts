@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { withoutNamespace, wrapNamespace } from '../model/namespace';
 import { jsonCodec } from '../definition/json.codec';
 import { BrokerError } from '../errors/broker.error';
 import { IllegalStateError } from '../errors/state.error';
@@ -69,11 +70,24 @@ export class Producer {
    * anything when the message breaks a rule, BrokerError for a broker refusal, TimeoutError past the budget.
    */
   send<T>(message: OutgoingMessage<T>, options: SendOptions = {}): Promise<SendResult> {
-    return this.track(() => {
+    return this.track(async () => {
       const record = this.buildRecord(message);
-      const selector = options.queue ? () => options.queue! : options.selector ?? (options.shardingKey !== undefined ? selectByHash(options.shardingKey) : undefined);
-      return selector ? this.sendSelected(record, message, selector) : this.sendWithRetries(record);
+      const queue = options.queue ? this.wrapQueue(options.queue) : undefined;
+      const selector = queue ? () => queue : options.selector ?? (options.shardingKey !== undefined ? selectByHash(options.shardingKey) : undefined);
+      return this.unwrapResult(await (selector ? this.sendSelected(record, message, selector) : this.sendWithRetries(record)));
     });
+  }
+
+  /** A queue the application names, as the broker knows it (its topic in the namespace). */
+  private wrapQueue(mq: MessageQueue): MessageQueue {
+    const { namespace } = this.deps.options;
+    return namespace ? { ...mq, topic: wrapNamespace(namespace, mq.topic) } : mq;
+  }
+
+  /** A result as the application sees it: RocketMQ resets its queue's topic without the namespace. */
+  private unwrapResult(result: SendResult): SendResult {
+    const { namespace } = this.deps.options;
+    return namespace ? { ...result, messageQueue: { ...result.messageQueue, topic: withoutNamespace(namespace, result.messageQueue.topic) } } : result;
   }
 
   /** Oneway (RocketMQ's sendOneway): one attempt, resolves once written, never reports the broker's answer. */
@@ -82,7 +96,7 @@ export class Producer {
       const record = this.buildRecord(message);
       const queues = await this.deps.routes.publishQueues(record.topic);
       if (queues.length === 0) throw new BrokerError(`No route info of this topic: ${record.topic}`, { responseCode: 17 });
-      const mq = options.queue ?? (options.selector ?? (options.shardingKey !== undefined ? selectByHash(options.shardingKey) : undefined))?.(queues, message) ?? this.pick(record.topic, queues, undefined);
+      const mq = (options.queue && this.wrapQueue(options.queue)) ?? (options.selector ?? (options.shardingKey !== undefined ? selectByHash(options.shardingKey) : undefined))?.(queues, message) ?? this.pick(record.topic, queues, undefined);
       const { sender, options: o } = this.deps;
       if (sender.sendOneway) await sender.sendOneway(mq, record, { producerGroup: o.group });
       else void sender.send(mq, record, { producerGroup: o.group, timeoutMs: o.sendMsgTimeout }).catch(() => undefined);
@@ -100,7 +114,7 @@ export class Producer {
       if (!this.deps.sender.sendBatch) {
         throw new MessageValidationError('batch.unsupported', 'the transport cannot send batches (MessageSender.sendBatch)');
       }
-      return this.sendWithRetries(records[0]!, records);
+      return this.unwrapResult(await this.sendWithRetries(records[0]!, records));
     });
   }
 
@@ -112,8 +126,9 @@ export class Producer {
 
   /** Validates and encodes a message into what goes on the wire (throws MessageValidationError). */
   buildRecord<T>(message: OutgoingMessage<T>, compress = true): OutgoingRecord {
-    validateTopic(message.topic);
     const { options } = this.deps;
+    const topic = wrapNamespace(options.namespace, message.topic);
+    validateTopic(topic);
     let body: Buffer;
     if (message.body !== undefined) body = typeof message.body === 'string' ? Buffer.from(message.body, 'utf8') : message.body;
     else if (message.payload !== undefined) body = (options.codec ?? jsonCodec).encode(message.payload);
@@ -130,7 +145,7 @@ export class Producer {
     properties[MessageConst.UNIQ_KEY] = this.uniq.next();
     // The size rule applies to the body as given; compression happens after it, as in RocketMQ.
     const wire = compress ? compressBody(body, options.compressMsgBodyOverHowmuch) : { body, sysFlag: 0 };
-    return { topic: message.topic, body: wire.body, flag: message.flag ?? 0, properties, sysFlag: wire.sysFlag, bornTimestamp: Date.now() };
+    return { topic, body: wire.body, flag: message.flag ?? 0, properties, sysFlag: wire.sysFlag, bornTimestamp: Date.now() };
   }
 
   private buildBatch<T>(messages: readonly OutgoingMessage<T>[]): OutgoingRecord[] {

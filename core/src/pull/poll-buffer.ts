@@ -20,7 +20,10 @@ export class PollBuffer implements ConsumeService {
   private waiters = new Set<() => void>();
   private buffered = 0;
 
-  constructor(private readonly codec: Codec) {}
+  constructor(
+    private readonly codec: Codec,
+    private readonly namespace?: string,
+  ) {}
 
   get inFlight(): number {
     return 0;
@@ -35,7 +38,7 @@ export class PollBuffer implements ConsumeService {
 
   submit(pq: ProcessQueue, records: readonly MessageRecord[]): Accepted {
     const messages: ConsumedMessage[] = [];
-    const bytes = pq.put(records, (record, seq) => messages.push(new ConsumedMessage(record, pq.mq, this.codec, seq)));
+    const bytes = pq.put(records, (record, seq) => messages.push(new ConsumedMessage(record, pq.mq, this.codec, seq, this.namespace)));
     if (messages.length > 0) {
       this.chunks.push({ pq, messages, next: 0 });
       this.buffered += messages.length;

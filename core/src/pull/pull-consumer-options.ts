@@ -3,7 +3,8 @@ import { ConfigurationError } from '../errors/configuration.error';
 import type { ConsumeFromWhere, MessageModel } from '../model/constants';
 import type { ResolvedGroupOptions } from '../options/consumer-options';
 import type { ProfileOption } from '../options/profile';
-import { GROUP_MAX_LENGTH, IssueCollector, checkName } from '../options/option-checks';
+import { wrapNamespace } from '../model/namespace';
+import { GROUP_MAX_LENGTH, IssueCollector, checkName, checkNamespace } from '../options/option-checks';
 import { resolveGroupOptions } from '../options/validate-consumer-options';
 import type { StrategyOption } from '../spi/allocation-strategy';
 import type { Codec } from '../spi/codec';
@@ -52,9 +53,12 @@ export interface PullConsumerOptions {
   readonly instanceName?: string;
   readonly clientIp?: string;
   readonly container?: DependencyContainer;
+  /** RocketMQ's namespace: the group and topics are `<namespace>%<name>` on the broker; the API shows plain names. */
+  readonly namespace?: string;
 }
 
 export interface ResolvedPullConsumerOptions {
+  readonly namespace: string | undefined;
   readonly group: ResolvedGroupOptions;
   readonly autoCommit: boolean;
   readonly autoCommitIntervalMs: number;
@@ -63,7 +67,7 @@ export interface ResolvedPullConsumerOptions {
 }
 
 const GROUP_KEYS = ['messageModel', 'consumeFromWhere', 'consumeTimestamp', 'strategy', 'pullBatchSize', 'pullBatchSizeInBytes', 'pullThresholdForQueue', 'pullThresholdSizeForQueue', 'pullThresholdForTopic', 'pullThresholdSizeForTopic'] as const;
-const CLIENT_KEYS = ['transport', 'group', 'autoCommit', 'autoCommitIntervalMs', 'pollTimeoutMs', 'codec', 'offsetStore', 'plugins', 'maxCachedBytes', 'profile', 'instanceName', 'clientIp', 'container'] as const;
+const CLIENT_KEYS = ['transport', 'group', 'namespace', 'autoCommit', 'autoCommitIntervalMs', 'pollTimeoutMs', 'codec', 'offsetStore', 'plugins', 'maxCachedBytes', 'profile', 'instanceName', 'clientIp', 'container'] as const;
 const KNOWN: ReadonlySet<string> = new Set<string>([...GROUP_KEYS, ...CLIENT_KEYS]);
 
 /** Checks every option at once; throws one ConfigurationError listing each problem. */
@@ -72,10 +76,11 @@ export function resolvePullConsumerOptions(options: PullConsumerOptions): Resolv
   for (const key of Object.keys(options)) {
     if (!KNOWN.has(key)) issues.add(key, (options as unknown as Record<string, unknown>)[key], `a known createPullConsumer option (${[...KNOWN].join(', ')})`);
   }
-  const groupOptions: Record<string, unknown> = { group: options.group, pullBatchSize: 10 };
+  const groupOptions: Record<string, unknown> = { group: wrapNamespace(options.namespace, options.group), pullBatchSize: 10 };
   for (const key of GROUP_KEYS) if (options[key] !== undefined) groupOptions[key] = options[key];
   const group = resolveGroupOptions(issues, groupOptions as { group: string });
   checkName(issues, 'group', options.group, GROUP_MAX_LENGTH);
+  checkNamespace(issues, options.namespace);
   issues.boolean('autoCommit', options.autoCommit);
   issues.intRange('autoCommitIntervalMs', options.autoCommitIntervalMs, 1_000, 86_400_000);
   issues.intRange('pollTimeoutMs', options.pollTimeoutMs, 0, 2 ** 31 - 1);
@@ -85,6 +90,7 @@ export function resolvePullConsumerOptions(options: PullConsumerOptions): Resolv
   if (options.codec !== undefined && typeof options.codec?.decode !== 'function') issues.add('codec', options.codec, 'an object with decode(body, record) and encode(payload)');
   if (issues.issues.length > 0) throw new ConfigurationError(issues.issues);
   return {
+    namespace: options.namespace,
     group,
     autoCommit: options.autoCommit ?? true,
     autoCommitIntervalMs: options.autoCommitIntervalMs ?? 5_000,

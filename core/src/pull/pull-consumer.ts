@@ -8,6 +8,7 @@ import { ConfigurationError } from '../errors/configuration.error';
 import { IllegalStateError } from '../errors/state.error';
 import type { Message } from '../model/message';
 import { compareMessageQueues, mqKey, mqLabel, type MessageQueue } from '../model/message-queue';
+import { withoutNamespace, wrapNamespace } from '../model/namespace';
 import { parseSubscription, sqlSubscription, type SubscriptionData } from '../model/subscription';
 import { brokerOffsetStore } from '../offsets/broker-offset-store';
 import { ByteBudget } from '../runtime/byte-budget';
@@ -78,7 +79,7 @@ export class PullConsumer implements AsyncIterable<Message[]> {
     this.group = resolved.group.group;
     this.host = new ClientHost('createPullConsumer', options);
     this.runtimeController = childController(this.controller.signal);
-    this.buffer = new PollBuffer(options.codec ?? jsonCodec);
+    this.buffer = new PollBuffer(options.codec ?? jsonCodec, resolved.namespace);
     this.ctx = {
       group: this.group,
       clientId: this.host.clientId,
@@ -87,6 +88,7 @@ export class PullConsumer implements AsyncIterable<Message[]> {
       events: this.host.events,
       budget: new ByteBudget(resolved.maxCachedBytes),
       stats: new ConsumeStats(),
+      namespace: resolved.namespace,
       signal: this.runtimeController.signal,
     };
   }
@@ -146,8 +148,9 @@ export class PullConsumer implements AsyncIterable<Message[]> {
    * Subscribes a topic (TAG `tags` or an SQL92 `sql`, not both): its queues are allocated among the group's members
    * by the strategy and rebalanced as members come and go. Not with `assign`.
    */
-  async subscribe(topic: string, options: { readonly tags?: string; readonly sql?: string } = {}): Promise<void> {
+  async subscribe(name: string, options: { readonly tags?: string; readonly sql?: string } = {}): Promise<void> {
     this.useMode('subscribe');
+    const topic = this.wrap(name);
     if (options.tags !== undefined && options.sql !== undefined) {
       throw new ConfigurationError({ source: 'subscribe', option: 'sql', value: options.sql, allowed: 'no sql when tags is given: a subscription filters by TAG or by SQL92, not both' });
     }
@@ -176,7 +179,7 @@ export class PullConsumer implements AsyncIterable<Message[]> {
 
   /** Stops consuming a subscribed topic (its queues are released, what was committed stored). */
   async unsubscribe(topic: string): Promise<void> {
-    this.subscriptions.delete(topic);
+    this.subscriptions.delete(this.wrap(topic));
     this.heartbeats.now();
     this.rebalance?.request();
   }
@@ -189,8 +192,9 @@ export class PullConsumer implements AsyncIterable<Message[]> {
     this.useMode('assign');
     const topics = new Set([...this.assigned.values()].map((mq) => mq.topic));
     this.assigned.clear();
-    for (const mq of queues) {
-      this.assigned.set(mqKey(mq), { topic: mq.topic, brokerName: mq.brokerName, queueId: mq.queueId });
+    for (const given of queues) {
+      const mq = this.wire(given);
+      this.assigned.set(mqKey(mq), mq);
       topics.add(mq.topic);
       if (!this.subscriptions.has(mq.topic)) this.subscriptions.set(mq.topic, parseSubscription(mq.topic, '*'));
     }
@@ -202,7 +206,7 @@ export class PullConsumer implements AsyncIterable<Message[]> {
   /** The queues of a topic, from its route (to pick some for `assign`). */
   async queuesOf(topic: string): Promise<MessageQueue[]> {
     this.assertRunning();
-    return [...(await this.host.roles.routes.subscribeQueues(topic))].sort(compareMessageQueues);
+    return [...(await this.host.roles.routes.subscribeQueues(this.wrap(topic)))].sort(compareMessageQueues).map((mq) => this.plain(mq));
   }
 
   /**
@@ -239,8 +243,8 @@ export class PullConsumer implements AsyncIterable<Message[]> {
    * Moves an assigned queue to `offset` (between the queue's min and max offsets, max included): what was cached
    * is dropped and the next poll starts there. A seek after `assign` returned always wins over the stored offset.
    */
-  async seek(mq: MessageQueue, offset: number): Promise<void> {
-    this.requireAssigned(mq);
+  async seek(given: MessageQueue, offset: number): Promise<void> {
+    const mq = this.requireAssigned(given);
     const offsets = this.host.roles.offsets;
     const [min, max] = await Promise.all([offsets.minOffset(mq), offsets.maxOffset(mq)]);
     if (!Number.isInteger(offset) || offset < min || offset > max) {
@@ -249,20 +253,20 @@ export class PullConsumer implements AsyncIterable<Message[]> {
     this.queues.seek(mq, offset);
   }
 
-  async seekToBegin(mq: MessageQueue): Promise<void> {
-    this.requireAssigned(mq);
+  async seekToBegin(given: MessageQueue): Promise<void> {
+    const mq = this.requireAssigned(given);
     this.queues.seek(mq, await this.host.roles.offsets.minOffset(mq));
   }
 
-  async seekToEnd(mq: MessageQueue): Promise<void> {
-    this.requireAssigned(mq);
+  async seekToEnd(given: MessageQueue): Promise<void> {
+    const mq = this.requireAssigned(given);
     this.queues.seek(mq, await this.host.roles.offsets.maxOffset(mq));
   }
 
   /** The first offset whose message was stored at or after `timestamp` (SEARCH_OFFSET_BY_TIMESTAMP). */
   async offsetForTimestamp(mq: MessageQueue, timestamp: number): Promise<number> {
     this.assertRunning();
-    return this.host.roles.offsets.searchOffset(mq, timestamp);
+    return this.host.roles.offsets.searchOffset(this.wire(mq), timestamp);
   }
 
   /**
@@ -279,17 +283,17 @@ export class PullConsumer implements AsyncIterable<Message[]> {
   /** The stored next offset to consume of a queue, or -1 when there is none (Java's `committed`). */
   async committed(mq: MessageQueue): Promise<number> {
     this.assertRunning();
-    return this.store.read(mq, 'store');
+    return this.store.read(this.wire(mq), 'store');
   }
 
   /** Stops pulling these queues; their buffered messages wait for `resume`. */
   pause(mqs: readonly MessageQueue[]): void {
-    for (const mq of mqs) this.paused.add(mqKey(mq));
+    for (const mq of mqs) this.paused.add(mqKey(this.wire(mq)));
   }
 
   resume(mqs: readonly MessageQueue[]): void {
     for (const mq of mqs) {
-      const key = mqKey(mq);
+      const key = mqKey(this.wire(mq));
       this.paused.delete(key);
       for (const wake of this.pauseWaiters.get(key) ?? []) wake();
       this.pauseWaiters.delete(key);
@@ -299,8 +303,8 @@ export class PullConsumer implements AsyncIterable<Message[]> {
 
   /** The queues this consumer reads now: assigned ones, or those allocated to it among its subscriptions. */
   assignment(): MessageQueue[] {
-    if (this.mode === 'assign') return [...this.assigned.values()];
-    return this.queues?.active().map((pq) => pq.mq) ?? [];
+    if (this.mode === 'assign') return [...this.assigned.values()].map((mq) => this.plain(mq));
+    return this.queues?.active().map((pq) => this.plain(pq.mq)) ?? [];
   }
 
   status(): Pick<ConsumerStatus, 'group' | 'clientId' | 'queues' | 'topics'> & { readonly mode: Mode; readonly buffered: number } {
@@ -375,10 +379,26 @@ export class PullConsumer implements AsyncIterable<Message[]> {
     this.mode = mode;
   }
 
-  private requireAssigned(mq: MessageQueue): void {
+  private requireAssigned(given: MessageQueue): MessageQueue {
     this.assertRunning();
+    const mq = this.wire(given);
     const owned = this.mode === 'assign' ? this.assigned.has(mqKey(mq)) : this.queues.active().some((pq) => pq.key === mqKey(mq));
-    if (!owned) throw new IllegalStateError(`The message queue is not in assigned list${this.mode === 'subscribe' ? ', may be rebalancing' : ''}, message queue: ${mqLabel(mq)}`);
+    if (!owned) throw new IllegalStateError(`The message queue is not in assigned list${this.mode === 'subscribe' ? ', may be rebalancing' : ''}, message queue: ${mqLabel(given)}`);
+    return mq;
+  }
+
+  private wrap(topic: string): string {
+    return wrapNamespace(this.resolved.namespace, topic);
+  }
+
+  /** A queue as the broker knows it (its topic in the namespace). */
+  private wire(mq: MessageQueue): MessageQueue {
+    return { topic: this.wrap(mq.topic), brokerName: mq.brokerName, queueId: mq.queueId };
+  }
+
+  /** A queue as the application knows it. */
+  private plain(mq: MessageQueue): MessageQueue {
+    return this.resolved.namespace ? { ...mq, topic: withoutNamespace(this.resolved.namespace, mq.topic) } : mq;
   }
 
   private assertRunning(): void {

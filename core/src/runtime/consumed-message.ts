@@ -1,4 +1,5 @@
 import { MessageConst, isRetryTopic } from '../model/constants';
+import { withoutNamespace } from '../model/namespace';
 import type { Message, MessageRecord } from '../model/message';
 import type { MessageQueue } from '../model/message-queue';
 import type { Codec } from '../spi/codec';
@@ -21,6 +22,8 @@ export class ConsumedMessage<T = unknown> implements Message<T> {
     private readonly codec: Codec,
     /** Position in the ProcessQueue window. */
     readonly seq: number,
+    /** The client's namespace, left out of `topic`. */
+    private readonly namespace?: string,
   ) {}
 
   get msgId(): string {
@@ -31,8 +34,10 @@ export class ConsumedMessage<T = unknown> implements Message<T> {
   }
   get topic(): string {
     const topic = this.record.topic;
-    // RocketMQ's resetRetryAndNamespace: a retried message shows its original topic to the handler.
-    return isRetryTopic(topic) ? (this.record.properties[MessageConst.RETRY_TOPIC] ?? topic) : topic;
+    // RocketMQ's resetRetryAndNamespace: a retried message shows its original topic to the handler, without the
+    // namespace.
+    const original = isRetryTopic(topic) ? (this.record.properties[MessageConst.RETRY_TOPIC] ?? topic) : topic;
+    return this.namespace ? withoutNamespace(this.namespace, original) : original;
   }
   get tags(): string | undefined {
     return this.record.properties[MessageConst.TAGS];

@@ -40,6 +40,8 @@ export interface ConsumerRuntimeHost {
   readonly signal: AbortSignal;
   readonly transport: TransportRoles;
   readonly hooks: readonly ConsumeHook[];
+  /** RocketMQ's namespace of the app (definitions arrive already wrapped in it). */
+  readonly namespace?: string;
   /** The owned queues changed: the app heartbeats so the broker learns it. */
   onAssignmentChanged(): void;
   messageQueueChanged?(group: string, topic: string, mqAll: readonly MessageQueue[], allocated: readonly MessageQueue[]): void;
@@ -84,7 +86,7 @@ export class ConsumerRuntime {
       this.subscriptions.set(retry, parseSubscription(retry, '*'));
     }
     this.controller = childController(host.signal);
-    this.ctx = { group: this.group, clientId: host.clientId, options: o, profile: host.profile, events: host.events, budget: host.budget, stats: new ConsumeStats(), signal: this.controller.signal };
+    this.ctx = { group: this.group, clientId: host.clientId, options: o, profile: host.profile, events: host.events, budget: host.budget, stats: new ConsumeStats(), namespace: host.namespace, signal: this.controller.signal };
     const { locks } = host.transport;
     const locking = locks !== undefined && o.messageModel === 'CLUSTERING' && (o.consumeMode === 'ORDERLY' || o.exclusiveHandoff);
     // A refused renewal means another member owns the queue now: start nothing more of it, and let the next

@@ -18,6 +18,8 @@ export interface GroupContext {
   readonly events: EventBus;
   /** The app-wide cap on cached message bytes. */
   readonly budget: ByteBudget;
+  /** RocketMQ's namespace of the client: messages show their topic without it. */
+  readonly namespace?: string;
   /** Pull and consume figures per topic (GET_CONSUMER_RUNNING_INFO's statusTable). */
   readonly stats: ConsumeStats;
   /** Aborted when the group stops pulling (stop, crash): the parent of every queue's signal. */

@@ -134,7 +134,7 @@ export class HandlerInvoker {
       codec = this.bindingOf(pq, record)?.codec ?? jsonCodec;
       if (!isRetryTopic(pq.mq.topic)) pq.codec = codec;
     }
-    return new ConsumedMessage(record, pq.mq, codec, seq);
+    return new ConsumedMessage(record, pq.mq, codec, seq, this.ctx.namespace);
   }
 
   /**
@@ -145,7 +145,7 @@ export class HandlerInvoker {
     const startedAt = Date.now();
     const queue = { mq };
     const binding = this.handlers.get(isRetryTopic(mq.topic) ? (record.properties[MessageConst.RETRY_TOPIC] ?? record.topic) : mq.topic);
-    const message = new ConsumedMessage(record, mq, binding?.codec ?? jsonCodec, 0);
+    const message = new ConsumedMessage(record, mq, binding?.codec ?? jsonCodec, 0, this.ctx.namespace);
     const call = new ConsumeCall(this.ctx.group, queue, [message], 0, 1, binding);
     const order = this.ctx.options.consumeMode === 'ORDERLY';
     try {

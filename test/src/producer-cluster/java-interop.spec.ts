@@ -1,7 +1,7 @@
 import { createConsumerApp, type Message } from '@mqkit/core';
 import { RESERVED_PROPERTIES } from '@mqkit/core/internal';
 import { waitFor } from '@mqkit/core/testing';
-import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
+import { createTopic, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consumerClass } from '../support/fixtures';
 import { runJavaProgram } from './java-program';
@@ -105,4 +105,48 @@ describe('interop with RocketMQ\'s own Java client', () => {
       await app.stop({ timeoutMs: 5_000 });
     }
   }, 150_000);
+});
+
+describe("namespaces, with RocketMQ's own Java client configured with the same namespace", () => {
+  it('mqkit and DefaultMQPushConsumer / DefaultMQProducer read each other under plain topic names, on <namespace>%<topic>', async () => {
+    const ns = uniqueName('tenant').replace(/[^a-zA-Z0-9_-]/g, '_');
+    const topic = uniqueName('nsTopic');
+    await createTopic(cluster, `${ns}%${topic}`, { queues: 4 });
+    // mqkit → Java.
+    const producer = await clusterProducer(cluster, { namespace: ns });
+    const sent: string[] = [];
+    try {
+      for (let i = 0; i < 3; i++) {
+        const result = await producer.send({ topic, body: `to-java-${i}` });
+        expect(result.messageQueue.topic).toBe(topic);
+        sent.push(result.msgId);
+      }
+    } finally {
+      await producer.stop();
+    }
+    const run = await runJavaProgram('InteropConsumer', [cluster.namesrvAddr, topic, uniqueName('javaNs'), '3', '90', ns]);
+    expect(run.code, run.stderr).toBe(0);
+    const seen = run.lines<JavaSeen>('MSG');
+    expect(seen.map((m) => m.msgId).sort()).toEqual([...sent].sort());
+    expect(new Set(seen.map((m) => m.topic))).toEqual(new Set([topic]));
+    // Java → mqkit.
+    const received: Message[] = [];
+    const group = uniqueName('fromJavaNs');
+    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m: Message<{ seq: number }>) => void received.push(m));
+    const app = await createConsumerApp({ transport: transportFor(cluster), consumers: [Handler], profile: 'fast', namespace: ns, instanceName: uniqueName('interopNs') });
+    await app.start();
+    try {
+      const input = ['from-java-0', 'from-java-1'].map((body) => [b64(body), '', '', ''].join('\t')).join('\n');
+      const produced = await runJavaProgram('InteropProducer', [cluster.namesrvAddr, topic, ns], { input: `${input}\n` });
+      expect(produced.code, produced.stderr + produced.stdout).toBe(0);
+      const javaIds = produced.lines<{ msgId: string }>('SENT').map((s) => s.msgId);
+      // The group reads from the first offset: the three mqkit messages and the two Java ones.
+      await waitFor(() => received.length >= 5, { timeoutMs: 30_000, message: () => `${received.length} of 5` });
+      expect(received.filter((m) => javaIds.includes(m.msgId)).map((m) => m.body.toString()).sort()).toEqual(['from-java-0', 'from-java-1']);
+      expect(new Set(received.map((m) => m.topic))).toEqual(new Set([topic]));
+      expect(app.consumer(group).status().group).toBe(`${ns}%${group}`);
+    } finally {
+      await app.stop({ timeoutMs: 5_000 });
+    }
+  }, 180_000);
 });

@@ -20,7 +20,7 @@ import org.apache.rocketmq.common.message.MessageExt;
  * MessageConst.STRING_HASH_SET, RocketMQ's own list of system property names) and the message id.
  * Stops after expectedCount messages (exit 0) or the timeout (exit 1).
  *
- * Args: namesrvAddr topic group expectedCount [timeoutSeconds=120]
+ * Args: namesrvAddr topic group expectedCount [timeoutSeconds=120] [namespace]
  */
 public final class InteropConsumer {
     public static void main(String[] args) throws Exception {
@@ -35,6 +35,7 @@ public final class InteropConsumer {
 
         DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(args[2]);
         consumer.setNamesrvAddr(args[0]);
+        if (args.length > 5 && !args[5].isEmpty()) consumer.setNamespace(args[5]);
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
         consumer.subscribe(args[1], "*");
         consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {

@@ -18,7 +18,7 @@ import org.apache.rocketmq.common.message.Message;
  * body, tags, keys (space-separated, set with setKeys(List)), properties ("name:value" pairs of base64 joined by ","; base64 has no ":" or ",").
  * Prints "SENT {msgId,queueId,brokerName,status}" per message, then RESULT; exits 1 when a send failed.
  *
- * Args: namesrvAddr topic
+ * Args: namesrvAddr topic [namespace]
  */
 public final class InteropProducer {
     public static void main(String[] args) throws Exception {
@@ -28,6 +28,7 @@ public final class InteropProducer {
         }
         DefaultMQProducer producer = new DefaultMQProducer("mqkit_interop_producer_" + System.nanoTime());
         producer.setNamesrvAddr(args[0]);
+        if (args.length > 2 && !args[2].isEmpty()) producer.setNamespace(args[2]);
         producer.setSendMsgTimeout(15_000);
         producer.start();
         int sent = 0;
