@@ -1,4 +1,4 @@
-import { ConfigurationError, IllegalStateError, createPullConsumer, type Message, type MessageQueue, type PullConsumer } from '@mqkit/core';
+import { ConfigurationError, IllegalStateError, createProducer, createPullConsumer, type Message, type MessageQueue, type PullConsumer } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -147,6 +147,31 @@ describe('the pull consumer on the embedded broker', () => {
       if (rest.length >= 200) break;
     }
     expect(rest.every((m) => m.queueId === queues[1]!.queueId)).toBe(true);
+  });
+
+  it('an SQL92 subscription selects by properties; without autoCommit a queue that moves to a new member is stored as last committed', async () => {
+    harness = new Harness();
+    const topic = unique('T');
+    harness.broker.createTopic({ topic, queues: 2 });
+    const producer = await createProducer({ transport: memoryTransport({ broker: harness.broker }), group: unique('p') });
+    for (let seq = 0; seq < 40; seq++) await producer.send({ topic, payload: { seq }, properties: { region: seq % 3 === 0 ? 'eu' : 'us' } });
+    await producer.stop();
+    const group = unique('g');
+    const a = await pullConsumer(group, { autoCommit: false, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' });
+    await a.subscribe(topic, { sql: "region = 'eu'" });
+    const got = seqs((await pollUntil(a, 14)).flat());
+    expect(got.sort((x, y) => x - y)).toEqual([...Array(14).keys()].map((i) => i * 3));
+    // Nothing committed: the queue a second member takes over was stored at its start offset, not where polling
+    // got to, and the new member reads its selected messages again.
+    const b = await pullConsumer(group, { autoCommit: false, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' });
+    await b.subscribe(topic, { sql: "region = 'eu'" });
+    await waitFor(() => a.assignment().length === 1 && b.assignment().length === 1);
+    const moved = b.assignment()[0]!;
+    expect(harness.broker.queryConsumerOffset(group, moved)).toBe(0);
+    const onMoved = harness.broker.messages(topic, moved.brokerName, moved.queueId).filter((m) => m.properties['region'] === 'eu').length;
+    expect(onMoved).toBe(7);
+    const again = (await pollUntil(b, onMoved)).flat();
+    expect(again.every((m) => m.queueId === moved.queueId && m.properties['region'] === 'eu')).toBe(true);
   });
 
   it('offsetForTimestamp finds the first message stored at or after the time', async () => {
