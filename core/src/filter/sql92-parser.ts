@@ -45,24 +45,21 @@ class Parser {
   }
 
   private or(): Sql92Node {
-    let start = this.peek();
-    let left = this.and();
-    while (this.keyword('OR')) {
-      const at = this.peek();
-      const right = this.and();
-      left = { kind: 'or', left: this.asBoolean(left, start), right: this.asBoolean(right, at) };
-      start = at;
-    }
-    return left;
+    return this.logic('or', 'OR', () => this.and());
   }
 
   private and(): Sql92Node {
+    return this.logic('and', 'AND', () => this.equality());
+  }
+
+  /** A left-associative chain of AND or OR, each operand a condition. */
+  private logic(kind: 'and' | 'or', keyword: 'AND' | 'OR', operand: () => Sql92Node): Sql92Node {
     let start = this.peek();
-    let left = this.equality();
-    while (this.keyword('AND')) {
+    let left = operand();
+    while (this.keyword(keyword)) {
       const at = this.peek();
-      const right = this.equality();
-      left = { kind: 'and', left: this.asBoolean(left, start), right: this.asBoolean(right, at) };
+      const right = operand();
+      left = { kind, left: this.asBoolean(left, start), right: this.asBoolean(right, at) };
       start = at;
     }
     return left;
