@@ -8,3 +8,4 @@ export { MessageValidationError } from './validation.error';
 export { TimeoutError } from './timeout.error';
 export { IllegalStateError } from './state.error';
 export { SubscriptionRejectedError } from './subscription-rejected.error';
+export { BatchSendError } from './batch-send.error';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inflateSync } from 'node:zlib';
+import { BatchSendError } from '../errors/batch-send.error';
 import { BrokerError } from '../errors/broker.error';
 import { MessageValidationError } from '../errors/validation.error';
 import { EventBus } from '../events/event-bus';
@@ -14,8 +15,9 @@ import { selectByHash } from './queue-selector';
 const queues = ['broker-a', 'broker-b'].flatMap((brokerName) => [0, 1, 2, 3].map((queueId) => ({ topic: 'T', brokerName, queueId })));
 
 /** A sender whose answer per attempt is scripted: a status, or an error to throw. */
-function scripted(plan: (mq: MessageQueue, attempt: number) => SendStatus | Error, options: Partial<ProducerOptions> = {}) {
+function scripted(plan: (mq: MessageQueue, attempt: number) => SendStatus | Error, options: Partial<ProducerOptions> = {}, batchPlan: (batch: number) => Error | undefined = () => undefined) {
   const attempts: { mq: MessageQueue; record: OutgoingRecord }[] = [];
+  const batches: OutgoingRecord[][] = [];
   const producer = new Producer({
     options: resolveProducerOptions({ group: 'p', ...options }),
     routes: { subscribeQueues: async () => queues, publishQueues: async () => queues },
@@ -27,13 +29,16 @@ function scripted(plan: (mq: MessageQueue, attempt: number) => SendStatus | Erro
         return { status: outcome, msgId: record.properties['UNIQ_KEY']!, offsetMsgId: 'O', messageQueue: mq, queueOffset: 0 };
       },
       sendBatch: async (mq, records) => {
+        batches.push([...records]);
+        const failure = batchPlan(batches.length);
+        if (failure) throw failure;
         for (const record of records) attempts.push({ mq, record });
         return { status: 'SEND_OK', msgId: records.map((r) => r.properties['UNIQ_KEY']).join(','), offsetMsgId: 'O', messageQueue: mq, queueOffset: 0 };
       },
     },
     events: new EventBus(),
   });
-  return { producer, attempts };
+  return { producer, attempts, batches };
 }
 
 describe('send retries (sendDefaultImpl)', () => {
@@ -111,13 +116,32 @@ describe('compression, oneway and batches', () => {
       { topic: 'T', body: 'y' },
     ]);
     expect(attempts.map((a) => a.record.sysFlag)).toEqual([0, 0]);
-    expect(result.msgId.split(',')).toEqual(attempts.map((a) => a.record.properties['UNIQ_KEY']));
+    expect(result.map((r) => r.msgId)).toEqual(attempts.map((a) => a.record.properties['UNIQ_KEY']));
     const rules = async (messages: object[]) => (await producer.sendBatch(messages as never).catch((e: MessageValidationError) => e)) as MessageValidationError;
     expect((await rules([])).rule).toBe('batch.empty');
     expect((await rules([{ topic: 'T', body: 'a' }, { topic: 'U', body: 'b' }])).rule).toBe('batch.topic');
     expect((await rules([{ topic: 'T', body: 'a', delayTimeLevel: 2 }])).rule).toBe('batch.delay');
     expect((await rules([{ topic: '%RETRY%g', body: 'a' }])).rule).toBe('batch.retry-topic');
-    expect((await rules([{ topic: 'T', body: 'x'.repeat(150) }, { topic: 'T', body: 'x'.repeat(40) }])).rule).toBe('batch.size');
+    // One message that cannot fit a batch on its own (body within the limit, encoded over it).
+    expect((await rules([{ topic: 'T', body: 'y' }, { topic: 'T', body: 'x'.repeat(195) }])).rule).toBe('batch.size');
+  });
+
+  it("a list over maxMessageSize is split, in order, by RocketMQ's ListSplitter rule; one result per message", async () => {
+    const { producer, batches } = scripted(() => 'SEND_OK', { maxMessageSize: 300 });
+    // Each record encodes to 22 + 60 (body) + 52 (WAIT and UNIQ_KEY properties) = 134 bytes: two fit in 300.
+    const bodies = ['a', 'b', 'c', 'd', 'e'].map((c) => c.repeat(60));
+    const results = await producer.sendBatch(bodies.map((body) => ({ topic: 'T', body })));
+    expect(batches.map((b) => b.map((r) => r.body.toString()))).toEqual([bodies.slice(0, 2), bodies.slice(2, 4), bodies.slice(4)]);
+    expect(results.map((r) => r.msgId)).toEqual(batches.flat().map((r) => r.properties['UNIQ_KEY']));
+  });
+
+  it('a split batch that fails after others were stored says which messages are stored', async () => {
+    const refused = new BrokerError('refused', { responseCode: 16, retriable: false });
+    const { producer } = scripted(() => 'SEND_OK', { maxMessageSize: 300, retryTimesWhenSendFailed: 0 }, (n) => (n === 2 ? refused : undefined));
+    const error = await producer.sendBatch(['a', 'b', 'c'].map((c) => ({ topic: 'T', body: c.repeat(60) }))).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BatchSendError);
+    expect((error as BatchSendError).results).toHaveLength(2);
+    expect((error as BatchSendError).cause).toBe(refused);
   });
 
   it('oneway sends make one attempt and resolve', async () => {

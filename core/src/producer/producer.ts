@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { BatchSendError } from '../errors/batch-send.error';
 import { withoutNamespace, wrapNamespace } from '../model/namespace';
 import { jsonCodec } from '../definition/json.codec';
 import { BrokerError } from '../errors/broker.error';
@@ -105,16 +106,30 @@ export class Producer {
 
   /**
    * A batch (RocketMQ's send(Collection)): one topic, no delay levels, no retry topics, one WAIT value; each message
-   * gets its own UNIQ_KEY; the encoded batch must fit maxMessageSize. Sent as one message: one queue, retried as a
-   * whole; the result's msgId joins the inner ids with commas and queueOffset is the first message's.
+   * gets its own UNIQ_KEY; never compressed. A list larger than maxMessageSize once encoded is split, in order,
+   * into batches that fit (RocketMQ's ListSplitter rule, with the exact encoded size), sent one after another.
+   * Resolves with one result per message, in the list's order. A single message that cannot fit is refused
+   * (`batch.size`) before anything is sent; a batch that fails after others were stored rejects with
+   * BatchSendError, whose `results` are the messages already stored.
    */
-  sendBatch<T>(messages: readonly OutgoingMessage<T>[]): Promise<SendResult> {
+  sendBatch<T>(messages: readonly OutgoingMessage<T>[]): Promise<SendResult[]> {
     return this.track(async () => {
-      const records = this.buildBatch(messages);
+      const batches = this.buildBatches(messages);
       if (!this.deps.sender.sendBatch) {
         throw new MessageValidationError('batch.unsupported', 'the transport cannot send batches (MessageSender.sendBatch)');
       }
-      return this.unwrapResult(await this.sendWithRetries(records[0]!, records));
+      const results: SendResult[] = [];
+      for (const records of batches) {
+        let result: SendResult;
+        try {
+          result = this.unwrapResult(await this.sendWithRetries(records[0]!, records));
+        } catch (error) {
+          if (results.length === 0) throw error;
+          throw new BatchSendError(results, messages.length, error);
+        }
+        results.push(...perMessage(result, records.length));
+      }
+      return results;
     });
   }
 
@@ -148,7 +163,8 @@ export class Producer {
     return { topic, body: wire.body, flag: message.flag ?? 0, properties, sysFlag: wire.sysFlag, bornTimestamp: Date.now() };
   }
 
-  private buildBatch<T>(messages: readonly OutgoingMessage<T>[]): OutgoingRecord[] {
+  /** Validates every message as one batch would, then splits them into batches that fit maxMessageSize. */
+  private buildBatches<T>(messages: readonly OutgoingMessage<T>[]): OutgoingRecord[][] {
     if (messages.length === 0) throw new MessageValidationError('batch.empty', 'a batch needs at least one message');
     const records = messages.map((m) => {
       if (m.delayTimeLevel && m.delayTimeLevel > 0) throw new MessageValidationError('batch.delay', 'TimeDelayLevel is not supported for batching');
@@ -157,14 +173,25 @@ export class Producer {
       return this.buildRecord(m, false);
     });
     const first = records[0]!;
+    const limit = this.deps.options.maxMessageSize;
+    const batches: OutgoingRecord[][] = [];
+    let current: OutgoingRecord[] = [];
     let size = 0;
     for (const r of records) {
       if (r.topic !== first.topic) throw new MessageValidationError('batch.topic', 'The topic of the messages in one batch should be the same');
       if (r.properties[MessageConst.WAIT] !== first.properties[MessageConst.WAIT]) throw new MessageValidationError('batch.wait', 'The waitStoreMsgOK of the messages in one batch should the same');
-      size += BATCH_RECORD_OVERHEAD + r.body.length + propertiesLength(r.properties);
+      const encoded = BATCH_RECORD_OVERHEAD + r.body.length + propertiesLength(r.properties);
+      if (encoded > limit) throw new MessageValidationError('batch.size', `a message of the batch is ${encoded} bytes encoded, over the max message size ${limit}`);
+      if (size + encoded > limit) {
+        batches.push(current);
+        current = [];
+        size = 0;
+      }
+      current.push(r);
+      size += encoded;
     }
-    if (size > this.deps.options.maxMessageSize) throw new MessageValidationError('batch.size', `the encoded batch is ${size} bytes, over the max message size ${this.deps.options.maxMessageSize}`);
-    return records;
+    batches.push(current);
+    return batches;
   }
 
   private track<R>(work: () => Promise<R>): Promise<R> {
@@ -282,6 +309,18 @@ function sameQueues(a: readonly MessageQueue[], b: readonly MessageQueue[]): boo
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i]!.brokerName !== b[i]!.brokerName || a[i]!.queueId !== b[i]!.queueId) return false;
   return true;
+}
+
+/** A batch's result, one per message: RocketMQ joins the ids with commas and gives the first queue offset. */
+function perMessage(result: SendResult, count: number): SendResult[] {
+  const ids = result.msgId.split(',');
+  const offsetIds = result.offsetMsgId.split(',');
+  return Array.from({ length: count }, (_, i) => ({
+    ...result,
+    msgId: ids[i] ?? '',
+    offsetMsgId: offsetIds[i] ?? '',
+    queueOffset: result.queueOffset >= 0 ? result.queueOffset + i : result.queueOffset,
+  }));
 }
 
 function propertiesLength(properties: Readonly<Record<string, string>>): number {

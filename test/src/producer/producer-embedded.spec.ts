@@ -64,7 +64,8 @@ describe('producer on the embedded broker', () => {
     const big = 'z'.repeat(10_000);
     await producer.send({ topic, body: big });
     const batch = await producer.sendBatch([1, 2, 3].map((i) => ({ topic, body: `b${i}` })));
-    expect(batch.msgId.split(',')).toHaveLength(3);
+    expect(batch.map((r) => r.queueOffset)).toEqual([0, 1, 2].map((i) => batch[0]!.queueOffset + i));
+    expect(new Set(batch.map((r) => r.offsetMsgId)).size).toBe(3);
     await producer.stop();
     await waitFor(() => bodies.length === 4);
     expect(bodies.sort()).toEqual(['b1', 'b2', 'b3', big].sort());
