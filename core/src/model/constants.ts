@@ -32,6 +32,10 @@ export const MessageConst = {
   UNIQ_KEY: 'UNIQ_KEY',
   WAIT: 'WAIT',
   DELAY: 'DELAY',
+  /** RocketMQ 5 timer messages: an absolute time, or a delay from the broker's receipt. */
+  TIMER_DELIVER_MS: 'TIMER_DELIVER_MS',
+  TIMER_DELAY_SEC: 'TIMER_DELAY_SEC',
+  TIMER_DELAY_MS: 'TIMER_DELAY_MS',
   RETRY_TOPIC: 'RETRY_TOPIC',
   REAL_TOPIC: 'REAL_TOPIC',
   REAL_QID: 'REAL_QID',

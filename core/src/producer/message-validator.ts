@@ -49,6 +49,29 @@ export function validateProperties(properties: Readonly<Record<string, string>> 
   }
 }
 
+/**
+ * Timer fields (Java 5's setDeliverTimeMs / setDelayTimeMs / setDelayTimeSec): at most one, a positive integer,
+ * never with a delay level. Java sends both and the broker then silently drops the timer (HookUtils); mqkit refuses
+ * instead. Returns the property to set, or undefined.
+ */
+export function timerProperty(message: { deliverTimeMs?: number; delayTimeMs?: number; delayTimeSec?: number; delayTimeLevel?: number }): [string, string] | undefined {
+  const given = (
+    [
+      ['deliverTimeMs', message.deliverTimeMs, 'TIMER_DELIVER_MS'],
+      ['delayTimeMs', message.delayTimeMs, 'TIMER_DELAY_MS'],
+      ['delayTimeSec', message.delayTimeSec, 'TIMER_DELAY_SEC'],
+    ] as const
+  ).filter(([, value]) => value !== undefined);
+  if (given.length === 0) return undefined;
+  if (given.length > 1) throw new MessageValidationError('timer.several', `give one of deliverTimeMs, delayTimeMs and delayTimeSec (got ${given.map(([name]) => name).join(', ')})`);
+  const [name, value, property] = given[0]!;
+  if (!Number.isSafeInteger(value) || value! <= 0) throw new MessageValidationError('timer.value', `${name} must be a positive integer (got ${value})`);
+  if (message.delayTimeLevel !== undefined && message.delayTimeLevel > 0) {
+    throw new MessageValidationError('timer.delay-level', `${name} cannot be combined with delayTimeLevel (the broker would drop the timer and use the level)`);
+  }
+  return [property, String(value)];
+}
+
 export function validateDelayLevel(level: number | undefined): void {
   if (level === undefined || level === 0) return;
   if (!Number.isInteger(level) || level < 0) throw new MessageValidationError('delay.level', `delayTimeLevel must be an integer >= 0 (got ${level})`);

@@ -144,6 +144,25 @@ describe('compression, oneway and batches', () => {
     expect((error as BatchSendError).cause).toBe(refused);
   });
 
+  it('timer messages: one of deliverTimeMs, delayTimeMs, delayTimeSec as its TIMER_* property; never with a delay level or in a batch', async () => {
+    const { producer, attempts } = scripted(() => 'SEND_OK');
+    await producer.send({ topic: 'T', body: 'a', deliverTimeMs: 1_900_000_000_000 });
+    await producer.send({ topic: 'T', body: 'b', delayTimeMs: 1_500 });
+    await producer.send({ topic: 'T', body: 'c', delayTimeSec: 30 });
+    expect(attempts.map((a) => Object.entries(a.record.properties).filter(([k]) => k.startsWith('TIMER_')))).toEqual([
+      [['TIMER_DELIVER_MS', '1900000000000']],
+      [['TIMER_DELAY_MS', '1500']],
+      [['TIMER_DELAY_SEC', '30']],
+    ]);
+    const rule = async (m: object, batch = false) => ((await (batch ? producer.sendBatch([m as never]) : producer.send(m as never)).catch((e: MessageValidationError) => e)) as MessageValidationError).rule;
+    expect(await rule({ topic: 'T', body: 'x', delayTimeMs: 10, delayTimeSec: 1 })).toBe('timer.several');
+    expect(await rule({ topic: 'T', body: 'x', delayTimeMs: 0 })).toBe('timer.value');
+    expect(await rule({ topic: 'T', body: 'x', delayTimeSec: 1.5 })).toBe('timer.value');
+    expect(await rule({ topic: 'T', body: 'x', deliverTimeMs: Date.now() + 1_000, delayTimeLevel: 3 })).toBe('timer.delay-level');
+    expect(await rule({ topic: 'T', body: 'x', delayTimeMs: 100 }, true)).toBe('batch.timer');
+    expect(attempts).toHaveLength(3);
+  });
+
   it('oneway sends make one attempt and resolve', async () => {
     const { producer, attempts } = scripted(() => 'SEND_OK');
     await producer.sendOneway({ topic: 'T', body: 'x' });

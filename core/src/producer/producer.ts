@@ -13,7 +13,7 @@ import type { MessageSender, OutgoingRecord, RouteResolver, SendResult } from '.
 import { toError } from '../util/deferred';
 import { compressBody } from './compression';
 import { LatencyFaultTolerance } from './latency-fault-tolerance';
-import { validateBody, validateDelayLevel, validateProperties, validateTopic } from './message-validator';
+import { timerProperty, validateBody, validateDelayLevel, validateProperties, validateTopic } from './message-validator';
 import type { OutgoingMessage } from './outgoing-message';
 import type { ResolvedProducerOptions } from './producer-options';
 import { selectByHash, type MessageQueueSelector } from './queue-selector';
@@ -157,6 +157,8 @@ export class Producer {
     const keys = typeof message.keys === 'string' ? [message.keys] : (message.keys ?? []);
     if (keys.length > 0) properties[MessageConst.KEYS] = keys.join(' ');
     if (message.delayTimeLevel && message.delayTimeLevel > 0) properties[MessageConst.DELAY] = String(message.delayTimeLevel);
+    const timer = timerProperty(message);
+    if (timer) properties[timer[0]] = timer[1];
     properties[MessageConst.UNIQ_KEY] = this.uniq.next();
     // The size rule applies to the body as given; compression happens after it, as in RocketMQ.
     const wire = compress ? compressBody(body, options.compressMsgBodyOverHowmuch) : { body, sysFlag: 0 };
@@ -168,6 +170,8 @@ export class Producer {
     if (messages.length === 0) throw new MessageValidationError('batch.empty', 'a batch needs at least one message');
     const records = messages.map((m) => {
       if (m.delayTimeLevel && m.delayTimeLevel > 0) throw new MessageValidationError('batch.delay', 'TimeDelayLevel is not supported for batching');
+      // The broker's batch path never schedules timers: they would be delivered at once.
+      if (m.deliverTimeMs !== undefined || m.delayTimeMs !== undefined || m.delayTimeSec !== undefined) throw new MessageValidationError('batch.timer', 'timer messages (deliverTimeMs, delayTimeMs, delayTimeSec) are not supported for batching');
       if (isRetryTopic(m.topic)) throw new MessageValidationError('batch.retry-topic', 'Retry Group is not supported for batching');
       // RocketMQ never compresses batches.
       return this.buildRecord(m, false);

@@ -29,6 +29,7 @@ import { LockTable } from './broker/lock-table';
 import { BrokerOutages } from './broker/broker-outages';
 import { pullFrom } from './broker/pull-reader';
 import type { StoredMessage } from './broker/stored-message';
+import { TimerWheel } from './broker/timer-wheel';
 import { TopicStore } from './broker/topic-store';
 
 export interface EmbeddedBrokerOptions {
@@ -50,6 +51,10 @@ export interface EmbeddedBrokerOptions {
   readonly maxMessageSize?: number;
   /** SQL92 subscriptions, as RocketMQ's broker setting of that name (default true here; RocketMQ's is false). */
   readonly enablePropertyFilter?: boolean;
+  /** Timer messages, as RocketMQ 5's setting (default true). Their delays follow delayTimeScale. */
+  readonly timerWheelEnable?: boolean;
+  /** The longest timer delay accepted (RocketMQ: 3 days). */
+  readonly timerMaxDelaySec?: number;
 }
 
 /** A client connection to the embedded broker: how the broker reaches the client (its "channel"). */
@@ -78,6 +83,7 @@ export class EmbeddedBroker {
   private readonly groups: GroupRegistry;
   private readonly locks: LockTable;
   private readonly delays: DelayScheduler;
+  private readonly timers: TimerWheel;
   private readonly outages = new BrokerOutages();
   private readonly expiryTimer: NodeJS.Timeout;
   private readonly options: Required<Omit<EmbeddedBrokerOptions, 'brokerNames' | 'delayLevelsMs' | 'delayTimeScale'>>;
@@ -92,6 +98,7 @@ export class EmbeddedBroker {
   constructor(options: EmbeddedBrokerOptions = {}) {
     this.brokerNames = [...(options.brokerNames ?? ['broker-a'])].sort();
     this.defaultQueueNums = options.defaultQueueNums ?? 8;
+    const scale = options.delayTimeScale ?? 1;
     this.options = {
       defaultQueueNums: this.defaultQueueNums,
       autoCreateTopic: options.autoCreateTopic ?? true,
@@ -99,8 +106,10 @@ export class EmbeddedBroker {
       channelExpiryMs: options.channelExpiryMs ?? 120_000,
       maxMessageSize: options.maxMessageSize ?? 4 * 1024 * 1024,
       enablePropertyFilter: options.enablePropertyFilter ?? true,
+      timerWheelEnable: options.timerWheelEnable ?? true,
+      timerMaxDelaySec: options.timerMaxDelaySec ?? 3 * 24 * 3600,
     };
-    const scale = options.delayTimeScale ?? 1;
+    this.timers = new TimerWheel(scale);
     this.delays = new DelayScheduler((options.delayLevelsMs ?? DEFAULT_DELAY_LEVELS_MS).map((ms) => Math.max(1, Math.round(ms * scale))));
     this.groups = new GroupRegistry((group) => this.notifyGroup(group));
     this.locks = new LockTable(this.options.lockExpiryMs);
@@ -255,6 +264,19 @@ export class EmbeddedBroker {
       this.delays.schedule(delay, () => this.store.append(mq, { ...record, properties }, bornHost, record.reconsumeTimes ?? 0));
       return { status: 'SEND_OK', msgId: uniq, offsetMsgId: '', messageQueue: mq, queueOffset: -1 };
     }
+    const due = TimerWheel.deliverAt(record.properties);
+    if (due !== undefined) {
+      const now = Date.now();
+      // SendMessageProcessor's answers for WHEEL_TIMER_NOT_ENABLE and WHEEL_TIMER_MSG_ILLEGAL.
+      if (!this.options.timerWheelEnable) throw new BrokerError('accurate timer message is not enabled, timerWheelEnable is false; broker setting: timerWheelEnable=true is needed for timer messages', { responseCode: 1, retriable: false, brokerName: mq.brokerName });
+      if (!Number.isFinite(due) || due - now > this.options.timerMaxDelaySec * 1000) {
+        throw new BrokerError(`timer message illegal, the delay time should not be bigger than the max delay ${this.options.timerMaxDelaySec * 1000}ms; or if set del msg, the delay time should be bigger than the current time; broker setting: timerMaxDelaySec bounds the delay of a timer message`, { responseCode: 13, retriable: false, brokerName: mq.brokerName });
+      }
+      if (due > now) {
+        this.timers.schedule(due, () => void (this.closed || this.store.append(mq, record, bornHost, record.reconsumeTimes ?? 0)), now);
+        return { status: 'SEND_OK', msgId: uniq, offsetMsgId: '', messageQueue: mq, queueOffset: -1 };
+      }
+    }
     const stored = this.store.append(mq, record, bornHost, record.reconsumeTimes ?? 0);
     return { status: 'SEND_OK', msgId: uniq || stored.offsetMsgId, offsetMsgId: stored.offsetMsgId, messageQueue: mq, queueOffset: stored.queueOffset };
   }
@@ -381,6 +403,7 @@ export class EmbeddedBroker {
     this.closed = true;
     clearInterval(this.expiryTimer);
     this.delays.close();
+    this.timers.close();
     if (EmbeddedBroker.defaultInstance === this) EmbeddedBroker.defaultInstance = undefined;
   }
 

@@ -77,13 +77,29 @@ const STATUS_BY_CODE: ReadonlyMap<number, SendStatus> = new Map<number, SendStat
  * broker's code and RocketMQ's retry verdict. `msgId` is the producer's UNIQ_KEY (joined with commas for a batch);
  * the header's `msgId` is the broker's offset msg id.
  */
+/**
+ * The broker setting behind a timer refusal. SendMessageProcessor answers WHEEL_TIMER_NOT_ENABLE as SYSTEM_ERROR
+ * ("accurate timer message is not enabled, timerWheelEnable is false") and WHEEL_TIMER_MSG_ILLEGAL as
+ * MESSAGE_ILLEGAL ("timer message illegal, the delay time should not be bigger than the max delay ...ms"): only the
+ * remark tells them from other refusals with the same codes.
+ */
+function timerSetting(code: number, remark: string): string | undefined {
+  if (code === ResponseCode.SYSTEM_ERROR && remark.startsWith('accurate timer message is not enabled')) return 'timerWheelEnable=true is needed for timer messages';
+  if (code === ResponseCode.MESSAGE_ILLEGAL && remark.startsWith('timer message illegal')) return 'timerMaxDelaySec bounds the delay of a timer message';
+  return undefined;
+}
+
 export function parseSendResponse(response: RemotingCommand, mq: MessageQueue, records: readonly OutgoingRecord[]): SendResult {
   const status = STATUS_BY_CODE.get(response.code);
   if (status === undefined) {
-    throw new BrokerError(`send to ${mq.topic}/${mq.brokerName}/${mq.queueId} failed: code ${response.code}${response.remark ? ` (${response.remark})` : ''}`, {
+    const remark = response.remark ?? '';
+    const setting = timerSetting(response.code, remark);
+    throw new BrokerError(`send to ${mq.topic}/${mq.brokerName}/${mq.queueId} failed: code ${response.code}${remark ? ` (${remark})` : ''}${setting ? `; broker setting: ${setting}` : ''}`, {
       responseCode: response.code,
       brokerName: mq.brokerName,
       kind: brokerErrorKind(response.code),
+      // A broker without the timer wheel refuses every timer message alike: retrying elsewhere only repeats it.
+      retriable: setting ? false : undefined,
     });
   }
   const offsetMsgId = response.extFields['msgId'] ?? '';

@@ -75,7 +75,8 @@ export function renderProperties(entries: Readonly<Record<string, string>>): str
  * - `listenPort` from the file is honoured (the develop-branch bug that forced 10911 never reached a release);
  *   the broker also binds listenPort − 2 (fast server, on `bindAddress`) and listenPort + 1 (HA, always 0.0.0.0).
  * - `brokerIP1` is what the name server hands to clients; its default is the first non-loopback address.
- * - 64 MiB commit-log files instead of 1 GiB; no timer wheel (no 100 MiB timer log; delay levels still work).
+ * - 64 MiB commit-log files instead of 1 GiB; the timer wheel on (RocketMQ 5's timer messages) with an 8 MiB timer
+ *   log instead of 100 MiB; delay levels still go through the schedule service.
  * - `autoCreateTopicEnable=false`: tests create their topics, as production clusters require.
  * - `enablePropertyFilter=true` (RocketMQ's default is false): SQL92 subscriptions.
  * - `waitTimeMillsInSendQueue=1000` (default 200): a send that waits longer in the broker's queue is refused with
@@ -98,7 +99,8 @@ export function renderBrokerConfig(input: BrokerConfigInput): string {
     storePathRootDir: input.storeRoot,
     storePathCommitLog: `${input.storeRoot}/commitlog`,
     mappedFileSizeCommitLog: String(64 * 1024 * 1024),
-    timerWheelEnable: 'false',
+    timerWheelEnable: 'true',
+    mappedFileSizeTimerLog: String(8 * 1024 * 1024),
     autoCreateTopicEnable: 'false',
     autoCreateSubscriptionGroup: 'true',
     enablePropertyFilter: 'true',

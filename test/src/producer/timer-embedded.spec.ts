@@ -1,0 +1,51 @@
+import { BrokerError, createProducer, type Message } from '@mqkit/core';
+import { waitFor } from '@mqkit/core/testing';
+import { memoryTransport } from '@mqkit/transport-memory';
+import { fastBroker } from '@mqkit/transport-memory/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Harness, consumerClass, unique } from '../support/fixtures';
+
+let harness: Harness;
+afterEach(async () => harness?.close());
+
+describe('timer messages on the embedded broker', () => {
+  it('are delivered when due at the broker\'s time scale, never before, waking held pulls', async () => {
+    // Time scale 1: real delays.
+    harness = new Harness(fastBroker({ delayTimeScale: 1 }));
+    const topic = unique('T');
+    harness.broker.createTopic({ topic, queues: 1 });
+    const arrived = new Map<string, number>();
+    await harness.app([consumerClass({ group: unique('g'), topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m: Message) => void arrived.set(m.body.toString(), Date.now()))]);
+    const producer = await createProducer({ transport: memoryTransport({ broker: harness.broker }), group: unique('p') });
+    const sentAt = Date.now();
+    await producer.send({ topic, body: 'at', deliverTimeMs: sentAt + 400 });
+    await producer.send({ topic, body: 'ms', delayTimeMs: 200 });
+    await producer.send({ topic, body: 'now' });
+    await producer.stop();
+    await waitFor(() => arrived.size === 3);
+    expect(arrived.get('now')! - sentAt).toBeLessThan(200);
+    expect(arrived.get('ms')! - sentAt).toBeGreaterThanOrEqual(200);
+    expect(arrived.get('at')!).toBeGreaterThanOrEqual(sentAt + 400);
+    // Due order, whatever the send order.
+    expect(arrived.get('ms')!).toBeLessThan(arrived.get('at')!);
+  });
+
+  it('a broker without the timer wheel, and a delay beyond timerMaxDelaySec, refuse naming the broker setting', async () => {
+    harness = new Harness(fastBroker({ timerWheelEnable: false }));
+    const topic = unique('T');
+    harness.broker.createTopic({ topic, queues: 1 });
+    const off = await createProducer({ transport: memoryTransport({ broker: harness.broker }), group: unique('p') });
+    const refusal = await off.send({ topic, body: 'x', delayTimeSec: 1 }).catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(BrokerError);
+    expect((refusal as BrokerError).message).toContain('timerWheelEnable=true');
+    expect((refusal as BrokerError).retriable).toBe(false);
+    await off.stop();
+    const bounded = fastBroker({ timerMaxDelaySec: 60 });
+    bounded.createTopic({ topic, queues: 1 });
+    const producer = await createProducer({ transport: memoryTransport({ broker: bounded }), group: unique('p') });
+    const tooLong = await producer.send({ topic, body: 'x', delayTimeSec: 61 }).catch((e: unknown) => e);
+    expect((tooLong as BrokerError).message).toContain('timerMaxDelaySec');
+    await producer.stop();
+    bounded.close();
+  });
+});
