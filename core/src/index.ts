@@ -36,6 +36,9 @@ export { compileSql92, Sql92Error, type Sql92Filter } from './filter/index';
 export { javaStringHashCode } from './util/java-hash';
 export { withoutNamespace, wrapNamespace } from './model/namespace';
 
+// Transactions
+export type { LocalTransaction, TransactionListener, TransactionSendResult, TransactionState } from './producer/transaction';
+
 // Pull consumer
 export { PullConsumer, createPullConsumer } from './pull/pull-consumer';
 export type { PullConsumerOptions } from './pull/pull-consumer-options';
@@ -57,6 +60,7 @@ export { Tokens } from './spi/tokens';
 export type {
   BrokerCallbacks,
   DirectConsumeResult,
+  EndTransactionRequest,
   BrokerOffsets,
   ConsumerRegistration,
   GroupMembership,

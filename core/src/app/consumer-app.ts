@@ -150,10 +150,11 @@ export class ConsumerApp {
         host.container.register(Producer, { useValue: this.producerInstance });
       }
       for (const runtime of runtimes) this.runtimes.set(runtime.group, runtime);
-      if (runtimes.length > 0) {
+      const producerGroups = () => (this.producerInstance?.transactional ? [this.producerInstance.group] : []);
+      if (runtimes.length > 0 || producerGroups().length > 0) {
         const registrations = () => [...this.runtimes.values()].map((r) => r.registration());
-        this.heartbeats = new Heartbeats(transport.membership, registrations, (error) => this.heartbeatFailed(error), this.controller.signal);
-        await transport.membership.heartbeat(registrations());
+        this.heartbeats = new Heartbeats(transport.membership, registrations, (error) => this.heartbeatFailed(error), this.controller.signal, producerGroups);
+        await transport.membership.heartbeat(registrations(), producerGroups());
       }
       for (const runtime of runtimes) await runtime.start();
       this.heartbeats?.start(host.profile.heartbeatIntervalMs);
@@ -279,6 +280,7 @@ export class ConsumerApp {
       },
       runningInfo: (group) => this.runtimes.get(group)?.status(),
       consumeDirectly: async (group, record, brokerName) => this.runtimes.get(group)?.consumeDirectly(record, brokerName),
+      checkTransaction: async (group, record) => (this.producerInstance?.transactional && this.producerInstance.group === group ? this.producerInstance.checkTransaction(record) : undefined),
     };
   }
 }

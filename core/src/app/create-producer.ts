@@ -2,7 +2,10 @@ import type { EventBus } from '../events/event-bus';
 import { Producer } from '../producer/producer';
 import { resolveProducerOptions, type ProducerOptions } from '../producer/producer-options';
 import type { TransportPlugin } from '../spi/plugin';
+import type { BrokerCallbacks } from '../spi/transport.roles';
+import { toError } from '../util/deferred';
 import { ClientHost, type ClientHostOptions } from './client-host';
+import { Heartbeats } from './heartbeats';
 
 export interface StandaloneProducerOptions extends ProducerOptions, ClientHostOptions {
   readonly transport: TransportPlugin;
@@ -16,6 +19,7 @@ export interface StandaloneProducer {
   send: Producer['send'];
   sendOneway: Producer['sendOneway'];
   sendBatch: Producer['sendBatch'];
+  sendInTransaction: Producer['sendInTransaction'];
   stop(): Promise<void>;
 }
 
@@ -32,7 +36,17 @@ export interface StandaloneProducer {
 export async function createProducer(options: StandaloneProducerOptions): Promise<StandaloneProducer> {
   const resolved = resolveProducerOptions(options);
   const host = new ClientHost('createProducer', options);
-  const roles = await host.connect(options.transport);
+  // A transactional producer answers the broker's check-backs; the other callbacks are a consumer's.
+  let producer: Producer | undefined;
+  const callbacks: BrokerCallbacks | undefined = resolved.transactionListener
+    ? {
+        resetOffsets: async () => undefined,
+        runningInfo: () => undefined,
+        consumeDirectly: async () => undefined,
+        checkTransaction: async (group, record) => (producer && group === resolved.group ? producer.checkTransaction(record) : undefined),
+      }
+    : undefined;
+  const roles = await host.connect(options.transport, callbacks);
   let sender;
   try {
     sender = host.require('sender', 'the producer');
@@ -40,16 +54,27 @@ export async function createProducer(options: StandaloneProducerOptions): Promis
     await host.close();
     throw error;
   }
-  const producer = new Producer({ options: resolved, routes: roles.routes, sender, events: host.events });
+  producer = new Producer({ options: resolved, routes: roles.routes, sender, events: host.events });
+  const controller = new AbortController();
+  let heartbeats: Heartbeats | undefined;
+  if (resolved.transactionListener) {
+    heartbeats = new Heartbeats(roles.membership, () => [], (error) => host.events.emit('producer.error', { group: resolved.group, topic: '', error: toError(error), attempt: 0 }), controller.signal, () => [resolved.group]);
+    heartbeats.start(host.profile.heartbeatIntervalMs);
+    heartbeats.now();
+  }
+  const started = producer;
   return {
-    producer,
+    producer: started,
     clientId: host.clientId,
     events: host.events,
-    send: (message, options) => producer.send(message, options),
-    sendOneway: (message, options) => producer.sendOneway(message, options),
-    sendBatch: (messages) => producer.sendBatch(messages),
+    send: (message, options) => started.send(message, options),
+    sendOneway: (message, options) => started.sendOneway(message, options),
+    sendBatch: (messages) => started.sendBatch(messages),
+    sendInTransaction: (message, local) => started.sendInTransaction(message, local),
     stop: async () => {
-      await producer.stop();
+      await started.stop();
+      controller.abort();
+      await heartbeats?.stopped();
       await host.close();
     },
   };

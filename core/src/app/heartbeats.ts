@@ -14,6 +14,8 @@ export class Heartbeats {
     private readonly registrations: () => ConsumerRegistration[],
     private readonly report: (error: unknown) => void,
     private readonly signal: AbortSignal,
+    /** Transactional producer groups of the client (the broker asks them to check half messages). */
+    private readonly producerGroups: () => readonly string[] = () => [],
   ) {}
 
   start(intervalMs: number): void {
@@ -33,7 +35,7 @@ export class Heartbeats {
 
   private beat(): Promise<void> {
     this.inFlight ??= this.membership
-      .heartbeat(this.registrations())
+      .heartbeat(this.registrations(), this.producerGroups())
       .catch(this.report)
       .finally(() => (this.inFlight = undefined));
     return this.inFlight;

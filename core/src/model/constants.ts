@@ -47,6 +47,8 @@ export const MessageConst = {
   MAX_OFFSET: 'MAX_OFFSET',
   SHARDING_KEY: '__SHARDINGKEY',
   PRODUCER_GROUP: 'PGROUP',
+  /** A half message of a transaction. */
+  TRANSACTION_PREPARED: 'TRAN_MSG',
   CLUSTER: 'CLUSTER',
 } as const;
 

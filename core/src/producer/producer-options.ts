@@ -1,4 +1,5 @@
 import type { Codec } from '../spi/codec';
+import type { TransactionListener } from './transaction';
 import { ConfigurationError, type ConfigurationIssue } from '../errors/configuration.error';
 import { wrapNamespace } from '../model/namespace';
 import { GROUP_MAX_LENGTH, IssueCollector, checkName, checkNamespace } from '../options/option-checks';
@@ -23,12 +24,15 @@ export interface ProducerOptions {
   readonly retryAnotherBrokerWhenNotStoreOK?: boolean;
   /** RocketMQ's namespace: the group and every topic are sent as `<namespace>%<name>` (see README, Namespaces). */
   readonly namespace?: string;
+  /** Makes the producer transactional: answers the broker's check-backs of its group's half messages. */
+  readonly transactionListener?: TransactionListener;
 }
 
 export interface ResolvedProducerOptions {
   /** Wrapped in the namespace. */
   readonly group: string;
   readonly namespace: string | undefined;
+  readonly transactionListener: TransactionListener | undefined;
   readonly sendMsgTimeout: number;
   readonly retryTimesWhenSendFailed: number;
   readonly maxMessageSize: number;
@@ -49,10 +53,14 @@ export function resolveProducerOptions(options: ProducerOptions): ResolvedProduc
   issues.boolean('sendLatencyFaultEnable', options.sendLatencyFaultEnable);
   issues.boolean('retryAnotherBrokerWhenNotStoreOK', options.retryAnotherBrokerWhenNotStoreOK);
   checkNamespace(issues, options.namespace);
+  if (options.transactionListener !== undefined && typeof options.transactionListener?.checkLocalTransaction !== 'function') {
+    issues.add('transactionListener', options.transactionListener, 'an object with checkLocalTransaction(message)');
+  }
   if (issues.issues.length > 0) throw new ConfigurationError(issues.issues as ConfigurationIssue[]);
   return {
     group: wrapNamespace(options.namespace, options.group),
     namespace: options.namespace,
+    transactionListener: options.transactionListener,
     sendMsgTimeout: options.sendMsgTimeout ?? 3000,
     retryTimesWhenSendFailed: options.retryTimesWhenSendFailed ?? 2,
     maxMessageSize: options.maxMessageSize ?? 4 * 1024 * 1024,

@@ -1,4 +1,7 @@
 import { randomInt } from 'node:crypto';
+import type { MessageRecord } from '../model/message';
+import { ConsumedMessage } from '../runtime/consumed-message';
+import { TRANSACTION_STATES, type LocalTransaction, type TransactionSendResult, type TransactionState } from './transaction';
 import { BatchSendError } from '../errors/batch-send.error';
 import { withoutNamespace, wrapNamespace } from '../model/namespace';
 import { jsonCodec } from '../definition/json.codec';
@@ -44,6 +47,8 @@ export interface SendOptions {
 
 /** RocketMQ's batch limits: a batch refuses delayed and retry-topic messages and mixes no topics. */
 const BATCH_RECORD_OVERHEAD = 22;
+/** MessageSysFlag.TRANSACTION_PREPARED_TYPE: a half message. */
+const TRANSACTION_PREPARED_TYPE = 0x4;
 
 /**
  * Sends messages with RocketMQ's producer behaviour (producer-semantics.md): round robin over the topic's writable
@@ -63,6 +68,11 @@ export class Producer {
 
   get group(): string {
     return this.deps.options.group;
+  }
+
+  /** Has a transactionListener: its group heartbeats, so the broker can ask it to check half messages. */
+  get transactional(): boolean {
+    return this.deps.options.transactionListener !== undefined;
   }
 
   /**
@@ -131,6 +141,54 @@ export class Producer {
       }
       return results;
     });
+  }
+
+  /**
+   * RocketMQ's sendMessageInTransaction: the message is stored as a half message (invisible to consumers), then
+   * `local` runs with the send result, and its outcome commits the message, rolls it back, or (UNKNOW, or a throw)
+   * leaves it to the broker's check-backs, answered by the group's `transactionListener`. A half message the broker
+   * did not store (not SEND_OK) is rolled back without running `local`, as in Java. Resolves once the outcome was
+   * sent to the broker.
+   */
+  sendInTransaction<T>(message: OutgoingMessage<T>, local: LocalTransaction<T>): Promise<TransactionSendResult> {
+    return this.track(async () => {
+      const { sender, options } = this.deps;
+      if (!sender.endTransaction) throw new MessageValidationError('transaction.unsupported', 'the transport cannot end transactions (MessageSender.endTransaction)');
+      if (!options.transactionListener) throw new MessageValidationError('transaction.listener', 'a transactional send needs the producer option transactionListener (for the broker\'s check-backs)');
+      if (message.delayTimeLevel || message.deliverTimeMs !== undefined || message.delayTimeMs !== undefined || message.delayTimeSec !== undefined) {
+        throw new MessageValidationError('transaction.delay', 'a transactional message cannot be delayed (delayTimeLevel or a timer)');
+      }
+      const built = this.buildRecord(message);
+      const properties: Record<string, string> = { ...built.properties, [MessageConst.TRANSACTION_PREPARED]: 'true', [MessageConst.PRODUCER_GROUP]: options.group };
+      const record: OutgoingRecord = { ...built, sysFlag: built.sysFlag | TRANSACTION_PREPARED_TYPE, properties };
+      const wire = await this.sendWithRetries(record);
+      const sendResult = this.unwrapResult(wire);
+      let state: TransactionState = 'ROLLBACK_MESSAGE';
+      if (wire.status === 'SEND_OK') {
+        try {
+          state = await local(message, sendResult);
+          if (!TRANSACTION_STATES.includes(state)) state = 'UNKNOW';
+        } catch {
+          state = 'UNKNOW';
+        }
+      }
+      await sender.endTransaction({ producerGroup: options.group, result: wire, state, transactionId: record.properties[MessageConst.UNIQ_KEY]! });
+      return { sendResult, state };
+    });
+  }
+
+  /** A check-back: the group's listener on the half message; a throw or an unknown answer is UNKNOW. */
+  async checkTransaction(record: MessageRecord): Promise<TransactionState> {
+    const listener = this.deps.options.transactionListener;
+    if (!listener) return 'UNKNOW';
+    const mq = { topic: record.topic, brokerName: record.brokerName, queueId: record.queueId };
+    const message = new ConsumedMessage(record, mq, this.deps.options.codec ?? jsonCodec, 0, this.deps.options.namespace);
+    try {
+      const state = await listener.checkLocalTransaction(message);
+      return TRANSACTION_STATES.includes(state) ? state : 'UNKNOW';
+    } catch {
+      return 'UNKNOW';
+    }
   }
 
   /** Resolves after every send in flight has settled; later sends are refused. */

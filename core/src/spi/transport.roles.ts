@@ -35,8 +35,11 @@ export interface ConsumerRegistration {
 
 /** Group membership: heartbeats, the consumer ids of a group, and the broker's membership-change notices. */
 export interface GroupMembership {
-  /** Registers (or refreshes) this client's consumer groups with every broker serving their topics. */
-  heartbeat(registrations: readonly ConsumerRegistration[]): Promise<void>;
+  /**
+   * Registers (or refreshes) this client's consumer groups with every broker serving their topics, and its
+   * producer groups (transactional producers: the broker asks them to check half messages) with every broker.
+   */
+  heartbeat(registrations: readonly ConsumerRegistration[], producerGroups?: readonly string[]): Promise<void>;
   /** Removes this client from a group (UNREGISTER_CLIENT); the broker notifies the other members. */
   unregister(group: string): Promise<void>;
   /** Client ids of the group's members, as seen by a broker that serves the topic. */
@@ -141,8 +144,23 @@ export interface MessageSender {
   send(mq: MessageQueue, record: OutgoingRecord, options: { producerGroup: string; timeoutMs: number }): Promise<SendResult>;
   /** Fire and forget (RocketMQ's oneway send): resolves once written, never reports the broker's answer. */
   sendOneway?(mq: MessageQueue, record: OutgoingRecord, options: { producerGroup: string }): Promise<void>;
+  /**
+   * END_TRANSACTION (oneway) to the master of the broker that stored a half message: commit, roll back, or leave it
+   * for the broker's check-back (UNKNOW).
+   */
+  endTransaction?(request: EndTransactionRequest): Promise<void>;
   /** SEND_BATCH_MESSAGE: the records as one batch to one queue; msgId of the result joins their UNIQ_KEYs. */
   sendBatch?(mq: MessageQueue, records: readonly OutgoingRecord[], options: { producerGroup: string; timeoutMs: number }): Promise<SendResult>;
+}
+
+/** What ends a transaction: the half message's send result and the local outcome. */
+export interface EndTransactionRequest {
+  readonly producerGroup: string;
+  /** The half message's result, as the transport returned it (topic as the broker knows it). */
+  readonly result: SendResult;
+  readonly state: 'COMMIT_MESSAGE' | 'ROLLBACK_MESSAGE' | 'UNKNOW';
+  /** The transaction id: the half message's UNIQ_KEY. */
+  readonly transactionId: string;
 }
 
 /** Topic administration: create a topic with a number of queues on every master, then wait for its route. */
@@ -169,6 +187,11 @@ export interface BrokerCallbacks {
    * runs no such group.
    */
   consumeDirectly(group: string, record: MessageRecord, brokerName: string): Promise<DirectConsumeResult | undefined>;
+  /**
+   * CHECK_TRANSACTION_STATE: the outcome of a half message this client's producer group sent; undefined when this
+   * client has no transactional producer of that group (the transport then answers nothing, as Java does).
+   */
+  checkTransaction?(producerGroup: string, record: MessageRecord): Promise<'COMMIT_MESSAGE' | 'ROLLBACK_MESSAGE' | 'UNKNOW' | undefined>;
 }
 
 /** What one direct consume did (RocketMQ's ConsumeMessageDirectlyResult). */

@@ -12,6 +12,7 @@ import {
   retryTopicOf,
   type ConsumerRegistration,
   type DirectConsumeResult,
+  type EndTransactionRequest,
   type MessageQueue,
   type MessageRecord,
   type OutgoingRecord,
@@ -28,9 +29,14 @@ import { GroupRegistry } from './broker/group-registry';
 import { LockTable } from './broker/lock-table';
 import { BrokerOutages } from './broker/broker-outages';
 import { pullFrom } from './broker/pull-reader';
-import type { StoredMessage } from './broker/stored-message';
+import { DEFAULT_TRANSACTION_SETTINGS, HalfMessages, type HalfMessage, type HalfOutcome, type TransactionSettings } from './broker/half-messages';
+import { StoredMessage } from './broker/stored-message';
 import { TimerWheel } from './broker/timer-wheel';
 import { TopicStore } from './broker/topic-store';
+
+/** MessageSysFlag: a half message, and a committed one. */
+const TRANSACTION_PREPARED_TYPE = 0x4;
+const TRANSACTION_COMMIT_TYPE = 0x8;
 
 export interface EmbeddedBrokerOptions {
   /** Broker names of the embedded cluster, each a master (default ['broker-a']). */
@@ -55,6 +61,8 @@ export interface EmbeddedBrokerOptions {
   readonly timerWheelEnable?: boolean;
   /** The longest timer delay accepted (RocketMQ: 3 days). */
   readonly timerMaxDelaySec?: number;
+  /** Transactions: RocketMQ's transactionTimeOut, transactionCheckInterval (both scaled by delayTimeScale), transactionCheckMax. */
+  readonly transaction?: Partial<TransactionSettings>;
 }
 
 /** A client connection to the embedded broker: how the broker reaches the client (its "channel"). */
@@ -63,6 +71,8 @@ export interface BrokerChannelHandlers {
   notifyConsumerIdsChanged(group: string): void;
   /** RESET_CONSUMER_CLIENT_OFFSET. */
   resetOffsets(group: string, offsets: ReadonlyArray<{ mq: MessageQueue; offset: number }>): Promise<void>;
+  /** CHECK_TRANSACTION_STATE; undefined when the client has no transactional producer of the group. */
+  checkTransaction?(producerGroup: string, record: MessageRecord): Promise<'COMMIT_MESSAGE' | 'ROLLBACK_MESSAGE' | 'UNKNOW' | undefined>;
   /** CONSUME_MESSAGE_DIRECTLY; undefined when the client runs no such group. */
   consumeDirectly?(group: string, record: MessageRecord, brokerName: string): Promise<DirectConsumeResult | undefined>;
 }
@@ -84,9 +94,12 @@ export class EmbeddedBroker {
   private readonly locks: LockTable;
   private readonly delays: DelayScheduler;
   private readonly timers: TimerWheel;
+  private readonly halves: HalfMessages;
+  /** Producer groups by the clients whose heartbeats named them (ProducerManager). */
+  private readonly producers = new Map<string, Set<string>>();
   private readonly outages = new BrokerOutages();
   private readonly expiryTimer: NodeJS.Timeout;
-  private readonly options: Required<Omit<EmbeddedBrokerOptions, 'brokerNames' | 'delayLevelsMs' | 'delayTimeScale'>>;
+  private readonly options: Required<Omit<EmbeddedBrokerOptions, 'brokerNames' | 'delayLevelsMs' | 'delayTimeScale' | 'transaction'>>;
   private closed = false;
 
   /** The process-wide broker `memoryTransport()` uses when given none. */
@@ -110,6 +123,12 @@ export class EmbeddedBroker {
       timerMaxDelaySec: options.timerMaxDelaySec ?? 3 * 24 * 3600,
     };
     this.timers = new TimerWheel(scale);
+    const tx = { ...DEFAULT_TRANSACTION_SETTINGS, ...options.transaction };
+    this.halves = new HalfMessages(
+      { ...tx, transactionTimeOutMs: tx.transactionTimeOutMs * scale, transactionCheckIntervalMs: tx.transactionCheckIntervalMs * scale },
+      (half) => this.askProducers(half),
+      (half, outcome) => this.endHalf(half, outcome),
+    );
     this.delays = new DelayScheduler((options.delayLevelsMs ?? DEFAULT_DELAY_LEVELS_MS).map((ms) => Math.max(1, Math.round(ms * scale))));
     this.groups = new GroupRegistry((group) => this.notifyGroup(group));
     this.locks = new LockTable(this.options.lockExpiryMs);
@@ -210,10 +229,16 @@ export class EmbeddedBroker {
   disconnect(clientId: string): void {
     if (!this.channels.delete(clientId)) return;
     this.groups.disconnect(clientId);
+    for (const clients of this.producers.values()) clients.delete(clientId);
   }
 
-  heartbeat(clientId: string, registrations: readonly ConsumerRegistration[]): void {
+  heartbeat(clientId: string, registrations: readonly ConsumerRegistration[], producerGroups: readonly string[] = []): void {
     this.assertChannel(clientId);
+    for (const group of producerGroups) {
+      let clients = this.producers.get(group);
+      if (!clients) this.producers.set(group, (clients = new Set()));
+      clients.add(clientId);
+    }
     for (const registration of registrations) {
       // RocketMQ creates %RETRY%<group> (1 queue) on heartbeat.
       if (registration.messageModel === 'CLUSTERING') {
@@ -264,6 +289,12 @@ export class EmbeddedBroker {
       this.delays.schedule(delay, () => this.store.append(mq, { ...record, properties }, bornHost, record.reconsumeTimes ?? 0));
       return { status: 'SEND_OK', msgId: uniq, offsetMsgId: '', messageQueue: mq, queueOffset: -1 };
     }
+    if (record.sysFlag & TRANSACTION_PREPARED_TYPE) {
+      // A half message: kept apart, invisible to consumers, until its transaction ends.
+      const producerGroup = record.properties[MessageConst.PRODUCER_GROUP] ?? '';
+      this.halves.add({ id: uniq, producerGroup, mq, record, bornHost, storedAt: Date.now() });
+      return { status: 'SEND_OK', msgId: uniq, offsetMsgId: '', messageQueue: mq, queueOffset: -1 };
+    }
     const due = TimerWheel.deliverAt(record.properties);
     if (due !== undefined) {
       const now = Date.now();
@@ -279,6 +310,16 @@ export class EmbeddedBroker {
     }
     const stored = this.store.append(mq, record, bornHost, record.reconsumeTimes ?? 0);
     return { status: 'SEND_OK', msgId: uniq || stored.offsetMsgId, offsetMsgId: stored.offsetMsgId, messageQueue: mq, queueOffset: stored.queueOffset };
+  }
+
+  /** END_TRANSACTION: commits or rolls back an open half message (UNKNOW leaves it to the checks). */
+  endTransaction(request: EndTransactionRequest): void {
+    this.halves.finish(request.transactionId, request.producerGroup, request.state);
+  }
+
+  /** Half messages of transactions not ended yet. */
+  get openTransactions(): number {
+    return this.halves.size;
   }
 
   /** A long-poll pull with RocketMQ's statuses; held until a message arrives, the hold expires, or abort. */
@@ -404,6 +445,7 @@ export class EmbeddedBroker {
     clearInterval(this.expiryTimer);
     this.delays.close();
     this.timers.close();
+    this.halves.close();
     if (EmbeddedBroker.defaultInstance === this) EmbeddedBroker.defaultInstance = undefined;
   }
 
@@ -414,6 +456,30 @@ export class EmbeddedBroker {
     setImmediate(() => {
       for (const clientId of this.groups.consumerIds(group)) this.channels.get(clientId)?.notifyConsumerIdsChanged(group);
     });
+  }
+
+  /** CHECK_TRANSACTION_STATE to the live producers of the half message's group, until one answers. */
+  private async askProducers(half: HalfMessage): Promise<HalfOutcome | undefined> {
+    const record = new StoredMessage(half.mq.topic, half.mq.brokerName, half.mq.queueId, 0, 0, half.record.body, half.record.properties, half.record.flag, half.record.sysFlag, half.record.bornTimestamp, half.bornHost, half.storedAt, '127.0.0.1:10911', 0);
+    for (const clientId of this.producers.get(half.producerGroup) ?? []) {
+      const outcome = await this.channels.get(clientId)?.checkTransaction?.(half.producerGroup, record);
+      if (outcome) return outcome;
+    }
+    return undefined;
+  }
+
+  /** EndTransactionProcessor: a commit stores the message in its queue, without the half-message marks. */
+  private endHalf(half: HalfMessage, outcome: 'COMMIT_MESSAGE' | 'ROLLBACK_MESSAGE' | 'DISCARD'): void {
+    if (this.closed || outcome === 'ROLLBACK_MESSAGE') return;
+    const { [MessageConst.TRANSACTION_PREPARED]: _prepared, ...properties } = half.record.properties;
+    if (outcome === 'COMMIT_MESSAGE') {
+      this.store.append(half.mq, { ...half.record, properties, sysFlag: (half.record.sysFlag & ~TRANSACTION_PREPARED_TYPE) | TRANSACTION_COMMIT_TYPE }, half.bornHost, 0);
+      return;
+    }
+    // Past transactionCheckMax: kept where no consumer reads (RocketMQ's TRANS_CHECK_MAX_TIME_TOPIC).
+    const topic = 'TRANS_CHECK_MAX_TIME_TOPIC';
+    if (!this.store.has(topic)) this.store.createTopic(topic, 1, [half.mq.brokerName]);
+    this.store.append({ topic, brokerName: half.mq.brokerName, queueId: 0 }, half.record, half.bornHost, 0);
   }
 
   private expireChannels(): void {

@@ -30,9 +30,10 @@ export function memoryTransport(options: MemoryTransportOptions = {}): Transport
           await callbacks?.resetOffsets(group, offsets);
         },
         consumeDirectly: async (group, record, brokerName) => callbacks?.consumeDirectly(group, record, brokerName),
+        checkTransaction: async (group, record) => callbacks?.checkTransaction?.(group, record),
       });
       const membership: GroupMembership = {
-        heartbeat: async (registrations) => broker.heartbeat(clientId, registrations),
+        heartbeat: async (registrations, producerGroups) => broker.heartbeat(clientId, registrations, producerGroups),
         unregister: async (group) => broker.unregister(clientId, group),
         consumerIds: async (group) => broker.consumerIds(group),
         changes$: notices.asObservable(),
@@ -65,6 +66,7 @@ export function memoryTransport(options: MemoryTransportOptions = {}): Transport
           send: (mq, record) => onNextTurn(() => broker.send(mq, record, bornHost)),
           sendOneway: (mq, record) => onNextTurn(() => void broker.send(mq, record, bornHost)),
           sendBatch: (mq, records) => onNextTurn(() => broker.sendBatch(mq, records, bornHost)),
+          endTransaction: async (request) => broker.endTransaction(request),
         },
         topicAdmin: { createTopic: async (o) => broker.createTopic(o) },
         subscriptionCheck: { check: async (_group, subscription) => broker.checkSubscription(subscription) },

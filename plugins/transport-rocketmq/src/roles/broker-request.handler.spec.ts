@@ -72,9 +72,31 @@ describe('answers to broker requests', () => {
     expect(unknown).toMatchObject({ code: ResponseCode.SYSTEM_ERROR, remark: 'The Consumer Group <other> not exist in this consumer' });
   });
 
+  it('CHECK_TRANSACTION_STATE asks core about the half message and answers END_TRANSACTION (fromTransactionCheck) to that broker; nothing when the group is not ours', async () => {
+    const ends: Record<string, unknown>[] = [];
+    const asked: string[] = [];
+    const { peer } = await setup({
+      resetOffsets: async () => undefined,
+      runningInfo: () => undefined,
+      consumeDirectly: async () => undefined,
+      checkTransaction: async (group, record) => (asked.push(`${group}:${record.body.toString()}`), group === 'pg' ? 'COMMIT_MESSAGE' : undefined),
+    });
+    cluster.onBroker = (_name, request, from) => {
+      if (request.code === RequestCode.END_TRANSACTION) ends.push({ ...request.extFields });
+      else from.reply(request);
+    };
+    const half = (group: string) => encodeMessageRecord({ topic: 'T', queueId: 0, queueOffset: 3, commitLogOffset: 100, body: Buffer.from('h'), properties: { PGROUP: group, UNIQ_KEY: 'U1', TRAN_MSG: 'true' }, bornTimestamp: 1, bornHost: '10.0.0.2:1', storeTimestamp: 2, storeHost: '127.0.0.1:10911' });
+    const extFields = { topic: 'RMQ_SYS_TRANS_HALF_TOPIC', tranStateTableOffset: '9', commitLogOffset: '100', transactionId: 'U1', bname: 'broker-a' };
+    peer.send(RequestCode.CHECK_TRANSACTION_STATE, { oneway: true, extFields, body: half('other') });
+    peer.send(RequestCode.CHECK_TRANSACTION_STATE, { oneway: true, extFields, body: half('pg') });
+    await waitFor(() => ends.length === 1 && asked.length === 2);
+    expect(asked).toEqual(['other:h', 'pg:h']);
+    expect(ends[0]).toMatchObject({ producerGroup: 'pg', tranStateTableOffset: '9', commitLogOffset: '100', commitOrRollback: '8', fromTransactionCheck: 'true', msgId: 'U1', bname: 'broker-a' });
+  });
+
   it('anything else is REQUEST_CODE_NOT_SUPPORTED, and a producer-only client ignores offset resets', async () => {
     const { peer } = await setup(undefined);
-    expect((await peer.send(RequestCode.CHECK_TRANSACTION_STATE, { extFields: { producerGroup: 'p' } }).answer).code).toBe(ResponseCode.REQUEST_CODE_NOT_SUPPORTED);
+    expect((await peer.send(RequestCode.GET_CONSUMER_LIST_BY_GROUP, { extFields: { consumerGroup: 'g' } }).answer).code).toBe(ResponseCode.REQUEST_CODE_NOT_SUPPORTED);
     const answer = await peer.send(RequestCode.RESET_CONSUMER_CLIENT_OFFSET, { extFields: { group: 'g', topic: 'T', timestamp: '5' } }).answer;
     expect(answer.code).toBe(ResponseCode.SUCCESS);
   });

@@ -6,6 +6,7 @@ import {
   parseNotifyConsumerIdsChanged,
   parseResetOffsetRequest,
 } from '../client/broker-callbacks.codec';
+import { checkAnswerRequest, parseCheckTransactionState } from '../client/transaction.codec';
 import { consumerRunningInfoBody, isConsumerStatus } from '../client/consumer-running-info.codec';
 import { RequestCode, ResponseCode } from '../protocol/remoting-codes';
 import type { RemotingCommand } from '../protocol/remoting-command';
@@ -31,10 +32,12 @@ export interface BrokerRequestDeps {
  *   core's status of the group, or SYSTEM_ERROR when this client runs no such group;
  * - CONSUME_MESSAGE_DIRECTLY (sync, the dashboard's resend): the group's handler once on the message, answered
  *   with ConsumeMessageDirectlyResult, or SYSTEM_ERROR when this client runs no such group.
- * Anything else (transaction checks) is answered REQUEST_CODE_NOT_SUPPORTED.
+ * - CHECK_TRANSACTION_STATE (oneway): a half message of a transactional producer group: its listener's outcome goes
+ *   back as END_TRANSACTION (fromTransactionCheck) to that broker.
+ * Anything else is answered REQUEST_CODE_NOT_SUPPORTED.
  */
 export function brokerRequestHandler(deps: BrokerRequestDeps): RemotingRequestHandler {
-  return async (request: RemotingCommand): Promise<RemotingReply | undefined> => {
+  return async (request: RemotingCommand, context: { readonly address: string }): Promise<RemotingReply | undefined> => {
     switch (request.code) {
       case RequestCode.NOTIFY_CONSUMER_IDS_CHANGED:
         deps.membership.notifyChanged(parseNotifyConsumerIdsChanged(request).group);
@@ -46,6 +49,14 @@ export function brokerRequestHandler(deps: BrokerRequestDeps): RemotingRequestHa
       }
       case RequestCode.GET_CONSUMER_RUNNING_INFO:
         return runningInfo(deps, request);
+      case RequestCode.CHECK_TRANSACTION_STATE: {
+        // Oneway: the answer is an END_TRANSACTION to the broker that asked, or nothing when this client has no
+        // transactional producer of the group (another of its members will be asked at the next check).
+        const check = parseCheckTransactionState(request);
+        const state = await deps.callbacks?.checkTransaction?.(check.producerGroup, check.record);
+        if (state) await deps.session.oneway(context.address, checkAnswerRequest(check, state));
+        return undefined;
+      }
       case RequestCode.CONSUME_MESSAGE_DIRECTLY: {
         const { group, brokerName, record } = parseConsumeMessageDirectlyRequest(request);
         const result = await deps.callbacks?.consumeDirectly(group, record, brokerName);

@@ -19,6 +19,8 @@ export class RocketMqGroupMembership implements GroupMembership {
   private readonly connectionWatch: Subscription;
   /** Broker addresses this client has heartbeated since its connection to them opened. */
   private readonly registeredAt = new Set<string>();
+  /** The producer groups of the last heartbeat. */
+  private producerGroups: readonly string[] = [];
   /** Heartbeats sent and not answered yet: an unregister waits for them (see `unregister`). */
   private readonly unanswered = new Set<Promise<unknown>>();
 
@@ -29,10 +31,12 @@ export class RocketMqGroupMembership implements GroupMembership {
     });
     // A subscribed topic that gains a route (created after this consumer started, or a broker back) gets a
     // heartbeat at once, so its brokers know the member before the next rebalance asks them for the group.
+    // A transactional producer's groups go to a broker as soon as a route names it: the broker may ask them to
+    // check a half message it stores.
     this.routeWatch = session.routes.changes$.subscribe((topic) => {
       const registered = [...this.registrations.values()];
-      if (!registered.some((r) => r.subscriptions.some((s) => s.topic === topic))) return;
-      this.heartbeat(registered).catch((error: Error) => session.events.emit('rocketmq.error', { where: 'heartbeat after route change', error }));
+      if (this.producerGroups.length === 0 && !registered.some((r) => r.subscriptions.some((s) => s.topic === topic))) return;
+      this.heartbeat(registered, this.producerGroups).catch((error: Error) => session.events.emit('rocketmq.error', { where: 'heartbeat after route change', error }));
     });
   }
 
@@ -54,16 +58,20 @@ export class RocketMqGroupMembership implements GroupMembership {
    * Sends the heartbeat to every broker of the subscribed topics. Resolves when at least one broker took it (or
    * no topic has a route yet); rejects with the first error when every broker failed.
    */
-  async heartbeat(registrations: readonly ConsumerRegistration[]): Promise<void> {
+  async heartbeat(registrations: readonly ConsumerRegistration[], producerGroups: readonly string[] = []): Promise<void> {
     for (const registration of registrations) this.registrations.set(registration.group, registration);
+    this.producerGroups = producerGroups;
     const topics = new Set(registrations.flatMap((r) => r.subscriptions.map((s) => s.topic)));
     // Routes first: a topic not cached yet is fetched; one without a route (not created yet) is skipped.
     await Promise.all([...topics].map((topic) => this.session.routes.route(topic).catch(() => undefined)));
     // A group unregistered while the routes were fetched is not registered again.
     const current = registrations.filter((r) => this.registrations.has(r.group));
-    if (current.length === 0) return;
-    const addresses = this.session.routes.addressesOf(new Set(current.flatMap((r) => r.subscriptions.map((s) => s.topic))));
-    const request = heartbeatRequest({ clientId: this.session.clientId, consumers: current });
+    if (current.length === 0 && producerGroups.length === 0) return;
+    // Producer groups go to every broker this client knows a route to (Java heartbeats producers to every master):
+    // a broker asks one of them to check a half message it stored.
+    const targets = producerGroups.length > 0 ? new Set(this.session.routes.topics) : new Set(current.flatMap((r) => r.subscriptions.map((s) => s.topic)));
+    const addresses = this.session.routes.addressesOf(targets);
+    const request = heartbeatRequest({ clientId: this.session.clientId, consumers: current, producerGroups });
     await settleAll(
       addresses.map(async (address) => {
         parseHeartbeatResponse(await this.tracked(this.session.request(address, request)));

@@ -1,5 +1,6 @@
-import type { MessageQueue, MessageSender, OutgoingRecord, SendResult } from '@mqkit/core';
+import type { EndTransactionRequest, MessageQueue, MessageSender, OutgoingRecord, SendResult } from '@mqkit/core';
 import { parseSendResponse, sendBatchRequest, sendMessageRequest } from '../client/send-message.codec';
+import { endTransactionRequest } from '../client/transaction.codec';
 import type { RocketMqSession } from '../transport/rocketmq-session';
 import { brokerAddressFor } from './broker-address';
 
@@ -26,5 +27,11 @@ export class RocketMqMessageSender implements MessageSender {
     const address = await brokerAddressFor(this.session.routes, mq, true);
     const response = await this.session.request(address, sendBatchRequest(mq, records, options.producerGroup), { timeoutMs: options.timeoutMs });
     return parseSendResponse(response, mq, records);
+  }
+
+  /** END_TRANSACTION, oneway, to the master of the broker that stored the half message (as Java's endTransaction). */
+  async endTransaction(request: EndTransactionRequest): Promise<void> {
+    const address = await brokerAddressFor(this.session.routes, request.result.messageQueue, true);
+    await this.session.oneway(address, endTransactionRequest(request));
   }
 }

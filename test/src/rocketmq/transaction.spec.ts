@@ -1,0 +1,74 @@
+import { createProducer, createPullConsumer, type Message, type TransactionState } from '@mqkit/core';
+import { waitFor } from '@mqkit/core/testing';
+import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consumerClass } from '../support/fixtures';
+import { RocketMqHarness, testCluster, uniqueName } from './rocketmq-fixtures';
+
+let cluster: RocketMqCluster;
+let harness: RocketMqHarness;
+beforeAll(async () => {
+  cluster = await testCluster();
+  harness = new RocketMqHarness(cluster);
+});
+afterAll(async () => harness?.close());
+
+describe('transactional messages on a real broker (checks every 1 s after 2 s, at most 3)', () => {
+  it('commit is delivered and rollback never; UNKNOW is settled by a check-back that another producer of the group answers once the sender is gone; a message UNKNOW past the check limit goes to TRANS_CHECK_MAX_TIME_TOPIC', async () => {
+    const topic = uniqueName('tx');
+    const group = uniqueName('txp');
+    await harness.createTopic(topic, 2);
+    const delivered: string[] = [];
+    await harness.app([consumerClass({ group: uniqueName('g'), topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m: Message) => void delivered.push(m.body.toString()))]);
+    const producer = (instanceName: string, answer: (body: string) => TransactionState, asked: string[]) =>
+      createProducer({
+        transport: harness.transport(),
+        group,
+        profile: 'fast',
+        instanceName,
+        sendMsgTimeout: 10_000,
+        transactionListener: { checkLocalTransaction: (m) => (asked.push(m.body.toString()), answer(m.body.toString())) },
+      });
+    const senderAsked: string[] = [];
+    const sender = await producer(uniqueName('sender'), () => 'UNKNOW', senderAsked);
+    const states: TransactionState[] = [];
+    for (const [body, state] of [['commit', 'COMMIT_MESSAGE'], ['rollback', 'ROLLBACK_MESSAGE'], ['later-commit', 'UNKNOW'], ['forever', 'UNKNOW']] as const) {
+      const { sendResult, state: ended } = await sender.sendInTransaction({ topic, body }, (_m, result) => (expect(result.status).toBe('SEND_OK'), state));
+      expect(sendResult.messageQueue.topic).toBe(topic);
+      states.push(ended);
+    }
+    expect(states).toEqual(['COMMIT_MESSAGE', 'ROLLBACK_MESSAGE', 'UNKNOW', 'UNKNOW']);
+    await waitFor(() => delivered.includes('commit'), { timeoutMs: 20_000 });
+    // The sender leaves before any check (the first comes 2 s after the half message); another instance answers.
+    await sender.stop();
+    const otherAsked: string[] = [];
+    const other = await producer(uniqueName('other'), (body) => (body === 'later-commit' ? 'COMMIT_MESSAGE' : 'UNKNOW'), otherAsked);
+    try {
+      // The broker asks only producers that heartbeated it: one send tells this client the route.
+      await other.sendInTransaction({ topic, body: 'other-rollback' }, () => 'ROLLBACK_MESSAGE');
+      await waitFor(() => delivered.includes('later-commit'), { timeoutMs: 30_000, message: () => `asked: ${otherAsked.join(',')}` });
+      // Past 3 checks answered UNKNOW, the broker keeps the half message where no consumer reads.
+      const reader = await createPullConsumer({ transport: harness.transport(), group: uniqueName('maxcheck'), profile: 'fast', consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' });
+      try {
+        const found: string[] = [];
+        await waitFor(
+          async () => {
+            const queues = await reader.queuesOf('TRANS_CHECK_MAX_TIME_TOPIC').catch(() => []);
+            if (queues.length === 0) return false;
+            if (reader.assignment().length !== queues.length) await reader.assign(queues);
+            found.push(...(await reader.poll({ timeoutMs: 500 })).filter((m) => m.properties['REAL_TOPIC'] === topic || m.topic === topic).map((m) => m.body.toString()));
+            return found.includes('forever');
+          },
+          { timeoutMs: 45_000, intervalMs: 200, message: () => `asked: ${otherAsked.join(',')}` },
+        );
+      } finally {
+        await reader.close();
+      }
+      expect(otherAsked.filter((b) => b === 'forever').length).toBeGreaterThanOrEqual(1);
+      expect(senderAsked).toEqual([]);
+      expect(delivered.sort(), JSON.stringify(delivered)).toEqual(['commit', 'later-commit']);
+    } finally {
+      await other.stop();
+    }
+  }, 120_000);
+});
