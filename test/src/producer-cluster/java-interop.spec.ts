@@ -150,3 +150,40 @@ describe("namespaces, with RocketMQ's own Java client configured with the same n
     }
   }, 180_000);
 });
+
+describe("transactions, with RocketMQ's own TransactionMQProducer and DefaultMQPushConsumer", () => {
+  it("a Java transactional producer's commits reach mqkit (its rollbacks never), and mqkit's commits reach a Java consumer", async () => {
+    // Java → mqkit.
+    const fromJava = await freshTopic(cluster, 'txFromJava', 4);
+    const received: string[] = [];
+    const Handler = consumerClass({ group: uniqueName('txFromJava'), topic: fromJava, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m: Message<{ seq: number }>) => void received.push(m.body.toString()));
+    const app = await createConsumerApp({ transport: transportFor(cluster), consumers: [Handler], profile: 'fast', instanceName: uniqueName('txInterop') });
+    await app.start();
+    try {
+      const run = await runJavaProgram('InteropTxProducer', [cluster.namesrvAddr, fromJava, uniqueName('javaTx'), '4', 'java']);
+      expect(run.code, run.stderr + run.stdout).toBe(0);
+      expect(run.lines<{ state: string; status: string }>('SENT').map((s) => s.state)).toEqual(['COMMIT_MESSAGE', 'ROLLBACK_MESSAGE', 'COMMIT_MESSAGE', 'ROLLBACK_MESSAGE']);
+      await waitFor(() => received.length >= 2, { timeoutMs: 30_000 });
+    } finally {
+      await app.stop({ timeoutMs: 5_000 });
+    }
+    expect(received.sort()).toEqual(['java-0', 'java-2']);
+    // mqkit → Java.
+    const toJava = await freshTopic(cluster, 'txToJava', 4);
+    const producer = await clusterProducer(cluster, { transactionListener: { checkLocalTransaction: () => 'ROLLBACK_MESSAGE' } });
+    const committed: string[] = [];
+    try {
+      for (let i = 0; i < 4; i++) {
+        const { sendResult, state } = await producer.sendInTransaction({ topic: toJava, body: `mqkit-${i}` }, () => (i % 2 === 0 ? 'COMMIT_MESSAGE' : 'ROLLBACK_MESSAGE'));
+        if (state === 'COMMIT_MESSAGE') committed.push(sendResult.msgId);
+      }
+    } finally {
+      await producer.stop();
+    }
+    const run = await runJavaProgram('InteropConsumer', [cluster.namesrvAddr, toJava, uniqueName('javaTxReader'), '2', '90']);
+    expect(run.code, run.stderr).toBe(0);
+    const seen = run.lines<JavaSeen>('MSG');
+    expect(seen.map((m) => m.msgId).sort()).toEqual([...committed].sort());
+    expect(seen.map((m) => Buffer.from(m.body, 'base64').toString()).sort()).toEqual(['mqkit-0', 'mqkit-2']);
+  }, 240_000);
+});

@@ -1,3 +1,5 @@
+import { fork } from 'node:child_process';
+import { join } from 'node:path';
 import { createProducer, createPullConsumer, type Message, type TransactionState } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
@@ -71,4 +73,39 @@ describe('transactional messages on a real broker (checks every 1 s after 2 s, a
       await other.stop();
     }
   }, 120_000);
+
+  it('the sending process SIGKILLed with a transaction open: another producer of the group answers the check and the message is delivered once', async () => {
+    const topic = uniqueName('txkill');
+    const group = uniqueName('txp');
+    await harness.createTopic(topic, 2);
+    const delivered: string[] = [];
+    await harness.app([consumerClass({ group: uniqueName('g'), topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m: Message) => void delivered.push(m.body.toString()))]);
+    const child = fork(join(__dirname, 'tx-producer.fixture.cjs'), [], {
+      env: { ...process.env, NAMESRV: cluster.namesrvAddr, TOPIC: topic, GROUP: group, INSTANCE: uniqueName('doomed'), BODY: 'orphan' },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const exited = new Promise<unknown>((resolve) => child.on('exit', resolve));
+    const sent = await new Promise<{ type: string; state?: string; message?: string }>((resolve) => child.once('message', resolve as (m: unknown) => void));
+    expect(sent, sent.message).toMatchObject({ type: 'sent', state: 'UNKNOW' });
+    child.kill('SIGKILL');
+    await exited;
+    const asked: string[] = [];
+    const rescuer = await createProducer({
+      transport: harness.transport(),
+      group,
+      profile: 'fast',
+      instanceName: uniqueName('rescuer'),
+      sendMsgTimeout: 10_000,
+      transactionListener: { checkLocalTransaction: (m) => (asked.push(m.body.toString()), 'COMMIT_MESSAGE') },
+    });
+    try {
+      // A send teaches the new instance the route, and its heartbeat registers the group with the brokers.
+      await rescuer.sendInTransaction({ topic, body: 'rescuer' }, () => 'COMMIT_MESSAGE');
+      await waitFor(() => delivered.includes('orphan'), { timeoutMs: 30_000, message: () => `asked: ${asked.join(',')}` });
+      expect(asked).toContain('orphan');
+      expect(delivered.filter((b) => b === 'orphan')).toHaveLength(1);
+    } finally {
+      await rescuer.stop();
+    }
+  }, 90_000);
 });

@@ -21,10 +21,16 @@ export class TimerWheel {
   }
 
   schedule(dueMs: number, deliver: () => void, now = Date.now()): void {
+    this.arm(now + Math.max(0, (dueMs - now) * this.scale), deliver);
+  }
+
+  /** Node's timers may fire a millisecond before Date.now() reaches the due time: never deliver early. */
+  private arm(at: number, deliver: () => void): void {
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      deliver();
-    }, Math.max(0, (dueMs - now) * this.scale));
+      if (Date.now() < at) this.arm(at, deliver);
+      else deliver();
+    }, Math.max(0, at - Date.now()));
     timer.unref();
     this.timers.add(timer);
   }
