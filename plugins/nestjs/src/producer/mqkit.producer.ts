@@ -57,8 +57,13 @@ export class MqkitProducer implements OnModuleInit, OnApplicationShutdown {
     return this.producer.sendOneway(...args);
   }
 
-  /** Several messages of one topic in one request. */
+  /** Several messages of one topic, split into batches that fit; one result per message. */
   sendBatch(...args: Parameters<Producer['sendBatch']>): ReturnType<Producer['sendBatch']> {
     return this.producer.sendBatch(...args);
+  }
+
+  /** A transactional send (needs the producer option transactionListener). */
+  sendInTransaction(...args: Parameters<Producer['sendInTransaction']>): ReturnType<Producer['sendInTransaction']> {
+    return this.producer.sendInTransaction(...args);
   }
 }
