@@ -163,6 +163,29 @@ describe('compression, oneway and batches', () => {
     expect(attempts).toHaveLength(3);
   });
 
+  it('a transactional send runs the local transaction once and resolves even when its END_TRANSACTION cannot be sent (the check-back settles it)', async () => {
+    const events = new EventBus();
+    const errors: unknown[] = [];
+    events.on('producer.error', (e) => void errors.push(e.error));
+    const ends: string[] = [];
+    const producer = new Producer({
+      options: resolveProducerOptions({ group: 'p', transactionListener: { checkLocalTransaction: () => 'COMMIT_MESSAGE' } }),
+      routes: { subscribeQueues: async () => queues, publishQueues: async () => queues },
+      sender: {
+        send: async (mq, record) => ({ status: 'SEND_OK', msgId: record.properties['UNIQ_KEY']!, offsetMsgId: 'O', messageQueue: mq, queueOffset: 0 }),
+        endTransaction: async (request) => {
+          ends.push(request.state);
+          throw new Error('no route to broker-a');
+        },
+      },
+      events,
+    });
+    let runs = 0;
+    const { state } = await producer.sendInTransaction({ topic: 'T', body: 'x' }, () => (runs++, 'COMMIT_MESSAGE'));
+    expect([state, runs, ends]).toEqual(['COMMIT_MESSAGE', 1, ['COMMIT_MESSAGE']]);
+    expect((errors[0] as Error).message).toBe('no route to broker-a');
+  });
+
   it('oneway sends make one attempt and resolve', async () => {
     const { producer, attempts } = scripted(() => 'SEND_OK');
     await producer.sendOneway({ topic: 'T', body: 'x' });

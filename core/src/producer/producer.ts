@@ -148,7 +148,7 @@ export class Producer {
    * `local` runs with the send result, and its outcome commits the message, rolls it back, or (UNKNOW, or a throw)
    * leaves it to the broker's check-backs, answered by the group's `transactionListener`. A half message the broker
    * did not store (not SEND_OK) is rolled back without running `local`, as in Java. Resolves once the outcome was
-   * sent to the broker.
+   * sent to the broker (a failure to send it is a `producer.error` event: the broker's check-back settles it).
    */
   sendInTransaction<T>(message: OutgoingMessage<T>, local: LocalTransaction<T>): Promise<TransactionSendResult> {
     return this.track(async () => {
@@ -172,7 +172,13 @@ export class Producer {
           state = 'UNKNOW';
         }
       }
-      await sender.endTransaction({ producerGroup: options.group, result: wire, state, transactionId: record.properties[MessageConst.UNIQ_KEY]! });
+      try {
+        await sender.endTransaction({ producerGroup: options.group, result: wire, state, transactionId: record.properties[MessageConst.UNIQ_KEY]! });
+      } catch (error) {
+        // The local transaction has run: rejecting would invite a second one. As in Java, the outcome is reported and
+        // the broker's check-back settles the half message.
+        this.deps.events.emit('producer.error', { group: options.group, topic: message.topic, error: toError(error), attempt: 1 });
+      }
       return { sendResult, state };
     });
   }

@@ -14,7 +14,7 @@ import { brokerOffsetStore } from '../offsets/broker-offset-store';
 import { ByteBudget } from '../runtime/byte-budget';
 import { ConsumeProgress } from '../runtime/consume-progress';
 import type { ConsumedMessage } from '../runtime/consumed-message';
-import { ConsumeStats } from '../runtime/consume-stats';
+import { ConsumeStats, countConsumed } from '../runtime/consume-stats';
 import { reportError, type GroupContext } from '../runtime/group-context';
 import { HandlerInvoker } from '../runtime/handler-invoker';
 import { every } from '../runtime/periodic';
@@ -231,9 +231,7 @@ export class PullConsumer implements AsyncIterable<Message[]> {
     for (const [pq, messages] of taken) {
       this.ctx.budget.release(pq.removeItems(messages, 0, messages.length));
       this.progress.advance(pq);
-      const counters = (pq.counters ??= this.ctx.stats.counters(pq.mq.topic));
-      counters.okMessages += messages.length;
-      pq.lastConsumeTimestamp = Date.now();
+      countConsumed(this.ctx.stats, pq, messages.length, 0, -1, Date.now());
       for (const m of messages) out.push(m);
     }
     return out;
@@ -348,6 +346,25 @@ export class PullConsumer implements AsyncIterable<Message[]> {
     await this.host.close();
   }
 
+  /** The status GET_CONSUMER_RUNNING_INFO reports, in a push consumer's shape (nothing runs handlers here). */
+  private runningStatus(): ConsumerStatus {
+    const status = this.status();
+    return {
+      ...status,
+      state: 'running',
+      ready: true,
+      paused: this.paused.size > 0,
+      strategy: this.strategy.name,
+      lag: status.queues.reduce((n, q) => n + q.lag, 0),
+      inFlight: 0,
+      peakInFlight: 0,
+      queuedTasks: this.buffer.queued,
+      lastError: undefined,
+      consumeMode: 'CONCURRENTLY',
+      consumeThreadMin: 1,
+    };
+  }
+
   private registration(): ConsumerRegistration {
     const o = this.resolved.group;
     return { group: this.group, messageModel: o.messageModel, consumeFromWhere: o.consumeFromWhere, subscriptions: [...this.subscriptions.values()], consumeType: 'CONSUME_ACTIVELY' };
@@ -358,7 +375,7 @@ export class PullConsumer implements AsyncIterable<Message[]> {
       resetOffsets: async (group, offsets) => {
         if (group === this.group) await this.queues?.resetOffsets(offsets);
       },
-      runningInfo: (group) => (group === this.group && this.state === 'running' ? { ...this.status(), state: 'running', ready: true, paused: false, strategy: this.strategy.name, lag: 0, inFlight: 0, peakInFlight: 0, queuedTasks: this.buffer.queued, lastError: undefined, consumeMode: 'CONCURRENTLY', consumeThreadMin: 1 } : undefined),
+      runningInfo: (group) => (group === this.group && this.state === 'running' ? this.runningStatus() : undefined),
       // Java's consumeMessageDirectly serves push consumers only.
       consumeDirectly: async () => undefined,
     };

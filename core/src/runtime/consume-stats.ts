@@ -18,6 +18,21 @@ export class TopicCounters {
   consumeRtCalls = 0;
 }
 
+/**
+ * Counts finished messages of a queue (ConsumerStatsManager's CONSUME_OK/FAILED_TPS and CONSUME_RT; a negative
+ * duration: not timed) and moves its lastConsumeTimestamp. The queue caches its topic's counters.
+ */
+export function countConsumed(stats: ConsumeStats, pq: { readonly mq: { readonly topic: string }; counters: TopicCounters | undefined; lastConsumeTimestamp: number }, ok: number, failed: number, durationMs: number, now: number): void {
+  const counters = (pq.counters ??= stats.counters(pq.mq.topic));
+  counters.okMessages += ok;
+  counters.failedMessages += failed;
+  if (durationMs >= 0) {
+    counters.consumeRtTotal += durationMs;
+    counters.consumeRtCalls++;
+  }
+  pq.lastConsumeTimestamp = now;
+}
+
 export interface TopicStatsReport {
   readonly topic: string;
   /** ms per FOUND pull, over about the last minute. */

@@ -7,6 +7,7 @@ import { coarseNow } from '../util/coarse-clock';
 import { toError } from '../util/deferred';
 import { ConsumeCall } from './consume-call';
 import type { ConsumeHook, ConsumeInvocation } from './consume-hook';
+import { countConsumed } from './consume-stats';
 import { ConsumedMessage } from './consumed-message';
 import { reportError, type GroupContext } from './group-context';
 import type { HandlerBinding } from './handler-binding';
@@ -219,17 +220,8 @@ export class HandlerInvoker {
     scheduler.settled(call, undefined);
   }
 
-  /** The group's consume figures (ConsumerStatsManager's CONSUME_OK/FAILED_TPS, CONSUME_RT) and the queue's timestamp. */
   private count(call: ConsumeCall, acked: number, durationMs: number): void {
-    const { pq } = call;
-    const counters = (pq.counters ??= this.ctx.stats.counters(pq.mq.topic));
-    counters.okMessages += acked;
-    counters.failedMessages += call.size - acked;
-    if (durationMs >= 0) {
-      counters.consumeRtTotal += durationMs;
-      counters.consumeRtCalls++;
-    }
-    pq.lastConsumeTimestamp = coarseNow();
+    countConsumed(this.ctx.stats, call.pq, acked, call.size - acked, durationMs, coarseNow());
   }
 
   private track(call: ConsumeCall): void {
