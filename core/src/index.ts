@@ -26,6 +26,7 @@ export {
   SUSPEND_CURRENT_QUEUE_A_MOMENT,
   dlqTopicOf,
   isRetryTopic,
+  replyTopicOf,
   retryTopicOf,
 } from './model/constants';
 export type { Message, MessageRecord } from './model/message';
@@ -61,6 +62,7 @@ export type {
   BrokerCallbacks,
   DirectConsumeResult,
   EndTransactionRequest,
+  ReplyRequest,
   BrokerOffsets,
   ConsumerRegistration,
   GroupMembership,
@@ -96,7 +98,8 @@ export { createProducer, type StandaloneProducer, type StandaloneProducerOptions
 export { createAdmin, type Admin } from './app/create-admin';
 
 // Producer
-export { Producer, type SendOptions } from './producer/producer';
+export { Producer, type RequestOptions, type SendOptions } from './producer/producer';
+export { REPLY_MESSAGE_FLAG, isRequest } from './producer/reply-message';
 export { selectByHash, selectByRandom, type MessageQueueSelector } from './producer/queue-selector';
 export { LatencyFaultTolerance } from './producer/latency-fault-tolerance';
 export type { ProducerOptions } from './producer/producer-options';

@@ -1,4 +1,6 @@
 import type { DependencyContainer } from 'tsyringe';
+import { ConfigurationError } from '../errors/configuration.error';
+import { NAMESPACE_PATTERN } from '../model/namespace';
 import type { ConsumerDeclaration } from '../definition/consumer-definition';
 import type { Constructor } from '../definition/explore-consumers';
 import type { MessageQueue } from '../model/message-queue';
@@ -49,4 +51,14 @@ export interface ConsumerAppOptions {
 export interface StopOptions {
   /** How long to wait for running handler calls before committing and leaving (default 30 s). */
   readonly timeoutMs?: number;
+}
+
+/** The app-wide options' own checks (a group's options are checked with its declarations). */
+export function checkAppOptions(options: ConsumerAppOptions): void {
+  if (options.namespace !== undefined && (typeof options.namespace !== 'string' || !NAMESPACE_PATTERN.test(options.namespace))) {
+    throw new ConfigurationError({ source: 'createConsumerApp', option: 'namespace', value: options.namespace, allowed: 'a namespace of 1-64 characters from [a-zA-Z0-9_-]' });
+  }
+  if (options.maxCachedBytes !== undefined && !(Number.isInteger(options.maxCachedBytes) && options.maxCachedBytes > 0)) {
+    throw new ConfigurationError({ source: 'createConsumerApp', option: 'maxCachedBytes', value: options.maxCachedBytes, allowed: 'an integer number of bytes > 0' });
+  }
 }

@@ -2,10 +2,9 @@ import 'reflect-metadata';
 import type { DependencyContainer } from 'tsyringe';
 import { buildDefinitions } from '../definition/build-definitions';
 import { inNamespace } from '../definition/namespace-definitions';
-import { NAMESPACE_PATTERN, wrapNamespace } from '../model/namespace';
+import { wrapNamespace } from '../model/namespace';
 import type { ConsumerDeclaration } from '../definition/consumer-definition';
 import { exploreConsumers, type Constructor } from '../definition/explore-consumers';
-import { ConfigurationError } from '../errors/configuration.error';
 import { IllegalStateError } from '../errors/state.error';
 import type { EventBus } from '../events/event-bus';
 import type { MqkitEventName, MqkitListener } from '../events/event-map';
@@ -19,8 +18,10 @@ import type { TransportRoles } from '../spi/transport.plugin';
 import type { BrokerCallbacks } from '../spi/transport.roles';
 import { parentController } from '../util/abort';
 import { toError } from '../util/deferred';
-import type { ConsumerAppOptions, StopOptions } from './app-options';
+import { checkAppOptions, type ConsumerAppOptions, type StopOptions } from './app-options';
+import { appCallbacks } from './app-callbacks';
 import { checkSubscriptions } from './check-subscriptions';
+import { requesterRegistration } from './requester-registration';
 import { ClientHost } from './client-host';
 import { createConsumerGroups } from './consumer-groups';
 import { Heartbeats } from './heartbeats';
@@ -120,13 +121,8 @@ export class ConsumerApp {
     this.currentState = 'starting';
     try {
       const { options, host } = this;
-      if (options.namespace !== undefined && (typeof options.namespace !== 'string' || !NAMESPACE_PATTERN.test(options.namespace))) {
-        throw new ConfigurationError({ source: 'createConsumerApp', option: 'namespace', value: options.namespace, allowed: 'a namespace of 1-64 characters from [a-zA-Z0-9_-]' });
-      }
+      checkAppOptions(options);
       const definitions = inNamespace(buildDefinitions(this.declarations()), options.namespace);
-      if (options.maxCachedBytes !== undefined && !(Number.isInteger(options.maxCachedBytes) && options.maxCachedBytes > 0)) {
-        throw new ConfigurationError({ source: 'createConsumerApp', option: 'maxCachedBytes', value: options.maxCachedBytes, allowed: 'an integer number of bytes > 0' });
-      }
       const transport = await host.connect(options.transport, this.brokerCallbacks());
       await checkSubscriptions(definitions, host);
       await host.register(options.plugins ?? []);
@@ -146,12 +142,19 @@ export class ConsumerApp {
       });
       for (const runtime of runtimes) runtime.bindHandlers();
       if (options.producer) {
-        this.producerInstance = new Producer({ options: resolveProducerOptions({ namespace: options.namespace, ...options.producer }), routes: transport.routes, sender: host.require('sender', 'the producer'), events: host.events });
+        this.producerInstance = new Producer({
+          options: resolveProducerOptions({ namespace: options.namespace, ...options.producer }),
+          routes: transport.routes,
+          sender: host.require('sender', 'the producer'),
+          events: host.events,
+          clientId: host.clientId,
+          registerRequester: requesterRegistration(transport.routes, async () => this.heartbeats?.beatNow()),
+        });
         host.container.register(Producer, { useValue: this.producerInstance });
       }
       for (const runtime of runtimes) this.runtimes.set(runtime.group, runtime);
-      const producerGroups = () => (this.producerInstance?.transactional ? [this.producerInstance.group] : []);
-      if (runtimes.length > 0 || producerGroups().length > 0) {
+      const producerGroups = () => (this.producerInstance?.heartbeats ? [this.producerInstance.group] : []);
+      if (runtimes.length > 0 || this.producerInstance) {
         const registrations = () => [...this.runtimes.values()].map((r) => r.registration());
         this.heartbeats = new Heartbeats(transport.membership, registrations, (error) => this.heartbeatFailed(error), this.controller.signal, producerGroups);
         await transport.membership.heartbeat(registrations(), producerGroups());
@@ -274,14 +277,7 @@ export class ConsumerApp {
   }
 
   private brokerCallbacks(): BrokerCallbacks {
-    return {
-      resetOffsets: async (group, offsets) => {
-        await this.runtimes.get(group)?.resetOffsets(offsets);
-      },
-      runningInfo: (group) => this.runtimes.get(group)?.status(),
-      consumeDirectly: async (group, record, brokerName) => this.runtimes.get(group)?.consumeDirectly(record, brokerName),
-      checkTransaction: async (group, record) => (this.producerInstance?.transactional && this.producerInstance.group === group ? this.producerInstance.checkTransaction(record) : undefined),
-    };
+    return appCallbacks(this.runtimes, () => this.producerInstance);
   }
 }
 

@@ -37,6 +37,9 @@ export function createConsumerGroups(
       const missing = host.missing('locks', `${o.consumeMode === 'ORDERLY' ? 'consumeMode ORDERLY' : 'exclusiveHandoff'} of group ${definition.group}`, source);
       if (missing) issues.push(missing);
     }
+    if (definition.subscriptions.some((s) => s.reply) && !host.roles.sender?.sendReply) {
+      issues.push({ source, option: 'reply', value: true, allowed: "a transport that sends replies (MessageSender.sendReply)" });
+    }
     if (!provider.models.includes(o.messageModel)) {
       issues.push({
         source,

@@ -6,6 +6,7 @@ import type { BrokerCallbacks } from '../spi/transport.roles';
 import { toError } from '../util/deferred';
 import { ClientHost, type ClientHostOptions } from './client-host';
 import { Heartbeats } from './heartbeats';
+import { requesterRegistration } from './requester-registration';
 
 export interface StandaloneProducerOptions extends ProducerOptions, ClientHostOptions {
   readonly transport: TransportPlugin;
@@ -20,6 +21,7 @@ export interface StandaloneProducer {
   sendOneway: Producer['sendOneway'];
   sendBatch: Producer['sendBatch'];
   sendInTransaction: Producer['sendInTransaction'];
+  request: Producer['request'];
   stop(): Promise<void>;
 }
 
@@ -36,16 +38,16 @@ export interface StandaloneProducer {
 export async function createProducer(options: StandaloneProducerOptions): Promise<StandaloneProducer> {
   const resolved = resolveProducerOptions(options);
   const host = new ClientHost('createProducer', options);
-  // A transactional producer answers the broker's check-backs; the other callbacks are a consumer's.
+  // A producer answers the broker's check-backs (transactional) and takes the replies to its requests; the other
+  // callbacks are a consumer's.
   let producer: Producer | undefined;
-  const callbacks: BrokerCallbacks | undefined = resolved.transactionListener
-    ? {
-        resetOffsets: async () => undefined,
-        runningInfo: () => undefined,
-        consumeDirectly: async () => undefined,
-        checkTransaction: async (group, record) => (producer && group === resolved.group ? producer.checkTransaction(record) : undefined),
-      }
-    : undefined;
+  const callbacks: BrokerCallbacks = {
+    resetOffsets: async () => undefined,
+    runningInfo: () => undefined,
+    consumeDirectly: async () => undefined,
+    checkTransaction: async (group, record) => (producer?.transactional && group === resolved.group ? producer.checkTransaction(record) : undefined),
+    receiveReply: (record) => producer?.receiveReply(record),
+  };
   const roles = await host.connect(options.transport, callbacks);
   let sender;
   try {
@@ -54,14 +56,25 @@ export async function createProducer(options: StandaloneProducerOptions): Promis
     await host.close();
     throw error;
   }
-  producer = new Producer({ options: resolved, routes: roles.routes, sender, events: host.events });
   const controller = new AbortController();
-  let heartbeats: Heartbeats | undefined;
-  if (resolved.transactionListener) {
-    heartbeats = new Heartbeats(roles.membership, () => [], (error) => host.events.emit('producer.error', { group: resolved.group, topic: '', error: toError(error), attempt: 0 }), controller.signal, () => [resolved.group]);
-    heartbeats.start(host.profile.heartbeatIntervalMs);
-    heartbeats.now();
-  }
+  // Beats only once the group has something to register: transactional from the start, or from its first request.
+  const heartbeats = new Heartbeats(
+    roles.membership,
+    () => [],
+    (error) => host.events.emit('producer.error', { group: resolved.group, topic: '', error: toError(error), attempt: 0 }),
+    controller.signal,
+    () => (producer?.heartbeats ? [resolved.group] : []),
+  );
+  producer = new Producer({
+    options: resolved,
+    routes: roles.routes,
+    sender,
+    events: host.events,
+    clientId: host.clientId,
+    registerRequester: requesterRegistration(roles.routes, () => heartbeats.beatNow()),
+  });
+  heartbeats.start(host.profile.heartbeatIntervalMs);
+  if (producer.transactional) heartbeats.now();
   const started = producer;
   return {
     producer: started,
@@ -71,10 +84,11 @@ export async function createProducer(options: StandaloneProducerOptions): Promis
     sendOneway: (message, options) => started.sendOneway(message, options),
     sendBatch: (messages) => started.sendBatch(messages),
     sendInTransaction: (message, local) => started.sendInTransaction(message, local),
+    request: (message, options) => started.request(message, options),
     stop: async () => {
       await started.stop();
       controller.abort();
-      await heartbeats?.stopped();
+      await heartbeats.stopped();
       await host.close();
     },
   };

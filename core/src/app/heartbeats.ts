@@ -14,7 +14,7 @@ export class Heartbeats {
     private readonly registrations: () => ConsumerRegistration[],
     private readonly report: (error: unknown) => void,
     private readonly signal: AbortSignal,
-    /** Transactional producer groups of the client (the broker asks them to check half messages). */
+    /** Producer groups of the client that heartbeat: transactional ones, and those that sent requests. */
     private readonly producerGroups: () => readonly string[] = () => [],
   ) {}
 
@@ -25,6 +25,15 @@ export class Heartbeats {
   /** A heartbeat soon (joins one in flight). */
   now(): void {
     if (!this.signal.aborted) void this.beat();
+  }
+
+  /**
+   * A heartbeat that starts after this call (one in flight may predate what it must carry), resolved once it was
+   * answered or reported.
+   */
+  async beatNow(): Promise<void> {
+    await this.inFlight;
+    if (!this.signal.aborted) await this.beat();
   }
 
   /** Resolves once stopped and no heartbeat is in flight. */

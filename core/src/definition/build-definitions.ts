@@ -49,6 +49,7 @@ export function buildDefinitions(declarations: readonly ConsumerDeclaration[], n
         subscription: d.options.sql !== undefined ? sqlSubscription(d.options.topic, d.options.sql, now) : parseSubscription(d.options.topic, d.options.tags, now),
         batch: d.options.batch ?? false,
         codec: d.options.codec ?? jsonCodec,
+        reply: d.options.reply ?? false,
         handler: d.handler,
       });
     }

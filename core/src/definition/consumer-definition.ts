@@ -22,6 +22,8 @@ export interface SubscriptionDefinition {
   readonly subscription: SubscriptionData;
   readonly batch: boolean;
   readonly codec: Codec;
+  /** The handler's return value answers request messages (`@Consumer({ reply: true })`). */
+  readonly reply: boolean;
   readonly handler: HandlerRef;
 }
 

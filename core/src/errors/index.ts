@@ -9,3 +9,4 @@ export { TimeoutError } from './timeout.error';
 export { IllegalStateError } from './state.error';
 export { SubscriptionRejectedError } from './subscription-rejected.error';
 export { BatchSendError } from './batch-send.error';
+export { RequestTimeoutError } from './request-timeout.error';

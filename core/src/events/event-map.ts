@@ -39,6 +39,10 @@ export interface MqkitEvents {
   'consumer.resumed': { group: string; reason: 'user' | 'offset-store' };
   'producer.send': { group: string; topic: string; mq: MessageQueue; msgId: string; attempts: number };
   'producer.error': { group: string; topic: string; error: Error; attempt: number };
+  /** A reply nobody waits for any more (its request timed out) or never did: dropped. */
+  'producer.reply-dropped': { group: string; correlationId: string; topic: string };
+  /** A reply handler (`reply: true`) answered a request; `sent` is false when the reply could not be sent. */
+  'consumer.reply': { group: string; correlationId: string; replyTo: string; sent: boolean };
   'offset-store.error': { store: string; group: string; error: Error };
 }
 

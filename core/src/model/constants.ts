@@ -49,8 +49,21 @@ export const MessageConst = {
   PRODUCER_GROUP: 'PGROUP',
   /** A half message of a transaction. */
   TRANSACTION_PREPARED: 'TRAN_MSG',
+  /** Added by the broker to every stored message: the cluster, which names the reply topic. */
   CLUSTER: 'CLUSTER',
+  /** Request-reply: set by the requester, copied into the reply. */
+  CORRELATION_ID: 'CORRELATION_ID',
+  REPLY_TO_CLIENT: 'REPLY_TO_CLIENT',
+  /** The request's timeout in ms. */
+  TTL: 'TTL',
+  /** `reply` on a reply (MixAll.REPLY_MESSAGE_FLAG). */
+  MSG_TYPE: 'MSG_TYPE',
 } as const;
+
+/** The reply topic of a cluster (MixAll.getReplyTopic): `<cluster>_REPLY_TOPIC`. */
+export function replyTopicOf(cluster: string): string {
+  return `${cluster}_REPLY_TOPIC`;
+}
 
 export const RETRY_GROUP_TOPIC_PREFIX = '%RETRY%';
 export const DLQ_GROUP_TOPIC_PREFIX = '%DLQ%';

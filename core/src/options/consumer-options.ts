@@ -4,8 +4,8 @@ import type { Codec } from '../spi/codec';
 
 /**
  * Options of `@Consumer(...)`. Names and defaults are DefaultMQPushConsumer's (consumer-semantics.md §1), plus
- * `consumeMode` (from rocketmq-spring), `sql`, `batch`, `codec` and mqkit's own `exclusiveHandoff`.
- * Options that describe the group (everything but topic, tags, sql, batch and codec) must agree when several
+ * `consumeMode` (from rocketmq-spring), `sql`, `batch`, `codec`, `reply` and mqkit's own `exclusiveHandoff`.
+ * Options that describe the group (everything but topic, tags, sql, batch, codec and reply) must agree when several
  * declarations share a group.
  */
 export interface ConsumerOptions {
@@ -25,6 +25,12 @@ export interface ConsumerOptions {
   batch?: boolean;
   /** Decodes `payload`; JSON by default. */
   codec?: Codec;
+  /**
+   * Request-reply (rocketmq-spring's RocketMQReplyListener): the handler's return value is sent back to the
+   * requester of each request message (`producer.request`), encoded with `codec` (a Buffer or a string as it is).
+   * Failures are thrown, as a reply is whatever the handler returns. Not with `batch`.
+   */
+  reply?: boolean;
   messageModel?: MessageModel;
   consumeMode?: ConsumeMode;
   consumeFromWhere?: ConsumeFromWhere;

@@ -4,9 +4,9 @@ import { ConsumeFromWhere, ConsumeMode, MessageModel } from '../model/constants'
 import { CONSUMER_DEFAULTS, GROUP_OPTION_KEYS, type ConsumerOptions, type ResolvedGroupOptions } from './consumer-options';
 import { GROUP_MAX_LENGTH, IssueCollector, TOPIC_MAX_LENGTH, checkName, formatConsumeTimestamp, parseConsumeTimestamp } from './option-checks';
 
-const KNOWN_KEYS: ReadonlySet<string> = new Set<string>(['group', 'topic', 'tags', 'sql', 'batch', 'codec', ...GROUP_OPTION_KEYS]);
+const KNOWN_KEYS: ReadonlySet<string> = new Set<string>(['group', 'topic', 'tags', 'sql', 'batch', 'codec', 'reply', ...GROUP_OPTION_KEYS]);
 
-/** Checks what one declaration says about its own subscription (topic, tags or sql, batch, codec) and spots unknown keys. */
+/** Checks what one declaration says about its own subscription (topic, tags or sql, batch, codec, reply) and spots unknown keys. */
 export function checkDeclaration(issues: IssueCollector, options: ConsumerOptions): void {
   for (const key of Object.keys(options)) {
     if (!KNOWN_KEYS.has(key)) issues.add(key, (options as unknown as Record<string, unknown>)[key], `a known @Consumer option (${[...KNOWN_KEYS].join(', ')})`);
@@ -17,6 +17,8 @@ export function checkDeclaration(issues: IssueCollector, options: ConsumerOption
   if (options.tags !== undefined && typeof options.tags !== 'string') issues.add('tags', options.tags, "a TAG expression such as '*' or 'TagA || TagB'");
   checkSql(issues, options);
   issues.boolean('batch', options.batch);
+  issues.boolean('reply', options.reply);
+  if (options.reply === true && options.batch === true) issues.add('reply', options.reply, 'no reply with batch: a reply answers one request message');
   if (options.codec !== undefined && (typeof options.codec !== 'object' || typeof options.codec?.decode !== 'function')) {
     issues.add('codec', options.codec, 'an object with decode(body, record) and encode(payload)');
   }

@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import type { MessageRecord } from '../model/message';
 import { ConsumedMessage } from '../runtime/consumed-message';
 import { TRANSACTION_STATES, type LocalTransaction, type TransactionSendResult, type TransactionState } from './transaction';
@@ -8,32 +7,37 @@ import { jsonCodec } from '../definition/json.codec';
 import { BrokerError } from '../errors/broker.error';
 import { IllegalStateError } from '../errors/state.error';
 import { MessageValidationError } from '../errors/validation.error';
-import { TimeoutError } from '../errors/timeout.error';
 import type { EventBus } from '../events/event-bus';
-import { MessageConst, isRetryTopic } from '../model/constants';
+import { MessageConst } from '../model/constants';
 import type { MessageQueue } from '../model/message-queue';
 import type { MessageSender, OutgoingRecord, RouteResolver, SendResult } from '../spi/transport.roles';
 import { toError } from '../util/deferred';
 import { compressBody } from './compression';
-import { LatencyFaultTolerance } from './latency-fault-tolerance';
+import { SendPath } from './send-path';
+import { buildBatches, perMessage } from './batch-split';
 import { timerProperty, validateBody, validateDelayLevel, validateProperties, validateTopic } from './message-validator';
 import type { OutgoingMessage } from './outgoing-message';
 import type { ResolvedProducerOptions } from './producer-options';
 import { selectByHash, type MessageQueueSelector } from './queue-selector';
 import { UniqKeyGenerator } from './uniq-key';
-
-interface TopicCursor {
-  readonly queues: readonly MessageQueue[];
-  /** RocketMQ's ThreadLocalIndex: random start, +1 per candidate examined, masked to 31 bits. */
-  counter: number;
-}
+import { Requests, type RequestOptions } from './requests';
+import type { Message } from '../model/message';
 
 export interface ProducerDeps {
   readonly options: ResolvedProducerOptions;
   readonly routes: RouteResolver;
   readonly sender: MessageSender;
   readonly events: EventBus;
+  /** The client's id: a request names it as the connection its reply goes to. */
+  readonly clientId?: string;
+  /**
+   * Makes this client known to the brokers as a member of the producer group before a request goes to `topic`:
+   * a broker pushes a reply only to a connection registered by a producer heartbeat. Without it, no requests.
+   */
+  readonly registerRequester?: (topic: string) => Promise<void>;
 }
+
+export type { RequestOptions } from './requests';
 
 /** How one send picks its queue. Without any of these: RocketMQ's default path (round robin, retries). */
 export interface SendOptions {
@@ -45,8 +49,6 @@ export interface SendOptions {
   readonly queue?: MessageQueue;
 }
 
-/** RocketMQ's batch limits: a batch refuses delayed and retry-topic messages and mixes no topics. */
-const BATCH_RECORD_OVERHEAD = 22;
 /** MessageSysFlag.TRANSACTION_PREPARED_TYPE: a half message. */
 const TRANSACTION_PREPARED_TYPE = 0x4;
 
@@ -58,13 +60,17 @@ const TRANSACTION_PREPARED_TYPE = 0x4;
  * RocketMQ); oneway sends; batches; zlib compression of bodies over compressMsgBodyOverHowmuch.
  */
 export class Producer {
-  private readonly cursors = new Map<string, TopicCursor>();
   private readonly uniq = new UniqKeyGenerator();
   private readonly inflight = new Set<Promise<unknown>>();
-  private readonly faults = new LatencyFaultTolerance();
   private stopped = false;
 
-  constructor(private readonly deps: ProducerDeps) {}
+  private readonly path: SendPath;
+  private readonly requests: Requests;
+
+  constructor(private readonly deps: ProducerDeps) {
+    this.path = new SendPath(deps);
+    this.requests = new Requests(deps, this.path, (message) => this.buildRecord(message));
+  }
 
   get group(): string {
     return this.deps.options.group;
@@ -73,6 +79,14 @@ export class Producer {
   /** Has a transactionListener: its group heartbeats, so the broker can ask it to check half messages. */
   get transactional(): boolean {
     return this.deps.options.transactionListener !== undefined;
+  }
+
+  /**
+   * Its group heartbeats: transactional (the broker asks it to check half messages) or it has sent requests (the
+   * broker pushes replies only to registered producers).
+   */
+  get heartbeats(): boolean {
+    return this.transactional || this.requests.started;
   }
 
   /**
@@ -85,7 +99,7 @@ export class Producer {
       const record = this.buildRecord(message);
       const queue = options.queue ? this.wrapQueue(options.queue) : undefined;
       const selector = queue ? () => queue : options.selector ?? (options.shardingKey !== undefined ? selectByHash(options.shardingKey) : undefined);
-      return this.unwrapResult(await (selector ? this.sendSelected(record, message, selector) : this.sendWithRetries(record)));
+      return this.unwrapResult(await (selector ? this.path.sendSelected(record, message, selector) : this.path.sendWithRetries(record)));
     });
   }
 
@@ -107,7 +121,7 @@ export class Producer {
       const record = this.buildRecord(message);
       const queues = await this.deps.routes.publishQueues(record.topic);
       if (queues.length === 0) throw new BrokerError(`No route info of this topic: ${record.topic}`, { responseCode: 17 });
-      const mq = (options.queue && this.wrapQueue(options.queue)) ?? (options.selector ?? (options.shardingKey !== undefined ? selectByHash(options.shardingKey) : undefined))?.(queues, message) ?? this.pick(record.topic, queues, undefined);
+      const mq = (options.queue && this.wrapQueue(options.queue)) ?? (options.selector ?? (options.shardingKey !== undefined ? selectByHash(options.shardingKey) : undefined))?.(queues, message) ?? this.path.pick(record.topic, queues, undefined);
       const { sender, options: o } = this.deps;
       if (sender.sendOneway) await sender.sendOneway(mq, record, { producerGroup: o.group });
       else void sender.send(mq, record, { producerGroup: o.group, timeoutMs: o.sendMsgTimeout }).catch(() => undefined);
@@ -124,7 +138,7 @@ export class Producer {
    */
   sendBatch<T>(messages: readonly OutgoingMessage<T>[]): Promise<SendResult[]> {
     return this.track(async () => {
-      const batches = this.buildBatches(messages);
+      const batches = buildBatches(messages, (m) => this.buildRecord(m, false), this.deps.options.maxMessageSize);
       if (!this.deps.sender.sendBatch) {
         throw new MessageValidationError('batch.unsupported', 'the transport cannot send batches (MessageSender.sendBatch)');
       }
@@ -132,7 +146,7 @@ export class Producer {
       for (const records of batches) {
         let result: SendResult;
         try {
-          result = this.unwrapResult(await this.sendWithRetries(records[0]!, records));
+          result = this.unwrapResult(await this.path.sendWithRetries(records[0]!, records));
         } catch (error) {
           if (results.length === 0) throw error;
           throw new BatchSendError(results, messages.length, error);
@@ -161,7 +175,7 @@ export class Producer {
       const built = this.buildRecord(message);
       const properties: Record<string, string> = { ...built.properties, [MessageConst.TRANSACTION_PREPARED]: 'true', [MessageConst.PRODUCER_GROUP]: options.group };
       const record: OutgoingRecord = { ...built, sysFlag: built.sysFlag | TRANSACTION_PREPARED_TYPE, properties };
-      const wire = await this.sendWithRetries(record);
+      const wire = await this.path.sendWithRetries(record);
       const sendResult = this.unwrapResult(wire);
       let state: TransactionState = 'ROLLBACK_MESSAGE';
       if (wire.status === 'SEND_OK') {
@@ -181,6 +195,21 @@ export class Producer {
       }
       return { sendResult, state };
     });
+  }
+
+  /**
+   * RocketMQ's request (DefaultMQProducer.request): sends the message with a correlation id, this client's id and
+   * the timeout, and resolves with the reply a `reply: true` handler (or any RocketMQ replier) sends back, decoded
+   * with the producer's codec. Rejects with RequestTimeoutError when no reply arrives within `timeoutMs` (a reply
+   * that comes later is dropped), or with the send's error.
+   */
+  request<T, R = unknown>(message: OutgoingMessage<T>, options: RequestOptions = {}): Promise<Message<R>> {
+    return this.track(() => this.requests.request<T, R>(message, options));
+  }
+
+  /** PUSH_REPLY_MESSAGE_TO_CLIENT: hands a reply to its request, or drops it (`producer.reply-dropped`). */
+  receiveReply(record: MessageRecord): void {
+    this.requests.receive(record);
   }
 
   /** A check-back: the group's listener on the half message; a throw or an unknown answer is UNKNOW. */
@@ -229,39 +258,6 @@ export class Producer {
     return { topic, body: wire.body, flag: message.flag ?? 0, properties, sysFlag: wire.sysFlag, bornTimestamp: Date.now() };
   }
 
-  /** Validates every message as one batch would, then splits them into batches that fit maxMessageSize. */
-  private buildBatches<T>(messages: readonly OutgoingMessage<T>[]): OutgoingRecord[][] {
-    if (messages.length === 0) throw new MessageValidationError('batch.empty', 'a batch needs at least one message');
-    const records = messages.map((m) => {
-      if (m.delayTimeLevel && m.delayTimeLevel > 0) throw new MessageValidationError('batch.delay', 'TimeDelayLevel is not supported for batching');
-      // The broker's batch path never schedules timers: they would be delivered at once.
-      if (m.deliverTimeMs !== undefined || m.delayTimeMs !== undefined || m.delayTimeSec !== undefined) throw new MessageValidationError('batch.timer', 'timer messages (deliverTimeMs, delayTimeMs, delayTimeSec) are not supported for batching');
-      if (isRetryTopic(m.topic)) throw new MessageValidationError('batch.retry-topic', 'Retry Group is not supported for batching');
-      // RocketMQ never compresses batches.
-      return this.buildRecord(m, false);
-    });
-    const first = records[0]!;
-    const limit = this.deps.options.maxMessageSize;
-    const batches: OutgoingRecord[][] = [];
-    let current: OutgoingRecord[] = [];
-    let size = 0;
-    for (const r of records) {
-      if (r.topic !== first.topic) throw new MessageValidationError('batch.topic', 'The topic of the messages in one batch should be the same');
-      if (r.properties[MessageConst.WAIT] !== first.properties[MessageConst.WAIT]) throw new MessageValidationError('batch.wait', 'The waitStoreMsgOK of the messages in one batch should the same');
-      const encoded = BATCH_RECORD_OVERHEAD + r.body.length + propertiesLength(r.properties);
-      if (encoded > limit) throw new MessageValidationError('batch.size', `a message of the batch is ${encoded} bytes encoded, over the max message size ${limit}`);
-      if (size + encoded > limit) {
-        batches.push(current);
-        current = [];
-        size = 0;
-      }
-      current.push(r);
-      size += encoded;
-    }
-    batches.push(current);
-    return batches;
-  }
-
   private track<R>(work: () => Promise<R>): Promise<R> {
     if (this.stopped) return Promise.reject(new IllegalStateError(`producer ${this.group} is stopped`));
     const promise = Promise.resolve().then(work);
@@ -270,129 +266,4 @@ export class Producer {
     promise.then(forget, forget);
     return promise;
   }
-
-  /** RocketMQ's sendDefaultImpl (sync): 1 + retryTimesWhenSendFailed attempts within one timeout budget. */
-  private async sendWithRetries(record: OutgoingRecord, batch?: OutgoingRecord[]): Promise<SendResult> {
-    const { options, sender, events } = this.deps;
-    const started = Date.now();
-    const attempts = 1 + options.retryTimesWhenSendFailed;
-    let lastBroker: string | undefined;
-    let lastError: Error | undefined;
-    let lastResult: SendResult | undefined;
-    for (let attempt = 1; attempt <= attempts; attempt++) {
-      const queues = await this.deps.routes.publishQueues(record.topic);
-      if (queues.length === 0) throw new BrokerError(`No route info of this topic: ${record.topic}`, { responseCode: 17, retriable: true });
-      const mq = this.pick(record.topic, queues, lastBroker, attempt > 1);
-      const elapsed = Date.now() - started;
-      if (elapsed >= options.sendMsgTimeout) {
-        throw new TimeoutError(`sendDefaultImpl call timeout: ${record.topic} after ${elapsed} ms and ${attempt - 1} attempt(s)`, { cause: lastError });
-      }
-      const t0 = Date.now();
-      try {
-        const budget = { producerGroup: options.group, timeoutMs: options.sendMsgTimeout - elapsed };
-        const result = batch ? await sender.sendBatch!(mq, batch.map((r) => ({ ...r, bornTimestamp: Date.now() })), budget) : await sender.send(mq, { ...record, bornTimestamp: Date.now() }, budget);
-        this.faults.update(mq.brokerName, Date.now() - t0, false, true);
-        if (events.has('producer.send')) events.emit('producer.send', { group: options.group, topic: record.topic, mq, msgId: result.msgId, attempts: attempt });
-        if (result.status === 'SEND_OK' || !options.retryAnotherBrokerWhenNotStoreOK) return result;
-        lastResult = result;
-        lastBroker = mq.brokerName;
-      } catch (error) {
-        lastError = toError(error);
-        lastBroker = mq.brokerName;
-        const brokerRefusal = error instanceof BrokerError;
-        this.faults.update(mq.brokerName, Date.now() - t0, true, !brokerRefusal);
-        events.emit('producer.error', { group: options.group, topic: record.topic, error: lastError, attempt });
-        // RocketMQ retries transport failures and the retryable broker codes, nothing else.
-        const retriable = brokerRefusal ? error.retriable : !(error instanceof MessageValidationError);
-        if (!retriable) {
-          if (lastResult) return lastResult;
-          throw lastError;
-        }
-        this.deps.routes.invalidate?.(record.topic);
-      }
-    }
-    if (lastResult) return lastResult;
-    throw lastError ?? new Error(`send to ${record.topic} failed`);
-  }
-
-  /** Ordered and explicit-queue sends: one attempt to the chosen queue, no retry, no broker avoidance. */
-  private async sendSelected<T>(record: OutgoingRecord, message: OutgoingMessage<T>, selector: MessageQueueSelector): Promise<SendResult> {
-    const { options, sender, events } = this.deps;
-    const queues = await this.deps.routes.publishQueues(record.topic);
-    if (queues.length === 0) throw new BrokerError(`No route info of this topic: ${record.topic}`, { responseCode: 17, retriable: true });
-    const mq = selector([...queues], message as OutgoingMessage<unknown>);
-    if (!mq) throw new MessageValidationError('selector.null', 'select message queue return null');
-    if (mq.topic !== record.topic) throw new MessageValidationError('selector.topic', `the selected queue's topic ${mq.topic} is not the message's topic ${record.topic}`);
-    try {
-      const result = await sender.send(mq, record, { producerGroup: options.group, timeoutMs: options.sendMsgTimeout });
-      if (events.has('producer.send')) events.emit('producer.send', { group: options.group, topic: record.topic, mq, msgId: result.msgId, attempts: 1 });
-      return result;
-    } catch (error) {
-      events.emit('producer.error', { group: options.group, topic: record.topic, error: toError(error), attempt: 1 });
-      throw error;
-    }
-  }
-
-  /**
-   * RocketMQ's selectOneMessageQueue. Without fault tolerance: round robin, a retry skips the broker that just
-   * failed. With it (5.1.4+): a retry restarts the counter at random, then the first queue whose broker is available
-   * and not the last one, else one that is reachable, else any.
-   */
-  private pick(topic: string, queues: readonly MessageQueue[], lastBroker: string | undefined, retry = false): MessageQueue {
-    let cursor = this.cursors.get(topic);
-    if (!cursor || !sameQueues(cursor.queues, queues)) {
-      cursor = { queues, counter: randomInt(0, 2 ** 31 - 1) };
-      this.cursors.set(topic, cursor);
-    }
-    const n = queues.length;
-    if (this.deps.options.sendLatencyFaultEnable) {
-      if (retry) cursor.counter = randomInt(0, 2 ** 31 - 1);
-      for (let i = 0; i < n; i++) {
-        const mq = queues[this.next(cursor) % n]!;
-        if (this.faults.isAvailable(mq.brokerName) && mq.brokerName !== lastBroker) return mq;
-      }
-      for (let i = 0; i < n; i++) {
-        const mq = queues[this.next(cursor) % n]!;
-        if (this.faults.isReachable(mq.brokerName) && mq.brokerName !== lastBroker) return mq;
-      }
-      return queues[this.next(cursor) % n]!;
-    }
-    if (lastBroker !== undefined) {
-      for (let i = 0; i < n; i++) {
-        const mq = queues[this.next(cursor) % n]!;
-        if (mq.brokerName !== lastBroker) return mq;
-      }
-    }
-    return queues[this.next(cursor) % n]!;
-  }
-
-  private next(cursor: TopicCursor): number {
-    cursor.counter = (cursor.counter + 1) & 0x7fffffff;
-    return cursor.counter;
-  }
-}
-
-function sameQueues(a: readonly MessageQueue[], b: readonly MessageQueue[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i]!.brokerName !== b[i]!.brokerName || a[i]!.queueId !== b[i]!.queueId) return false;
-  return true;
-}
-
-/** A batch's result, one per message: RocketMQ joins the ids with commas and gives the first queue offset. */
-function perMessage(result: SendResult, count: number): SendResult[] {
-  const ids = result.msgId.split(',');
-  const offsetIds = result.offsetMsgId.split(',');
-  return Array.from({ length: count }, (_, i) => ({
-    ...result,
-    msgId: ids[i] ?? '',
-    offsetMsgId: offsetIds[i] ?? '',
-    queueOffset: result.queueOffset >= 0 ? result.queueOffset + i : result.queueOffset,
-  }));
-}
-
-function propertiesLength(properties: Readonly<Record<string, string>>): number {
-  let n = 0;
-  for (const k in properties) n += Buffer.byteLength(k) + Buffer.byteLength(properties[k]!) + 2;
-  return n;
 }

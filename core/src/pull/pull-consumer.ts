@@ -1,37 +1,23 @@
-import { AllocateMessageQueueAveragely } from '../allocation/averagely.strategy';
-import { StrategyRegistry } from '../allocation/strategy-registry';
 import { checkSubscription } from '../app/check-subscriptions';
 import { ClientHost } from '../app/client-host';
-import { Heartbeats } from '../app/heartbeats';
 import { jsonCodec } from '../definition/json.codec';
 import { ConfigurationError } from '../errors/configuration.error';
 import { IllegalStateError } from '../errors/state.error';
 import type { Message } from '../model/message';
 import { compareMessageQueues, mqKey, mqLabel, type MessageQueue } from '../model/message-queue';
-import { withoutNamespace, wrapNamespace } from '../model/namespace';
-import { parseSubscription, sqlSubscription, type SubscriptionData } from '../model/subscription';
-import { brokerOffsetStore } from '../offsets/broker-offset-store';
-import { ByteBudget } from '../runtime/byte-budget';
-import { ConsumeProgress } from '../runtime/consume-progress';
-import type { ConsumedMessage } from '../runtime/consumed-message';
-import { ConsumeStats, countConsumed } from '../runtime/consume-stats';
-import { reportError, type GroupContext } from '../runtime/group-context';
-import { HandlerInvoker } from '../runtime/handler-invoker';
-import { every } from '../runtime/periodic';
-import type { ProcessQueue } from '../runtime/process-queue';
-import { ProcessQueueTable } from '../runtime/process-queue-table';
-import { RebalanceService } from '../runtime/rebalance.service';
-import type { ConsumerStatus } from '../runtime/runtime-status';
-import { computeStartOffset } from '../runtime/start-offset';
-import type { AllocationStrategy } from '../spi/allocation-strategy';
-import type { OffsetStore, OffsetStoreProvider } from '../spi/offset-store';
-import { Tokens } from '../spi/tokens';
-import type { BrokerCallbacks, ConsumerRegistration } from '../spi/transport.roles';
+import { parseSubscription, sqlSubscription } from '../model/subscription';
+import type { GroupContext } from '../runtime/group-context';
+import type { BrokerCallbacks } from '../spi/transport.roles';
 import { childController, parentController } from '../util/abort';
+import { PausedQueues } from './paused-queues';
 import { PollBuffer } from './poll-buffer';
 import { resolvePullConsumerOptions, type PullConsumerOptions, type ResolvedPullConsumerOptions } from './pull-consumer-options';
-
-type Mode = 'none' | 'subscribe' | 'assign';
+import { runningStatus, type PullConsumerStatus } from './pull-consumer-status';
+import { PullEngine } from './pull-engine';
+import { pullGroupContext } from './pull-engine-setup';
+import { QueueNames } from './queue-names';
+import { QueueSelection } from './queue-selection';
+import { checkSeekOffset } from './seek-offset';
 
 /**
  * RocketMQ's DefaultLitePullConsumer on mqkit's engine: the same pull loops, flow control, process queues,
@@ -57,18 +43,10 @@ export class PullConsumer implements AsyncIterable<Message[]> {
   private readonly runtimeController: AbortController;
   private readonly ctx: GroupContext;
   private readonly buffer: PollBuffer;
-  private readonly subscriptions = new Map<string, SubscriptionData>();
-  private readonly assigned = new Map<string, MessageQueue>();
-  private readonly paused = new Set<string>();
-  private readonly pauseWaiters = new Map<string, Array<() => void>>();
-  private mode: Mode = 'none';
-  private store!: OffsetStore;
-  private progress!: ConsumeProgress;
-  private queues!: ProcessQueueTable;
-  private rebalance: RebalanceService | undefined;
-  private strategy!: AllocationStrategy;
-  private heartbeats!: Heartbeats;
-  private committing: Promise<void> = Promise.resolve();
+  private readonly names: QueueNames;
+  private readonly selection = new QueueSelection(() => this.engine?.queues.active() ?? []);
+  private readonly paused = new PausedQueues();
+  private engine!: PullEngine;
   private closing: Promise<void> | undefined;
   private state: 'new' | 'running' | 'closed' = 'new';
 
@@ -80,17 +58,8 @@ export class PullConsumer implements AsyncIterable<Message[]> {
     this.host = new ClientHost('createPullConsumer', options);
     this.runtimeController = childController(this.controller.signal);
     this.buffer = new PollBuffer(options.codec ?? jsonCodec, resolved.namespace);
-    this.ctx = {
-      group: this.group,
-      clientId: this.host.clientId,
-      options: resolved.group,
-      profile: this.host.profile,
-      events: this.host.events,
-      budget: new ByteBudget(resolved.maxCachedBytes),
-      stats: new ConsumeStats(),
-      namespace: resolved.namespace,
-      signal: this.runtimeController.signal,
-    };
+    this.names = new QueueNames(resolved.namespace);
+    this.ctx = pullGroupContext(this.host, resolved, this.runtimeController.signal);
   }
 
   get clientId(): string {
@@ -99,44 +68,12 @@ export class PullConsumer implements AsyncIterable<Message[]> {
 
   /** @internal createPullConsumer's second step. */
   async start(): Promise<void> {
-    const { host, ctx, resolved } = this;
+    const { host, ctx, options, resolved, buffer } = this;
     try {
-      const transport = await host.connect(this.options.transport, this.callbacks());
-      await host.register(this.options.plugins ?? []);
-      const registry = new StrategyRegistry();
-      registry.register(new AllocateMessageQueueAveragely());
-      if (host.container.isRegistered(Tokens.AllocationStrategy, true)) for (const s of host.container.resolveAll(Tokens.AllocationStrategy)) registry.register(s);
-      this.strategy = registry.resolve(resolved.group.strategy, 'createPullConsumer');
-      const provider: OffsetStoreProvider =
-        this.options.offsetStore ?? (host.container.isRegistered(Tokens.OffsetStoreProvider, true) ? host.container.resolve(Tokens.OffsetStoreProvider) : brokerOffsetStore());
-      if (!provider.models.includes(resolved.group.messageModel)) {
-        throw new ConfigurationError({ source: 'createPullConsumer', option: 'offsetStore', value: provider.name, allowed: `an offset store that serves ${resolved.group.messageModel}` });
-      }
-      this.store = provider.create({ group: this.group, clientId: host.clientId, instanceName: this.options.instanceName, messageModel: resolved.group.messageModel, container: host.container, events: host.events, transport });
-      await this.store.load();
-      // Java's lite pull consumer never piggy-backs commits on pulls: commits are the application's.
-      this.progress = new ConsumeProgress(ctx, this.store, false, !resolved.autoCommit);
-      this.queues = new ProcessQueueTable(
-        ctx,
-        {
-          subscriptions: this.subscriptions,
-          progress: this.progress,
-          consume: this.buffer,
-          invoker: new HandlerInvoker(ctx, new Map(), []),
-          puller: transport.puller,
-          locks: undefined,
-          startOffset: (mq) => computeStartOffset(mq, ctx.options, this.store, transport.offsets, this.progress.remembered(mq)),
-        },
-        {
-          whenRunning: (pq) => this.whenResumed(pq),
-          requestRebalance: () => this.rebalance?.request(),
-          onAssignmentChanged: () => this.heartbeats.now(),
-        },
-      );
-      this.heartbeats = new Heartbeats(transport.membership, () => [this.registration()], (error) => reportError(ctx, 'heartbeat', error), this.controller.signal);
-      this.heartbeats.start(host.profile.heartbeatIntervalMs);
-      if (resolved.autoCommit) void every(resolved.autoCommitIntervalMs, () => this.queues.persistOwned(), ctx.signal, (error) => reportError(ctx, 'auto-commit', error));
-      void every(ConsumeStats.SAMPLE_MS, () => ctx.stats.sample(), ctx.signal, (error) => reportError(ctx, 'stats', error));
+      const transport = await host.connect(options.transport, this.callbacks());
+      await host.register(options.plugins ?? []);
+      const { subscriptions } = this.selection;
+      this.engine = await PullEngine.open({ host, ctx, options, resolved, transport, subscriptions, buffer, signal: this.controller.signal, whenRunning: (pq) => this.paused.whenResumed(pq.key) });
       this.state = 'running';
     } catch (error) {
       await this.close().catch(() => undefined);
@@ -150,38 +87,21 @@ export class PullConsumer implements AsyncIterable<Message[]> {
    */
   async subscribe(name: string, options: { readonly tags?: string; readonly sql?: string } = {}): Promise<void> {
     this.useMode('subscribe');
-    const topic = this.wrap(name);
+    const topic = this.names.topic(name);
     if (options.tags !== undefined && options.sql !== undefined) {
       throw new ConfigurationError({ source: 'subscribe', option: 'sql', value: options.sql, allowed: 'no sql when tags is given: a subscription filters by TAG or by SQL92, not both' });
     }
     const subscription = options.sql !== undefined ? sqlSubscription(topic, options.sql) : parseSubscription(topic, options.tags);
     const issue = await checkSubscription(this.host, this.group, subscription, 'subscribe');
     if (issue) throw new ConfigurationError(issue);
-    this.subscriptions.set(topic, subscription);
-    this.heartbeats.now();
-    if (!this.rebalance) {
-      const transport = this.host.roles;
-      this.rebalance = new RebalanceService(
-        this.ctx,
-        {
-          topics: () => [...this.subscriptions.keys()],
-          applyAllocation: (t, allocated, mqAll) => this.queues.applyAllocation(t, allocated, mqAll),
-          beforeAllocation: (t, mqAll, routeChanged) => this.queues.beforeAllocation(t, mqAll, routeChanged),
-          dropUnsubscribed: (topics) => this.queues.dropUnsubscribed(topics),
-          queuesChanged: () => undefined,
-        },
-        { strategy: this.strategy, routes: transport.routes, membership: transport.membership },
-      );
-      this.rebalance.start();
-    }
-    this.rebalance.request();
+    this.selection.subscribe(subscription);
+    this.engine.subscribed();
   }
 
   /** Stops consuming a subscribed topic (its queues are released, what was committed stored). */
   async unsubscribe(topic: string): Promise<void> {
-    this.subscriptions.delete(this.wrap(topic));
-    this.heartbeats.now();
-    this.rebalance?.request();
+    this.selection.unsubscribe(this.names.topic(topic));
+    this.engine.unsubscribed();
   }
 
   /**
@@ -190,23 +110,13 @@ export class PullConsumer implements AsyncIterable<Message[]> {
    */
   async assign(queues: readonly MessageQueue[]): Promise<void> {
     this.useMode('assign');
-    const topics = new Set([...this.assigned.values()].map((mq) => mq.topic));
-    this.assigned.clear();
-    for (const given of queues) {
-      const mq = this.wire(given);
-      this.assigned.set(mqKey(mq), mq);
-      topics.add(mq.topic);
-      if (!this.subscriptions.has(mq.topic)) this.subscriptions.set(mq.topic, parseSubscription(mq.topic, '*'));
-    }
-    for (const topic of [...this.subscriptions.keys()]) if (![...this.assigned.values()].some((mq) => mq.topic === topic)) this.subscriptions.delete(topic);
-    this.heartbeats.now();
-    await Promise.all([...topics].map((topic) => this.queues.applyAllocation(topic, [...this.assigned.values()].filter((mq) => mq.topic === topic))));
+    await this.engine.assign(this.selection.assign(queues.map((mq) => this.names.wire(mq))));
   }
 
   /** The queues of a topic, from its route (to pick some for `assign`). */
   async queuesOf(topic: string): Promise<MessageQueue[]> {
     this.assertRunning();
-    return [...(await this.host.roles.routes.subscribeQueues(this.wrap(topic)))].sort(compareMessageQueues).map((mq) => this.plain(mq));
+    return [...(await this.host.roles.routes.subscribeQueues(this.names.topic(topic)))].sort(compareMessageQueues).map((mq) => this.names.plain(mq));
   }
 
   /**
@@ -219,22 +129,10 @@ export class PullConsumer implements AsyncIterable<Message[]> {
     const deadline = AbortSignal.any([AbortSignal.timeout(Math.max(1, timeoutMs)), this.controller.signal]);
     for (;;) {
       const taken = this.buffer.take(this.resolved.group.pullBatchSize, (pq) => this.paused.has(pq.key));
-      if (taken.size > 0) return this.consumed(taken);
+      if (taken.size > 0) return this.engine.consumed(taken);
       if (deadline.aborted || this.state !== 'running' || timeoutMs === 0) return [];
       await this.buffer.whenSubmitted(deadline);
     }
-  }
-
-  /** Taken messages leave their queues: flow control frees them, and progress counts them consumed. */
-  private consumed(taken: Map<ProcessQueue, ConsumedMessage[]>): Message[] {
-    const out: Message[] = [];
-    for (const [pq, messages] of taken) {
-      this.ctx.budget.release(pq.removeItems(messages, 0, messages.length));
-      this.progress.advance(pq);
-      countConsumed(this.ctx.stats, pq, messages.length, 0, -1, Date.now());
-      for (const m of messages) out.push(m);
-    }
-    return out;
   }
 
   /**
@@ -243,28 +141,24 @@ export class PullConsumer implements AsyncIterable<Message[]> {
    */
   async seek(given: MessageQueue, offset: number): Promise<void> {
     const mq = this.requireAssigned(given);
-    const offsets = this.host.roles.offsets;
-    const [min, max] = await Promise.all([offsets.minOffset(mq), offsets.maxOffset(mq)]);
-    if (!Number.isInteger(offset) || offset < min || offset > max) {
-      throw new ConfigurationError({ source: 'seek', option: 'offset', value: offset, allowed: `an offset of ${mqLabel(mq)} in [${min}, ${max}] (Seek offset illegal)` });
-    }
-    this.queues.seek(mq, offset);
+    const checked = await checkSeekOffset(this.host.roles.offsets, mq, offset);
+    this.engine.queues.seek(mq, checked);
   }
 
   async seekToBegin(given: MessageQueue): Promise<void> {
     const mq = this.requireAssigned(given);
-    this.queues.seek(mq, await this.host.roles.offsets.minOffset(mq));
+    this.engine.queues.seek(mq, await this.host.roles.offsets.minOffset(mq));
   }
 
   async seekToEnd(given: MessageQueue): Promise<void> {
     const mq = this.requireAssigned(given);
-    this.queues.seek(mq, await this.host.roles.offsets.maxOffset(mq));
+    this.engine.queues.seek(mq, await this.host.roles.offsets.maxOffset(mq));
   }
 
   /** The first offset whose message was stored at or after `timestamp` (SEARCH_OFFSET_BY_TIMESTAMP). */
   async offsetForTimestamp(mq: MessageQueue, timestamp: number): Promise<number> {
     this.assertRunning();
-    return this.host.roles.offsets.searchOffset(this.wire(mq), timestamp);
+    return this.host.roles.offsets.searchOffset(this.names.wire(mq), timestamp);
   }
 
   /**
@@ -273,40 +167,32 @@ export class PullConsumer implements AsyncIterable<Message[]> {
    */
   commit(): Promise<void> {
     this.assertRunning();
-    const run = this.committing.then(() => this.progress.commit(this.queues.active()));
-    this.committing = run.catch(() => undefined);
-    return run;
+    return this.engine.commit();
   }
 
   /** The stored next offset to consume of a queue, or -1 when there is none (Java's `committed`). */
   async committed(mq: MessageQueue): Promise<number> {
     this.assertRunning();
-    return this.store.read(this.wire(mq), 'store');
+    return this.engine.store.read(this.names.wire(mq), 'store');
   }
 
   /** Stops pulling these queues; their buffered messages wait for `resume`. */
   pause(mqs: readonly MessageQueue[]): void {
-    for (const mq of mqs) this.paused.add(mqKey(this.wire(mq)));
+    for (const mq of mqs) this.paused.pause(mqKey(this.names.wire(mq)));
   }
 
   resume(mqs: readonly MessageQueue[]): void {
-    for (const mq of mqs) {
-      const key = mqKey(this.wire(mq));
-      this.paused.delete(key);
-      for (const wake of this.pauseWaiters.get(key) ?? []) wake();
-      this.pauseWaiters.delete(key);
-    }
+    for (const mq of mqs) this.paused.resume(mqKey(this.names.wire(mq)));
     this.buffer.wake();
   }
 
   /** The queues this consumer reads now: assigned ones, or those allocated to it among its subscriptions. */
   assignment(): MessageQueue[] {
-    if (this.mode === 'assign') return [...this.assigned.values()].map((mq) => this.plain(mq));
-    return this.queues?.active().map((pq) => this.plain(pq.mq)) ?? [];
+    return this.selection.queues().map((mq) => this.names.plain(mq));
   }
 
-  status(): Pick<ConsumerStatus, 'group' | 'clientId' | 'queues' | 'topics'> & { readonly mode: Mode; readonly buffered: number } {
-    return { group: this.group, clientId: this.clientId, mode: this.mode, queues: this.queues?.statuses() ?? [], topics: this.ctx.stats.report(), buffered: this.buffer.queued };
+  status(): PullConsumerStatus {
+    return { group: this.group, clientId: this.clientId, mode: this.selection.mode, queues: this.engine?.queues.statuses() ?? [], topics: this.ctx.stats.report(), buffered: this.buffer.queued };
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<Message[]> {
@@ -330,92 +216,33 @@ export class PullConsumer implements AsyncIterable<Message[]> {
     this.state = 'closed';
     this.runtimeController.abort();
     this.buffer.close();
-    if (wasRunning) {
-      await this.rebalance?.idle();
-      await this.committing;
-      await this.queues.releaseAll(Date.now());
-      try {
-        await this.host.roles.membership.unregister(this.group);
-      } catch (error) {
-        reportError(this.ctx, 'unregister', error);
-      }
-      await this.store.close?.();
-    }
+    if (wasRunning) await this.engine.leave();
     this.controller.abort();
-    await this.heartbeats?.stopped();
+    await this.engine?.stopped();
     await this.host.close();
-  }
-
-  /** The status GET_CONSUMER_RUNNING_INFO reports, in a push consumer's shape (nothing runs handlers here). */
-  private runningStatus(): ConsumerStatus {
-    const status = this.status();
-    return {
-      ...status,
-      state: 'running',
-      ready: true,
-      paused: this.paused.size > 0,
-      strategy: this.strategy.name,
-      lag: status.queues.reduce((n, q) => n + q.lag, 0),
-      inFlight: 0,
-      peakInFlight: 0,
-      queuedTasks: this.buffer.queued,
-      lastError: undefined,
-      consumeMode: 'CONCURRENTLY',
-      consumeThreadMin: 1,
-    };
-  }
-
-  private registration(): ConsumerRegistration {
-    const o = this.resolved.group;
-    return { group: this.group, messageModel: o.messageModel, consumeFromWhere: o.consumeFromWhere, subscriptions: [...this.subscriptions.values()], consumeType: 'CONSUME_ACTIVELY' };
   }
 
   private callbacks(): BrokerCallbacks {
     return {
       resetOffsets: async (group, offsets) => {
-        if (group === this.group) await this.queues?.resetOffsets(offsets);
+        if (group === this.group) await this.engine?.queues.resetOffsets(offsets);
       },
-      runningInfo: (group) => (group === this.group && this.state === 'running' ? this.runningStatus() : undefined),
+      runningInfo: (group) => (group === this.group && this.state === 'running' ? runningStatus(this.status(), this.paused.any, this.engine.strategy.name) : undefined),
       // Java's consumeMessageDirectly serves push consumers only.
       consumeDirectly: async () => undefined,
     };
   }
 
-  private whenResumed(pq: ProcessQueue): Promise<void> | undefined {
-    if (!this.paused.has(pq.key)) return undefined;
-    return new Promise((resolve) => {
-      const list = this.pauseWaiters.get(pq.key) ?? [];
-      list.push(resolve);
-      this.pauseWaiters.set(pq.key, list);
-    });
-  }
-
-  private useMode(mode: Mode): void {
+  private useMode(mode: 'subscribe' | 'assign'): void {
     this.assertRunning();
-    if (this.mode !== 'none' && this.mode !== mode) throw new IllegalStateError(`${mode} and ${this.mode} are mutually exclusive: this pull consumer already uses ${this.mode}`);
-    this.mode = mode;
+    this.selection.use(mode);
   }
 
   private requireAssigned(given: MessageQueue): MessageQueue {
     this.assertRunning();
-    const mq = this.wire(given);
-    const owned = this.mode === 'assign' ? this.assigned.has(mqKey(mq)) : this.queues.active().some((pq) => pq.key === mqKey(mq));
-    if (!owned) throw new IllegalStateError(`The message queue is not in assigned list${this.mode === 'subscribe' ? ', may be rebalancing' : ''}, message queue: ${mqLabel(given)}`);
+    const mq = this.names.wire(given);
+    if (!this.selection.owns(mq)) throw new IllegalStateError(`The message queue is not in assigned list${this.selection.mode === 'subscribe' ? ', may be rebalancing' : ''}, message queue: ${mqLabel(given)}`);
     return mq;
-  }
-
-  private wrap(topic: string): string {
-    return wrapNamespace(this.resolved.namespace, topic);
-  }
-
-  /** A queue as the broker knows it (its topic in the namespace). */
-  private wire(mq: MessageQueue): MessageQueue {
-    return { topic: this.wrap(mq.topic), brokerName: mq.brokerName, queueId: mq.queueId };
-  }
-
-  /** A queue as the application knows it. */
-  private plain(mq: MessageQueue): MessageQueue {
-    return this.resolved.namespace ? { ...mq, topic: withoutNamespace(this.resolved.namespace, mq.topic) } : mq;
   }
 
   private assertRunning(): void {

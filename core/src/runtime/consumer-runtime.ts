@@ -21,6 +21,7 @@ import type { ConsumeService } from './consume-service';
 import { reportError, type GroupContext } from './group-context';
 import { bindHandler, type HandlerBinding } from './handler-binding';
 import { HandlerInvoker } from './handler-invoker';
+import { ReplySender } from './reply-sender';
 import { OrderlyConsumeService } from './orderly-consume.service';
 import { PauseGate, type PauseReason } from './pause-gate';
 import { every } from './periodic';
@@ -118,7 +119,8 @@ export class ConsumerRuntime {
     const { ctx, host, offsetStore } = this;
     const { transport } = host;
     await offsetStore.load();
-    const invoker = (this.invoker = new HandlerInvoker(ctx, this.handlers, host.hooks));
+    const replies = transport.sender?.sendReply && [...this.handlers.values()].some((b) => b.reply) ? new ReplySender(ctx, (r) => transport.sender!.sendReply!(r)) : undefined;
+    const invoker = (this.invoker = new HandlerInvoker(ctx, this.handlers, host.hooks, replies));
     this.consume =
       ctx.options.consumeMode === 'ORDERLY'
         ? new OrderlyConsumeService(ctx, invoker, this.progress, transport.retry, this.lockManager)

@@ -7,6 +7,8 @@ export interface HandlerBinding {
   readonly topic: string;
   readonly batch: boolean;
   readonly codec: Codec;
+  /** The return value is the reply to a request message. */
+  readonly reply: boolean;
   readonly className: string;
   readonly method: string;
   readonly call: (input: unknown, context: unknown) => unknown;
@@ -28,6 +30,7 @@ export function bindHandler(subscription: SubscriptionDefinition): HandlerBindin
     topic: subscription.topic,
     batch: subscription.batch,
     codec: subscription.codec,
+    reply: subscription.reply,
     className: handler.className,
     method: String(handler.method),
     call: (fn as (input: unknown, context: unknown) => unknown).bind(instance),

@@ -12,6 +12,7 @@ import { ConsumedMessage } from './consumed-message';
 import { reportError, type GroupContext } from './group-context';
 import type { HandlerBinding } from './handler-binding';
 import type { ProcessQueue } from './process-queue';
+import type { ReplySender } from './reply-sender';
 
 /** What a consume service does with the calls the invoker runs: the part that differs between schedules. */
 export interface CallScheduler<R> {
@@ -45,6 +46,8 @@ export class HandlerInvoker {
     /** Handlers by (original) topic. */
     private readonly handlers: ReadonlyMap<string, HandlerBinding>,
     private readonly hooks: readonly ConsumeHook[],
+    /** Sends the replies of `reply: true` handlers (present when the group has one). */
+    private readonly replies?: ReplySender,
   ) {
     this.partialAck = ctx.options.consumeMode === 'CONCURRENTLY';
     this.consumeEvents = ctx.events.listening('consumer.consume');
@@ -95,6 +98,11 @@ export class HandlerInvoker {
     }
     this.untrack(call);
     if (call.timedOut) return; // expire() already completed the call
+    // A reply handler's return value is its reply, never a consume status: only a throw fails it.
+    if (error === undefined && call.binding?.reply) {
+      await this.replies?.reply(call.first(), status, call.binding.codec);
+      status = undefined;
+    }
     const ok = error === undefined && status !== ConsumeStatus.RECONSUME_LATER && status !== ConsumeStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT;
     const acked = !ok ? 0 : this.partialAck ? Math.max(-1, Math.min(call.ackIndex, call.size - 1)) + 1 : call.size;
     const pending = this.finish(call, acked, error, scheduler);

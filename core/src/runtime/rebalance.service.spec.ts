@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AllocateMessageQueueAveragely } from '../allocation/averagely.strategy';
 import type { MessageQueue } from '../model/message-queue';
 import type { GroupMembership, RouteResolver } from '../spi/transport.roles';
+import { expectTimeline } from './fake-time.fixture';
 import { RebalanceService, type RebalanceTarget } from './rebalance.service';
 import { MQ, deferred, eventsOf, testGroup } from './runtime.fixture';
 
@@ -90,13 +91,8 @@ describe('RebalanceService', () => {
     notices.next('g');
     notices.next('other-group');
     release();
-    await vi.advanceTimersByTimeAsync(0);
-    expect(service.completedPasses).toBe(3);
-    // Nothing else is pending: the next pass is the 60 s timer's.
-    await vi.advanceTimersByTimeAsync(59_000);
-    expect(service.completedPasses).toBe(3);
-    await vi.advanceTimersByTimeAsync(1_000);
-    expect(service.completedPasses).toBe(4);
+    // The held pass and the one the notices asked for; then nothing else is pending: the next pass is the 60 s timer's.
+    await expectTimeline(() => service.completedPasses, [[0, 3], [59_000, 3], [1_000, 4]]);
     expect(applied.at(-1)).toHaveLength(4);
   });
 
@@ -115,17 +111,9 @@ describe('RebalanceService', () => {
     const { service, setComplete } = setup();
     setComplete(false);
     service.start();
-    await vi.advanceTimersByTimeAsync(0);
-    expect(service.completedPasses).toBe(1);
-    await vi.advanceTimersByTimeAsync(49);
-    expect(service.completedPasses).toBe(1);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(service.completedPasses).toBe(2);
+    await expectTimeline(() => service.completedPasses, [[0, 1], [49, 1], [1, 2]]);
     setComplete(true);
-    await vi.advanceTimersByTimeAsync(50);
-    expect(service.completedPasses).toBe(3);
-    await vi.advanceTimersByTimeAsync(500);
-    expect(service.completedPasses).toBe(3);
+    await expectTimeline(() => service.completedPasses, [[50, 3], [500, 3]]);
   });
 
   it('BROADCASTING takes every queue whatever the members', async () => {

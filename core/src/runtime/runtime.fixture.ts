@@ -81,8 +81,8 @@ export function records(from: number, to: number, mq: MessageQueue = MQ): Messag
 }
 
 /** A binding that calls `fn` with what the handler receives. */
-export function binding(fn: (input: unknown, ctx: unknown) => unknown, options: { topic?: string; batch?: boolean } = {}): HandlerBinding {
-  return { topic: options.topic ?? 'T', batch: options.batch ?? false, codec: jsonCodec, className: 'Spec', method: 'handle', call: fn };
+export function binding(fn: (input: unknown, ctx: unknown) => unknown, options: { topic?: string; batch?: boolean; reply?: boolean } = {}): HandlerBinding {
+  return { topic: options.topic ?? 'T', batch: options.batch ?? false, reply: options.reply ?? false, codec: jsonCodec, className: 'Spec', method: 'handle', call: fn };
 }
 
 /** An OffsetStore in memory, with RocketMQ's table rules; `persisted` is what reached "the store". */

@@ -149,8 +149,23 @@ export interface MessageSender {
    * for the broker's check-back (UNKNOW).
    */
   endTransaction?(request: EndTransactionRequest): Promise<void>;
+  /**
+   * SEND_REPLY_MESSAGE_V2: a reply (topic `<cluster>_REPLY_TOPIC`) to the master of `brokerName`, the broker that
+   * stored the request; it pushes the reply to the requester's connection. Resolves once that broker accepted it;
+   * rejects with BrokerError when it could not (the requester is not connected to it, for one).
+   */
+  sendReply?(request: ReplyRequest): Promise<void>;
   /** SEND_BATCH_MESSAGE: the records as one batch to one queue; msgId of the result joins their UNIQ_KEYs. */
   sendBatch?(mq: MessageQueue, records: readonly OutgoingRecord[], options: { producerGroup: string; timeoutMs: number }): Promise<SendResult>;
+}
+
+/** A reply on its way back to a requester. */
+export interface ReplyRequest {
+  /** The broker that stored the request (the requester heartbeats it). */
+  readonly brokerName: string;
+  readonly record: OutgoingRecord;
+  readonly producerGroup: string;
+  readonly timeoutMs: number;
 }
 
 /** What ends a transaction: the half message's send result and the local outcome. */
@@ -192,6 +207,11 @@ export interface BrokerCallbacks {
    * client has no transactional producer of that group (the transport then answers nothing, as Java does).
    */
   checkTransaction?(producerGroup: string, record: MessageRecord): Promise<'COMMIT_MESSAGE' | 'ROLLBACK_MESSAGE' | 'UNKNOW' | undefined>;
+  /**
+   * PUSH_REPLY_MESSAGE_TO_CLIENT: a reply to a request this client sent (`producer.request`); the record's topic is
+   * the reply topic and its properties carry the CORRELATION_ID.
+   */
+  receiveReply?(record: MessageRecord): void;
 }
 
 /** What one direct consume did (RocketMQ's ConsumeMessageDirectlyResult). */

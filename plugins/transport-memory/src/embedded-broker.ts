@@ -18,6 +18,7 @@ import {
   type OutgoingRecord,
   type PullRequest,
   type PullResult,
+  type ReplyRequest,
   type SendResult,
   type SubscriptionData,
 } from '@mqkit/core';
@@ -39,6 +40,8 @@ const TRANSACTION_PREPARED_TYPE = 0x4;
 const TRANSACTION_COMMIT_TYPE = 0x8;
 
 export interface EmbeddedBrokerOptions {
+  /** The cluster's name (brokerClusterName), which names its reply topic `<cluster>_REPLY_TOPIC` (default DefaultCluster). */
+  readonly clusterName?: string;
   /** Broker names of the embedded cluster, each a master (default ['broker-a']). */
   readonly brokerNames?: readonly string[];
   /** Queues of a topic created without a count, or on first send (default 8). */
@@ -73,6 +76,8 @@ export interface BrokerChannelHandlers {
   resetOffsets(group: string, offsets: ReadonlyArray<{ mq: MessageQueue; offset: number }>): Promise<void>;
   /** CHECK_TRANSACTION_STATE; undefined when the client has no transactional producer of the group. */
   checkTransaction?(producerGroup: string, record: MessageRecord): Promise<'COMMIT_MESSAGE' | 'ROLLBACK_MESSAGE' | 'UNKNOW' | undefined>;
+  /** PUSH_REPLY_MESSAGE_TO_CLIENT: a reply to a request of this client. */
+  receiveReply?(record: MessageRecord): void;
   /** CONSUME_MESSAGE_DIRECTLY; undefined when the client runs no such group. */
   consumeDirectly?(group: string, record: MessageRecord, brokerName: string): Promise<DirectConsumeResult | undefined>;
 }
@@ -86,6 +91,7 @@ export interface BrokerChannelHandlers {
 export class EmbeddedBroker {
   private static defaultInstance: EmbeddedBroker | undefined;
   readonly brokerNames: readonly string[];
+  readonly clusterName: string;
   readonly defaultQueueNums: number;
   private readonly store: TopicStore;
   private readonly offsets = new Map<string, Map<string, number>>();
@@ -99,7 +105,7 @@ export class EmbeddedBroker {
   private readonly producers = new Map<string, Set<string>>();
   private readonly outages = new BrokerOutages();
   private readonly expiryTimer: NodeJS.Timeout;
-  private readonly options: Required<Omit<EmbeddedBrokerOptions, 'brokerNames' | 'delayLevelsMs' | 'delayTimeScale' | 'transaction'>>;
+  private readonly options: Required<Omit<EmbeddedBrokerOptions, 'brokerNames' | 'clusterName' | 'delayLevelsMs' | 'delayTimeScale' | 'transaction'>>;
   private closed = false;
 
   /** The process-wide broker `memoryTransport()` uses when given none. */
@@ -110,6 +116,7 @@ export class EmbeddedBroker {
 
   constructor(options: EmbeddedBrokerOptions = {}) {
     this.brokerNames = [...(options.brokerNames ?? ['broker-a'])].sort();
+    this.clusterName = options.clusterName ?? 'DefaultCluster';
     this.defaultQueueNums = options.defaultQueueNums ?? 8;
     const scale = options.delayTimeScale ?? 1;
     this.options = {
@@ -269,7 +276,9 @@ export class EmbeddedBroker {
     this.assertOpen();
     // The consumer's decoder inflates compressed bodies and clears the flag (RocketMQ's MessageDecoder); doing it
     // once at store time gives every consumer the same view without inflating per pull.
-    const record = incoming.sysFlag & 0x1 ? { ...incoming, body: inflateSync(incoming.body), sysFlag: incoming.sysFlag & ~0x701 } : incoming;
+    const inflated = incoming.sysFlag & 0x1 ? { ...incoming, body: inflateSync(incoming.body), sysFlag: incoming.sysFlag & ~0x701 } : incoming;
+    // SendMessageProcessor adds the cluster to every message it stores: a replier names the reply topic by it.
+    const record: OutgoingRecord = { ...inflated, properties: { ...inflated.properties, [MessageConst.CLUSTER]: this.clusterName } };
     const { topic } = record;
     if (!NAME_PATTERN.test(topic)) throw new BrokerError(`topic ${topic} is invalid`, { responseCode: 29, retriable: false });
     if (FORBIDDEN_TOPICS.has(topic)) throw new BrokerError(`sending to topic ${topic} is forbidden`, { responseCode: 16, retriable: false });
@@ -310,6 +319,27 @@ export class EmbeddedBroker {
     }
     const stored = this.store.append(mq, record, bornHost, record.reconsumeTimes ?? 0);
     return { status: 'SEND_OK', msgId: uniq || stored.offsetMsgId, offsetMsgId: stored.offsetMsgId, messageQueue: mq, queueOffset: stored.queueOffset };
+  }
+
+  /**
+   * SEND_REPLY_MESSAGE: pushes a reply to the requester named by its REPLY_TO_CLIENT, which must be connected and
+   * registered as a producer by a heartbeat (ProducerManager.findChannel); else RocketMQ's SYSTEM_ERROR answer.
+   */
+  sendReply(request: ReplyRequest, bornHost = '127.0.0.1:0'): void {
+    this.assertOpen();
+    this.outages.assertUp(request.brokerName);
+    const { record } = request;
+    const requester = record.properties[MessageConst.REPLY_TO_CLIENT];
+    const fail = (remark: string): never => {
+      throw new BrokerError(`reply to ${record.topic} on ${request.brokerName} failed: code 1 (${remark})`, { responseCode: 1, retriable: false, brokerName: request.brokerName });
+    };
+    if (requester === undefined) fail('reply message properties[REPLY_TO_CLIENT] is null');
+    const channel = this.channels.get(requester!);
+    const registered = [...this.producers.values()].some((clients) => clients.has(requester!));
+    if (!channel?.receiveReply || !registered) fail(`push reply message fail, channel of <${requester}> not found.`);
+    const body = record.sysFlag & 0x1 ? inflateSync(record.body) : record.body;
+    const now = Date.now();
+    channel!.receiveReply!(new StoredMessage(record.topic, request.brokerName, 0, -1, -1, body, { ...record.properties, PUSH_REPLY_TIME: String(now) }, record.flag, record.sysFlag & ~0x701, record.bornTimestamp, bornHost, now, this.store.storeHost(request.brokerName), 0));
   }
 
   /** END_TRANSACTION: commits or rolls back an open half message (UNKNOW leaves it to the checks). */

@@ -31,6 +31,7 @@ export function memoryTransport(options: MemoryTransportOptions = {}): Transport
         },
         consumeDirectly: async (group, record, brokerName) => callbacks?.consumeDirectly(group, record, brokerName),
         checkTransaction: async (group, record) => callbacks?.checkTransaction?.(group, record),
+        receiveReply: (record) => callbacks?.receiveReply?.(record),
       });
       const membership: GroupMembership = {
         heartbeat: async (registrations, producerGroups) => broker.heartbeat(clientId, registrations, producerGroups),
@@ -67,6 +68,7 @@ export function memoryTransport(options: MemoryTransportOptions = {}): Transport
           sendOneway: (mq, record) => onNextTurn(() => void broker.send(mq, record, bornHost)),
           sendBatch: (mq, records) => onNextTurn(() => broker.sendBatch(mq, records, bornHost)),
           endTransaction: async (request) => broker.endTransaction(request),
+          sendReply: (request) => onNextTurn(() => broker.sendReply(request, bornHost)),
         },
         topicAdmin: { createTopic: async (o) => broker.createTopic(o) },
         subscriptionCheck: { check: async (_group, subscription) => broker.checkSubscription(subscription) },

@@ -121,7 +121,8 @@ export class TopicStore {
     return stored;
   }
 
-  private storeHost(brokerName: string): string {
+  /** The `ip:port` a broker's records name as their store host. */
+  storeHost(brokerName: string): string {
     return `127.0.0.1:${10911 + 100 * Math.max(0, this.brokerNames.indexOf(brokerName))}`;
   }
 }

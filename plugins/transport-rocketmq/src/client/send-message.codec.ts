@@ -17,7 +17,7 @@ export const DEFAULT_TOPIC_QUEUE_NUMS = 4;
  * (sendKernelImpl), a message to a `%RETRY%` topic carries RECONSUME_TIME and MAX_RECONSUME_TIMES in the header
  * (`j`, `l`) instead of its properties: the broker decides retry or DLQ from the header.
  */
-function sendHeader(mq: MessageQueue, record: OutgoingRecord, producerGroup: string, batch: boolean): Record<string, string | number | boolean | undefined> {
+export function sendHeader(mq: MessageQueue, record: OutgoingRecord, producerGroup: string, batch: boolean): Record<string, string | number | boolean | undefined> {
   let properties = record.properties;
   let reconsumeTimes = record.reconsumeTimes;
   let maxReconsumeTimes = record.maxReconsumeTimes;

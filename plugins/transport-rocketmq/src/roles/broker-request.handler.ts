@@ -6,6 +6,7 @@ import {
   parseNotifyConsumerIdsChanged,
   parseResetOffsetRequest,
 } from '../client/broker-callbacks.codec';
+import { parsePushReply } from '../client/reply-message.codec';
 import { checkAnswerRequest, parseCheckTransactionState } from '../client/transaction.codec';
 import { consumerRunningInfoBody, isConsumerStatus } from '../client/consumer-running-info.codec';
 import { RequestCode, ResponseCode } from '../protocol/remoting-codes';
@@ -34,6 +35,7 @@ export interface BrokerRequestDeps {
  *   with ConsumeMessageDirectlyResult, or SYSTEM_ERROR when this client runs no such group.
  * - CHECK_TRANSACTION_STATE (oneway): a half message of a transactional producer group: its listener's outcome goes
  *   back as END_TRANSACTION (fromTransactionCheck) to that broker.
+ * - PUSH_REPLY_MESSAGE_TO_CLIENT (sync): a reply to a request of this client → core's `receiveReply`.
  * Anything else is answered REQUEST_CODE_NOT_SUPPORTED.
  */
 export function brokerRequestHandler(deps: BrokerRequestDeps): RemotingRequestHandler {
@@ -57,6 +59,10 @@ export function brokerRequestHandler(deps: BrokerRequestDeps): RemotingRequestHa
         if (state) await deps.session.oneway(context.address, checkAnswerRequest(check, state));
         return undefined;
       }
+      case RequestCode.PUSH_REPLY_MESSAGE_TO_CLIENT:
+        // A late reply (its request timed out) is answered SUCCESS too, as Java does: the broker has nothing to retry.
+        deps.callbacks?.receiveReply?.(parsePushReply(request, deps.session.routes.brokerNameOf(context.address) ?? ''));
+        return { code: ResponseCode.SUCCESS };
       case RequestCode.CONSUME_MESSAGE_DIRECTLY: {
         const { group, brokerName, record } = parseConsumeMessageDirectlyRequest(request);
         const result = await deps.callbacks?.consumeDirectly(group, record, brokerName);

@@ -137,6 +137,12 @@ export class TopicRouteTable implements RouteResolver {
     return this.brokerAddrs.get(brokerName);
   }
 
+  /** The broker group an address belongs to (any id), from every cached route. */
+  brokerNameOf(address: string): string | undefined {
+    for (const [name, addrs] of this.brokerAddrs) for (const a of addrs.values()) if (a === address) return name;
+    return undefined;
+  }
+
   /** Every broker address (every id) of the brokers routing these topics, from the cache. */
   addressesOf(topics: Iterable<string>): string[] {
     const out = new Set<string>();
