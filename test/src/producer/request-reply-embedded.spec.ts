@@ -151,6 +151,15 @@ describe('request-reply on the embedded broker', () => {
     await waitFor(() => app.status().consumers[0]!.queues.some((q) => q.mq.topic === topic && q.committableOffset === 1));
   });
 
+  it("an app's own producer makes requests too (its heartbeats register the producer group)", async () => {
+    harness = new Harness();
+    const topic = unique('T');
+    harness.broker.createTopic({ topic, queues: 1 });
+    await harness.app([consumerClass({ group: unique('g'), topic, reply: true }, (m: Message<{ n: number }>) => m.payload.n + 1)]);
+    const requesting = await harness.app([], { producer: { group: unique('appReq') }, instanceName: unique('requesting') });
+    expect((await requesting.producer.request<{ n: number }, number>({ topic, payload: { n: 41 } }, { timeoutMs: 5_000 })).payload).toBe(42);
+  });
+
   it('refuses reply with batch at start, and a request with a bad timeout before sending', async () => {
     harness = new Harness();
     const topic = unique('T');

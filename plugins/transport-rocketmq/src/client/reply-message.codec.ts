@@ -4,7 +4,7 @@ import { decodeProperties } from '../protocol/properties.codec';
 import { RequestCode, ResponseCode } from '../protocol/remoting-codes';
 import type { RemotingCommand } from '../protocol/remoting-command';
 import type { OutgoingRequest } from '../remoting/remoting-request';
-import { asIntText } from './broker-response';
+import { asIntText, optionalLongField } from './broker-response';
 import { sendHeader } from './send-message.codec';
 
 /**
@@ -53,9 +53,9 @@ export function parsePushReply(request: RemotingCommand, brokerName: string): Me
     sysFlag,
     body,
     properties: decodeProperties(f['properties'] ?? ''),
-    bornTimestamp: int(f['bornTimestamp'], 'bornTimestamp'),
+    bornTimestamp: optionalLongField(request, 'bornTimestamp') ?? 0,
     bornHost: f['bornHost'] ?? '',
-    storeTimestamp: int(f['storeTimestamp'], 'storeTimestamp'),
+    storeTimestamp: optionalLongField(request, 'storeTimestamp') ?? 0,
     storeHost: f['storeHost'] ?? '',
     reconsumeTimes: int(f['reconsumeTimes'], 'reconsumeTimes'),
     preparedTransactionOffset: 0,
