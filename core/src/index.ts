@@ -100,6 +100,7 @@ export { createAdmin, type Admin } from './app/create-admin';
 // Producer
 export { Producer, type RequestOptions, type SendOptions } from './producer/producer';
 export { REPLY_MESSAGE_FLAG, isRequest } from './producer/reply-message';
+export type { SendHook, SendInvocation, SendKind } from './producer/send-hook';
 export { selectByHash, selectByRandom, type MessageQueueSelector } from './producer/queue-selector';
 export { LatencyFaultTolerance } from './producer/latency-fault-tolerance';
 export type { ProducerOptions } from './producer/producer-options';

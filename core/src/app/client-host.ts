@@ -5,6 +5,7 @@ import { IllegalStateError } from '../errors/state.error';
 import { EventBus } from '../events/event-bus';
 import { resolveProfile, type Profile, type ProfileOption } from '../options/profile';
 import type { MqkitPlugin } from '../spi/plugin';
+import type { ConsumerStatus } from '../runtime/runtime-status';
 import { Tokens } from '../spi/tokens';
 import { ROLE_NAMES, type OptionalRole, type TransportPlugin, type TransportRoles } from '../spi/transport.plugin';
 import type { BrokerCallbacks } from '../spi/transport.roles';
@@ -90,6 +91,11 @@ export class ClientHost {
   missing(role: OptionalRole, neededBy: string, source = this.source): ConfigurationIssue | undefined {
     if (this.roles[role] !== undefined) return undefined;
     return { source, option: 'transport', value: this.transportName, allowed: `a transport that provides ${ROLE_NAMES[role]} (needed by ${neededBy})` };
+  }
+
+  /** Where plugins read the client's consumer groups from (`PluginContext.consumers`). */
+  set consumerStatus(read: () => readonly ConsumerStatus[]) {
+    this.plugins.consumers = read;
   }
 
   async register(plugins: readonly MqkitPlugin[]): Promise<void> {

@@ -18,6 +18,7 @@ import type { TransportRoles } from '../spi/transport.plugin';
 import type { BrokerCallbacks } from '../spi/transport.roles';
 import { parentController } from '../util/abort';
 import { toError } from '../util/deferred';
+import { Tokens, resolveAllOf } from '../spi/tokens';
 import { checkAppOptions, type ConsumerAppOptions, type StopOptions } from './app-options';
 import { appCallbacks } from './app-callbacks';
 import { checkSubscriptions } from './check-subscriptions';
@@ -125,6 +126,7 @@ export class ConsumerApp {
       const definitions = inNamespace(buildDefinitions(this.declarations()), options.namespace);
       const transport = await host.connect(options.transport, this.brokerCallbacks());
       await checkSubscriptions(definitions, host);
+      host.consumerStatus = () => [...this.runtimes.values()].map((r) => r.status());
       await host.register(options.plugins ?? []);
       const runtimes = createConsumerGroups(definitions, host, options, {
         clientId: host.clientId,
@@ -133,7 +135,7 @@ export class ConsumerApp {
         budget: this.budget,
         signal: this.controller.signal,
         transport,
-        hooks: options.hooks ?? [],
+        hooks: [...(options.hooks ?? []), ...resolveAllOf(host.container, Tokens.ConsumeHook)],
         namespace: options.namespace,
         onAssignmentChanged: () => this.heartbeats?.now(),
         messageQueueChanged: options.messageQueueListener
@@ -142,8 +144,10 @@ export class ConsumerApp {
       });
       for (const runtime of runtimes) runtime.bindHandlers();
       if (options.producer) {
+        const producerOptions = resolveProducerOptions({ namespace: options.namespace, ...options.producer });
         this.producerInstance = new Producer({
-          options: resolveProducerOptions({ namespace: options.namespace, ...options.producer }),
+          options: producerOptions,
+          hooks: [...producerOptions.hooks, ...resolveAllOf(host.container, Tokens.SendHook)],
           routes: transport.routes,
           sender: host.require('sender', 'the producer'),
           events: host.events,

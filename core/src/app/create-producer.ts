@@ -1,7 +1,8 @@
 import type { EventBus } from '../events/event-bus';
 import { Producer } from '../producer/producer';
 import { resolveProducerOptions, type ProducerOptions } from '../producer/producer-options';
-import type { TransportPlugin } from '../spi/plugin';
+import type { MqkitPlugin, TransportPlugin } from '../spi/plugin';
+import { Tokens, resolveAllOf } from '../spi/tokens';
 import type { BrokerCallbacks } from '../spi/transport.roles';
 import { toError } from '../util/deferred';
 import { ClientHost, type ClientHostOptions } from './client-host';
@@ -10,6 +11,8 @@ import { requesterRegistration } from './requester-registration';
 
 export interface StandaloneProducerOptions extends ProducerOptions, ClientHostOptions {
   readonly transport: TransportPlugin;
+  /** Plugins registered into the producer's container (metrics, tracing: their send hooks wrap every call). */
+  readonly plugins?: readonly MqkitPlugin[];
 }
 
 /** A started producer with its own client id and transport connection; `stop()` waits for sends in flight. */
@@ -52,6 +55,7 @@ export async function createProducer(options: StandaloneProducerOptions): Promis
   let sender;
   try {
     sender = host.require('sender', 'the producer');
+    await host.register(options.plugins ?? []);
   } catch (error) {
     await host.close();
     throw error;
@@ -72,6 +76,7 @@ export async function createProducer(options: StandaloneProducerOptions): Promis
     events: host.events,
     clientId: host.clientId,
     registerRequester: requesterRegistration(roles.routes, () => heartbeats.beatNow()),
+    hooks: [...resolved.hooks, ...resolveAllOf(host.container, Tokens.SendHook)],
   });
   heartbeats.start(host.profile.heartbeatIntervalMs);
   if (producer.transactional) heartbeats.now();

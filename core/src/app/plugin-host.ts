@@ -1,6 +1,7 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { EventBus } from '../events/event-bus';
 import type { Profile } from '../options/profile';
+import type { ConsumerStatus } from '../runtime/runtime-status';
 import type { MqkitPlugin, PluginContext } from '../spi/plugin';
 import { toError } from '../util/deferred';
 
@@ -13,8 +14,11 @@ export class PluginHost {
     private readonly container: DependencyContainer,
     base: { clientId: string; profile: Profile; events: EventBus },
   ) {
-    this.context = { ...base, addTeardown: (fn) => this.teardowns.push(fn) };
+    this.context = { ...base, addTeardown: (fn) => this.teardowns.push(fn), consumers: () => this.consumers() };
   }
+
+  /** What `PluginContext.consumers` reads: the consumer app sets it; a producer has none. */
+  consumers: () => readonly ConsumerStatus[] = () => [];
 
   async register(plugin: MqkitPlugin): Promise<void> {
     await plugin.register(this.container, this.context);

@@ -25,7 +25,8 @@ export interface MqkitEvents {
     added: readonly MessageQueue[];
     removed: readonly MessageQueue[];
   };
-  'consumer.pull': { group: string; mq: MessageQueue; status: PullStatus; found: number; nextOffset: number; maxOffset: number };
+  /** One pull answer; `durationMs` from the request to the answer (a held long poll included, as RocketMQ's pull RT). */
+  'consumer.pull': { group: string; mq: MessageQueue; status: PullStatus; found: number; nextOffset: number; maxOffset: number; durationMs: number };
   'consumer.consume': { group: string; mq: MessageQueue; count: number; ok: number; failed: number; durationMs: number };
   'consumer.commit': { group: string; mq: MessageQueue; offset: number };
   /** A message handed back to the broker for a later retry (or to the DLQ past maxReconsumeTimes). */
@@ -37,8 +38,10 @@ export interface MqkitEvents {
   /** Pulling paused by the user (`pause()`) or by the offset store's backpressure. */
   'consumer.paused': { group: string; reason: 'user' | 'offset-store' };
   'consumer.resumed': { group: string; reason: 'user' | 'offset-store' };
-  'producer.send': { group: string; topic: string; mq: MessageQueue; msgId: string; attempts: number };
-  'producer.error': { group: string; topic: string; error: Error; attempt: number };
+  /** A send the broker answered; `durationMs` from the call (retries included). */
+  'producer.send': { group: string; topic: string; mq: MessageQueue; msgId: string; attempts: number; durationMs: number };
+  /** An attempt that failed (the send may still succeed on a retry); `durationMs` of that attempt. */
+  'producer.error': { group: string; topic: string; error: Error; attempt: number; durationMs?: number };
   /** A reply nobody waits for any more (its request timed out) or never did: dropped. */
   'producer.reply-dropped': { group: string; correlationId: string; topic: string };
   /** A reply handler (`reply: true`) answered a request; `sent` is false when the reply could not be sent. */

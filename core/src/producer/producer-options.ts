@@ -1,5 +1,6 @@
 import type { Codec } from '../spi/codec';
 import type { TransactionListener } from './transaction';
+import type { SendHook } from './send-hook';
 import { ConfigurationError, type ConfigurationIssue } from '../errors/configuration.error';
 import { wrapNamespace } from '../model/namespace';
 import { GROUP_MAX_LENGTH, IssueCollector, checkName, checkNamespace } from '../options/option-checks';
@@ -26,6 +27,8 @@ export interface ProducerOptions {
   readonly namespace?: string;
   /** Makes the producer transactional: answers the broker's check-backs of its group's half messages. */
   readonly transactionListener?: TransactionListener;
+  /** Wrap every producer call (tracing, timing), first outermost; plugins' hooks come after these. */
+  readonly hooks?: readonly SendHook[];
 }
 
 export interface ResolvedProducerOptions {
@@ -40,6 +43,7 @@ export interface ResolvedProducerOptions {
   readonly compressMsgBodyOverHowmuch: number;
   readonly sendLatencyFaultEnable: boolean;
   readonly retryAnotherBrokerWhenNotStoreOK: boolean;
+  readonly hooks: readonly SendHook[];
 }
 
 export function resolveProducerOptions(options: ProducerOptions): ResolvedProducerOptions {
@@ -56,6 +60,9 @@ export function resolveProducerOptions(options: ProducerOptions): ResolvedProduc
   if (options.transactionListener !== undefined && typeof options.transactionListener?.checkLocalTransaction !== 'function') {
     issues.add('transactionListener', options.transactionListener, 'an object with checkLocalTransaction(message)');
   }
+  if (options.hooks !== undefined && (!Array.isArray(options.hooks) || options.hooks.some((h) => typeof h?.around !== 'function'))) {
+    issues.add('hooks', options.hooks, 'an array of send hooks, each with around(invocation, proceed)');
+  }
   if (issues.issues.length > 0) throw new ConfigurationError(issues.issues as ConfigurationIssue[]);
   return {
     group: wrapNamespace(options.namespace, options.group),
@@ -68,5 +75,6 @@ export function resolveProducerOptions(options: ProducerOptions): ResolvedProduc
     compressMsgBodyOverHowmuch: options.compressMsgBodyOverHowmuch ?? 4096,
     sendLatencyFaultEnable: options.sendLatencyFaultEnable ?? false,
     retryAnotherBrokerWhenNotStoreOK: options.retryAnotherBrokerWhenNotStoreOK ?? false,
+    hooks: options.hooks ?? [],
   };
 }

@@ -21,6 +21,7 @@ import type { ResolvedProducerOptions } from './producer-options';
 import { selectByHash, type MessageQueueSelector } from './queue-selector';
 import { UniqKeyGenerator } from './uniq-key';
 import { Requests, type RequestOptions } from './requests';
+import { runSendHooks, type SendHook, type SendKind } from './send-hook';
 import type { Message } from '../model/message';
 
 export interface ProducerDeps {
@@ -35,6 +36,8 @@ export interface ProducerDeps {
    * a broker pushes a reply only to a connection registered by a producer heartbeat. Without it, no requests.
    */
   readonly registerRequester?: (topic: string) => Promise<void>;
+  /** Wrap every producer call, first outermost: the producer option `hooks`, then plugins'. */
+  readonly hooks?: readonly SendHook[];
 }
 
 export type { RequestOptions } from './requests';
@@ -95,12 +98,20 @@ export class Producer {
    * anything when the message breaks a rule, BrokerError for a broker refusal, TimeoutError past the budget.
    */
   send<T>(message: OutgoingMessage<T>, options: SendOptions = {}): Promise<SendResult> {
-    return this.track(async () => {
-      const record = this.buildRecord(message);
-      const queue = options.queue ? this.wrapQueue(options.queue) : undefined;
-      const selector = queue ? () => queue : options.selector ?? (options.shardingKey !== undefined ? selectByHash(options.shardingKey) : undefined);
-      return this.unwrapResult(await (selector ? this.path.sendSelected(record, message, selector) : this.path.sendWithRetries(record)));
-    });
+    return this.track(() => this.hooked('send', [message], ([m]) => this.sendOne(m!, options), (r) => [r]));
+  }
+
+  private async sendOne<T>(message: OutgoingMessage<T>, options: SendOptions): Promise<SendResult> {
+    const record = this.buildRecord(message);
+    const queue = options.queue ? this.wrapQueue(options.queue) : undefined;
+    const selector = queue ? () => queue : options.selector ?? (options.shardingKey !== undefined ? selectByHash(options.shardingKey) : undefined);
+    return this.unwrapResult(await (selector ? this.path.sendSelected(record, message, selector) : this.path.sendWithRetries(record)));
+  }
+
+  /** Runs a producer call through the send hooks (none: the call alone). */
+  private hooked<T, R>(kind: SendKind, messages: readonly OutgoingMessage<T>[], send: (messages: readonly OutgoingMessage<T>[]) => Promise<R>, results: (outcome: R) => readonly SendResult[]): Promise<R> {
+    const { hooks = [], options } = this.deps;
+    return runSendHooks(hooks, { group: withoutNamespace(options.namespace, options.group), kind, messages }, send as (messages: readonly OutgoingMessage[]) => Promise<R>, results);
   }
 
   /** A queue the application names, as the broker knows it (its topic in the namespace). */
@@ -117,15 +128,17 @@ export class Producer {
 
   /** Oneway (RocketMQ's sendOneway): one attempt, resolves once written, never reports the broker's answer. */
   sendOneway<T>(message: OutgoingMessage<T>, options: SendOptions = {}): Promise<void> {
-    return this.track(async () => {
-      const record = this.buildRecord(message);
-      const queues = await this.deps.routes.publishQueues(record.topic);
-      if (queues.length === 0) throw new BrokerError(`No route info of this topic: ${record.topic}`, { responseCode: 17 });
-      const mq = (options.queue && this.wrapQueue(options.queue)) ?? (options.selector ?? (options.shardingKey !== undefined ? selectByHash(options.shardingKey) : undefined))?.(queues, message) ?? this.path.pick(record.topic, queues, undefined);
-      const { sender, options: o } = this.deps;
-      if (sender.sendOneway) await sender.sendOneway(mq, record, { producerGroup: o.group });
-      else void sender.send(mq, record, { producerGroup: o.group, timeoutMs: o.sendMsgTimeout }).catch(() => undefined);
-    });
+    return this.track(() => this.hooked('oneway', [message], ([m]) => this.sendOnewayOne(m!, options), () => []));
+  }
+
+  private async sendOnewayOne<T>(message: OutgoingMessage<T>, options: SendOptions): Promise<void> {
+    const record = this.buildRecord(message);
+    const queues = await this.deps.routes.publishQueues(record.topic);
+    if (queues.length === 0) throw new BrokerError(`No route info of this topic: ${record.topic}`, { responseCode: 17 });
+    const mq = (options.queue && this.wrapQueue(options.queue)) ?? (options.selector ?? (options.shardingKey !== undefined ? selectByHash(options.shardingKey) : undefined))?.(queues, message) ?? this.path.pick(record.topic, queues, undefined);
+    const { sender, options: o } = this.deps;
+    if (sender.sendOneway) await sender.sendOneway(mq, record, { producerGroup: o.group });
+    else void sender.send(mq, record, { producerGroup: o.group, timeoutMs: o.sendMsgTimeout }).catch(() => undefined);
   }
 
   /**
@@ -137,24 +150,26 @@ export class Producer {
    * BatchSendError, whose `results` are the messages already stored.
    */
   sendBatch<T>(messages: readonly OutgoingMessage<T>[]): Promise<SendResult[]> {
-    return this.track(async () => {
-      const batches = buildBatches(messages, (m) => this.buildRecord(m, false), this.deps.options.maxMessageSize);
-      if (!this.deps.sender.sendBatch) {
-        throw new MessageValidationError('batch.unsupported', 'the transport cannot send batches (MessageSender.sendBatch)');
+    return this.track(() => this.hooked('batch', messages, (ms) => this.sendBatches(ms), (r) => r));
+  }
+
+  private async sendBatches<T>(messages: readonly OutgoingMessage<T>[]): Promise<SendResult[]> {
+    const batches = buildBatches(messages, (m) => this.buildRecord(m, false), this.deps.options.maxMessageSize);
+    if (!this.deps.sender.sendBatch) {
+      throw new MessageValidationError('batch.unsupported', 'the transport cannot send batches (MessageSender.sendBatch)');
+    }
+    const results: SendResult[] = [];
+    for (const records of batches) {
+      let result: SendResult;
+      try {
+        result = this.unwrapResult(await this.path.sendWithRetries(records[0]!, records));
+      } catch (error) {
+        if (results.length === 0) throw error;
+        throw new BatchSendError(results, messages.length, error);
       }
-      const results: SendResult[] = [];
-      for (const records of batches) {
-        let result: SendResult;
-        try {
-          result = this.unwrapResult(await this.path.sendWithRetries(records[0]!, records));
-        } catch (error) {
-          if (results.length === 0) throw error;
-          throw new BatchSendError(results, messages.length, error);
-        }
-        results.push(...perMessage(result, records.length));
-      }
-      return results;
-    });
+      results.push(...perMessage(result, records.length));
+    }
+    return results;
   }
 
   /**
@@ -165,36 +180,38 @@ export class Producer {
    * sent to the broker (a failure to send it is a `producer.error` event: the broker's check-back settles it).
    */
   sendInTransaction<T>(message: OutgoingMessage<T>, local: LocalTransaction<T>): Promise<TransactionSendResult> {
-    return this.track(async () => {
-      const { sender, options } = this.deps;
-      if (!sender.endTransaction) throw new MessageValidationError('transaction.unsupported', 'the transport cannot end transactions (MessageSender.endTransaction)');
-      if (!options.transactionListener) throw new MessageValidationError('transaction.listener', 'a transactional send needs the producer option transactionListener (for the broker\'s check-backs)');
-      if (message.delayTimeLevel || message.deliverTimeMs !== undefined || message.delayTimeMs !== undefined || message.delayTimeSec !== undefined) {
-        throw new MessageValidationError('transaction.delay', 'a transactional message cannot be delayed (delayTimeLevel or a timer)');
-      }
-      const built = this.buildRecord(message);
-      const properties: Record<string, string> = { ...built.properties, [MessageConst.TRANSACTION_PREPARED]: 'true', [MessageConst.PRODUCER_GROUP]: options.group };
-      const record: OutgoingRecord = { ...built, sysFlag: built.sysFlag | TRANSACTION_PREPARED_TYPE, properties };
-      const wire = await this.path.sendWithRetries(record);
-      const sendResult = this.unwrapResult(wire);
-      let state: TransactionState = 'ROLLBACK_MESSAGE';
-      if (wire.status === 'SEND_OK') {
-        try {
-          state = await local(message, sendResult);
-          if (!TRANSACTION_STATES.includes(state)) state = 'UNKNOW';
-        } catch {
-          state = 'UNKNOW';
-        }
-      }
+    return this.track(() => this.hooked('transaction', [message], ([m]) => this.sendTransactional(m!, local), (r) => [r.sendResult]));
+  }
+
+  private async sendTransactional<T>(message: OutgoingMessage<T>, local: LocalTransaction<T>): Promise<TransactionSendResult> {
+    const { sender, options } = this.deps;
+    if (!sender.endTransaction) throw new MessageValidationError('transaction.unsupported', 'the transport cannot end transactions (MessageSender.endTransaction)');
+    if (!options.transactionListener) throw new MessageValidationError('transaction.listener', 'a transactional send needs the producer option transactionListener (for the broker\'s check-backs)');
+    if (message.delayTimeLevel || message.deliverTimeMs !== undefined || message.delayTimeMs !== undefined || message.delayTimeSec !== undefined) {
+      throw new MessageValidationError('transaction.delay', 'a transactional message cannot be delayed (delayTimeLevel or a timer)');
+    }
+    const built = this.buildRecord(message);
+    const properties: Record<string, string> = { ...built.properties, [MessageConst.TRANSACTION_PREPARED]: 'true', [MessageConst.PRODUCER_GROUP]: options.group };
+    const record: OutgoingRecord = { ...built, sysFlag: built.sysFlag | TRANSACTION_PREPARED_TYPE, properties };
+    const wire = await this.path.sendWithRetries(record);
+    const sendResult = this.unwrapResult(wire);
+    let state: TransactionState = 'ROLLBACK_MESSAGE';
+    if (wire.status === 'SEND_OK') {
       try {
-        await sender.endTransaction({ producerGroup: options.group, result: wire, state, transactionId: record.properties[MessageConst.UNIQ_KEY]! });
-      } catch (error) {
-        // The local transaction has run: rejecting would invite a second one. As in Java, the outcome is reported and
-        // the broker's check-back settles the half message.
-        this.deps.events.emit('producer.error', { group: options.group, topic: message.topic, error: toError(error), attempt: 1 });
+        state = await local(message, sendResult);
+        if (!TRANSACTION_STATES.includes(state)) state = 'UNKNOW';
+      } catch {
+        state = 'UNKNOW';
       }
-      return { sendResult, state };
-    });
+    }
+    try {
+      await sender.endTransaction({ producerGroup: options.group, result: wire, state, transactionId: record.properties[MessageConst.UNIQ_KEY]! });
+    } catch (error) {
+      // The local transaction has run: rejecting would invite a second one. As in Java, the outcome is reported and
+      // the broker's check-back settles the half message.
+      this.deps.events.emit('producer.error', { group: options.group, topic: message.topic, error: toError(error), attempt: 1 });
+    }
+    return { sendResult, state };
   }
 
   /**
@@ -204,7 +221,7 @@ export class Producer {
    * that comes later is dropped), or with the send's error.
    */
   request<T, R = unknown>(message: OutgoingMessage<T>, options: RequestOptions = {}): Promise<Message<R>> {
-    return this.track(() => this.requests.request<T, R>(message, options));
+    return this.track(() => this.hooked('request', [message], ([m]) => this.requests.request<T, R>(m!, options), () => []));
   }
 
   /** PUSH_REPLY_MESSAGE_TO_CLIENT: hands a reply to its request, or drops it (`producer.reply-dropped`). */

@@ -48,7 +48,7 @@ export class SendPath {
         const budget = { producerGroup: options.group, timeoutMs: options.sendMsgTimeout - elapsed };
         const result = batch ? await sender.sendBatch!(mq, batch.map((r) => ({ ...r, bornTimestamp: Date.now() })), budget) : await sender.send(mq, { ...record, bornTimestamp: Date.now() }, budget);
         this.faults.update(mq.brokerName, Date.now() - t0, false, true);
-        if (events.has('producer.send')) events.emit('producer.send', { group: options.group, topic: record.topic, mq, msgId: result.msgId, attempts: attempt });
+        if (events.has('producer.send')) events.emit('producer.send', { group: options.group, topic: record.topic, mq, msgId: result.msgId, attempts: attempt, durationMs: Date.now() - started });
         if (result.status === 'SEND_OK' || !options.retryAnotherBrokerWhenNotStoreOK) return result;
         lastResult = result;
         lastBroker = mq.brokerName;
@@ -57,7 +57,7 @@ export class SendPath {
         lastBroker = mq.brokerName;
         const brokerRefusal = error instanceof BrokerError;
         this.faults.update(mq.brokerName, Date.now() - t0, true, !brokerRefusal);
-        events.emit('producer.error', { group: options.group, topic: record.topic, error: lastError, attempt });
+        events.emit('producer.error', { group: options.group, topic: record.topic, error: lastError, attempt, durationMs: Date.now() - t0 });
         // RocketMQ retries transport failures and the retryable broker codes, nothing else.
         const retriable = brokerRefusal ? error.retriable : !(error instanceof MessageValidationError);
         if (!retriable) {
@@ -79,12 +79,13 @@ export class SendPath {
     const mq = selector([...queues], message as OutgoingMessage<unknown>);
     if (!mq) throw new MessageValidationError('selector.null', 'select message queue return null');
     if (mq.topic !== record.topic) throw new MessageValidationError('selector.topic', `the selected queue's topic ${mq.topic} is not the message's topic ${record.topic}`);
+    const t0 = Date.now();
     try {
       const result = await sender.send(mq, record, { producerGroup: options.group, timeoutMs: options.sendMsgTimeout });
-      if (events.has('producer.send')) events.emit('producer.send', { group: options.group, topic: record.topic, mq, msgId: result.msgId, attempts: 1 });
+      if (events.has('producer.send')) events.emit('producer.send', { group: options.group, topic: record.topic, mq, msgId: result.msgId, attempts: 1, durationMs: Date.now() - t0 });
       return result;
     } catch (error) {
-      events.emit('producer.error', { group: options.group, topic: record.topic, error: toError(error), attempt: 1 });
+      events.emit('producer.error', { group: options.group, topic: record.topic, error: toError(error), attempt: 1, durationMs: Date.now() - t0 });
       throw error;
     }
   }

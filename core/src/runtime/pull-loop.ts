@@ -175,11 +175,11 @@ export class PullLoop {
         break;
       case PullStatus.OFFSET_ILLEGAL:
         ctx.budget.settle(reserved, 0);
-        this.emitPull(result, 0);
+        this.emitPull(result, 0, now - sentAt);
         await this.host.offsetIllegal(pq, result.nextBeginOffset);
         return STOP;
     }
-    this.emitPull(result, found);
+    this.emitPull(result, found, now - sentAt);
     return result.status === PullStatus.FOUND && found > 0 ? ctx.options.pullInterval : 0;
   }
 
@@ -190,10 +190,10 @@ export class PullLoop {
     return records.filter((r) => tagMatches(sub, r.properties['TAGS']));
   }
 
-  private emitPull(result: PullResult, found: number): void {
+  private emitPull(result: PullResult, found: number, durationMs: number): void {
     const { ctx, pq } = this;
     if (!ctx.events.has('consumer.pull')) return;
-    ctx.events.emit('consumer.pull', { group: ctx.group, mq: pq.mq, status: result.status, found, nextOffset: pq.nextOffset, maxOffset: result.maxOffset });
+    ctx.events.emit('consumer.pull', { group: ctx.group, mq: pq.mq, status: result.status, found, nextOffset: pq.nextOffset, maxOffset: result.maxOffset, durationMs });
   }
 }
 

@@ -1,6 +1,7 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { EventBus } from '../events/event-bus';
 import type { Profile } from '../options/profile';
+import type { ConsumerStatus } from '../runtime/runtime-status';
 
 /** What a plugin gets when an app registers it. */
 export interface PluginContext {
@@ -10,6 +11,11 @@ export interface PluginContext {
   readonly events: EventBus;
   /** Registers a teardown run when the app stops, after its consumers drained (last registered runs first). */
   addTeardown(teardown: () => Promise<void> | void): void;
+  /**
+   * The client's consumer groups as `status()` reports them (queues, cached messages, lag), read when a plugin
+   * needs it (a metrics scrape); empty for a producer.
+   */
+  consumers(): readonly ConsumerStatus[];
 }
 
 /**

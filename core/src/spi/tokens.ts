@@ -2,6 +2,8 @@ import type { InjectionToken } from 'tsyringe';
 import type { BrokerOffsets, GroupMembership, MessagePuller, MessageSender, OffsetAdmin, QueueLocks, RetryChannel, RouteResolver, TopicAdmin } from './transport.roles';
 import type { OffsetStoreProvider } from './offset-store';
 import type { AllocationStrategy } from './allocation-strategy';
+import type { ConsumeHook } from '../runtime/consume-hook';
+import type { SendHook } from '../producer/send-hook';
 
 // Symbol.for, so two copies of @mqkit/core in one process still agree on the tokens.
 const token = <T>(name: string): InjectionToken<T> => Symbol.for(`mqkit.${name}`) as InjectionToken<T>;
@@ -23,4 +25,13 @@ export const Tokens = {
   OffsetStoreProvider: token<OffsetStoreProvider>('OffsetStoreProvider'),
   /** Multi-registration: every strategy a plugin offers by name. */
   AllocationStrategy: token<AllocationStrategy>('AllocationStrategy'),
+  /** Multi-registration: handler-call hooks a plugin adds (tracing, metrics), after the app's `hooks`. */
+  ConsumeHook: token<ConsumeHook>('ConsumeHook'),
+  /** Multi-registration: producer-call hooks a plugin adds, after the producer's `hooks`. */
+  SendHook: token<SendHook>('SendHook'),
 } as const;
+
+/** Every value registered under a multi-registration token, or none. */
+export function resolveAllOf<T>(container: import('tsyringe').DependencyContainer, t: InjectionToken<T>): T[] {
+  return container.isRegistered(t, true) ? container.resolveAll(t) : [];
+}

@@ -19,4 +19,15 @@ export { MqkitParamtype } from './params/mqkit-paramtype';
 export { MqkitServer, type MqkitServerStatus } from './server/mqkit.server';
 export { MqkitContext } from './server/mqkit.context';
 export { MqEventPattern } from './server/mq-event-pattern.decorator';
+export { MqMessagePattern } from './server/mq-message-pattern.decorator';
 export { MQKIT_TRANSPORT, type MqkitEventExtras, type MqkitServerOptions } from './server/mqkit-server-options';
+
+// Client proxy (send: request-reply, emit: plain sends)
+export { MqkitClient } from './client/mqkit.client';
+export {
+  type MqkitClientOptions,
+  type MqkitClientProducerOptions,
+  type MqkitClientSharedOptions,
+  type MqkitClientStatus,
+  type MqkitRequester,
+} from './client/mqkit-client-options';

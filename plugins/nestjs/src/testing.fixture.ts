@@ -1,6 +1,10 @@
 import { createProducer, type ConsumerOptions } from '@mqkit/core';
 import { memoryTransport, type EmbeddedBroker } from '@mqkit/transport-memory';
+import type { INestMicroservice } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
 import { randomUUID } from 'node:crypto';
+import { MqkitServer } from './server/mqkit.server';
+import type { MqkitServerOptions } from './server/mqkit-server-options';
 
 /** A unique name, so specs never share topics or groups. */
 export function unique(prefix: string): string {
@@ -27,4 +31,19 @@ export function gate(): { promise: Promise<void>; open: () => void } {
   let open!: () => void;
   const promise = new Promise<void>((resolve) => (open = resolve));
   return { promise, open };
+}
+
+/**
+ * A Nest microservice of these controllers and providers served by an MqkitServer on the broker, reading from the
+ * first offset; the caller listens and closes it.
+ */
+export async function mqkitMicroservice(
+  broker: EmbeddedBroker,
+  controllers: unknown[],
+  providers: unknown[],
+  options: Partial<MqkitServerOptions> & { group: string },
+): Promise<{ app: INestMicroservice; server: MqkitServer }> {
+  const moduleRef = await Test.createTestingModule({ controllers: controllers as never[], providers: providers as never[] }).compile();
+  const server = new MqkitServer({ transport: memoryTransport({ broker }), profile: 'fast', consumer: { consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, ...options });
+  return { app: moduleRef.createNestMicroservice({ strategy: server, logger: false }), server };
 }

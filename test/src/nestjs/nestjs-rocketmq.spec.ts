@@ -1,11 +1,13 @@
 import 'reflect-metadata';
 import { waitFor } from '@mqkit/core/testing';
-import { Consumer, MqPayload, MqkitConsumers, MqkitModule, MqkitProducer } from '@mqkit/nestjs';
+import { Consumer, MqPayload, MqkitClient, MqkitConsumers, MqkitContext, MqkitModule, MqkitProducer, MqkitServer } from '@mqkit/nestjs';
 import { waitUntilConsuming } from '@mqkit/nestjs/testing';
 import { RocketMqHarnessError, startRocketMqCluster, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
-import { Injectable } from '@nestjs/common';
+import { Controller, Injectable } from '@nestjs/common';
+import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { spawn } from 'node:child_process';
+import { firstValueFrom } from 'rxjs';
 import { resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RocketMqHarness, testCluster, uniqueName } from '../rocketmq/rocketmq-fixtures';
@@ -87,6 +89,40 @@ describe('@mqkit/nestjs on a real RocketMQ cluster', () => {
     await send(second, 20, 5);
     await waitFor(() => second.get(Store).seqs.length >= 5, { timeoutMs: 30_000 });
     expect([...second.get(Store).seqs].sort((a, b) => a - b)).toEqual([20, 21, 22, 23, 24]);
+  }, 120_000);
+
+  it('a Nest microservice (MqkitServer, @MessagePattern) answers a Nest client (MqkitClient.send), each reply pushed by the broker that stored its request', async () => {
+    const topic = uniqueName('nestRpc');
+    await harness.createTopic(topic, 2);
+    const brokers = new Set<string>();
+    @Controller()
+    class Pricing {
+      @MessagePattern(topic)
+      async price(@Payload() line: { qty: number; unit: number }, @Ctx() ctx: MqkitContext): Promise<{ total: number }> {
+        brokers.add(ctx.getQueue().brokerName);
+        return { total: line.qty * line.unit };
+      }
+    }
+    const moduleRef = await Test.createTestingModule({ controllers: [Pricing] }).compile();
+    const strategy = new MqkitServer({
+      transport: harness.transport(),
+      group: uniqueName('nestRpc-g'),
+      profile: 'fast',
+      instanceName: uniqueName('nestRpcServer'),
+      consumer: { consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+    });
+    const server = moduleRef.createNestMicroservice({ strategy, logger: false });
+    // A generous budget: the test brokers share two cores with everything else, and the group rebalances first.
+    const client = new MqkitClient({ transport: harness.transport(), group: uniqueName('nestRpc-req'), profile: 'fast', sendMsgTimeout: 10_000, instanceName: uniqueName('nestRpcClient'), timeoutMs: 30_000 });
+    try {
+      await server.listen();
+      const totals = await Promise.all(Array.from({ length: 16 }, (_, qty) => firstValueFrom(client.send<{ total: number }>(topic, { qty, unit: 3 }))));
+      expect(totals).toEqual(Array.from({ length: 16 }, (_, qty) => ({ total: qty * 3 })));
+      expect(brokers).toEqual(new Set(['broker-a', 'broker-b']));
+    } finally {
+      await client.close();
+      await server.close();
+    }
   }, 120_000);
 
   it('npm run start:nest -- --namesrv runs the sample on the cluster with nothing lost', async () => {

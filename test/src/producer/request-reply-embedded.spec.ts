@@ -77,9 +77,9 @@ describe('request-reply on the embedded broker', () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     await harness.app([
-      consumerClass({ group: unique('g'), topic, reply: true }, async (m: Message<{ n: number }>) => {
-        if (m.payload.n === 1) await gate;
-        return m.payload.n;
+      consumerClass({ group: unique('g'), topic, reply: true }, async (m: Message) => {
+        if ((m.payload as { n: number }).n === 1) await gate;
+        return (m.payload as { n: number }).n;
       }),
     ]);
     const requester = await createProducer({ transport: transport(), group: unique('req') });
@@ -107,10 +107,10 @@ describe('request-reply on the embedded broker', () => {
     let calls = 0;
     const replies: boolean[] = [];
     const app = await harness.app([
-      consumerClass({ group: unique('g'), topic, reply: true }, (m: Message<{ n: number }>) => {
+      consumerClass({ group: unique('g'), topic, reply: true }, (m: Message) => {
         calls++;
-        if (m.payload.n === 1 && m.reconsumeTimes === 0) throw new Error('first try fails');
-        return m.payload.n * 10;
+        if ((m.payload as { n: number }).n === 1 && m.reconsumeTimes === 0) throw new Error('first try fails');
+        return (m.payload as { n: number }).n * 10;
       }),
     ]);
     app.on('consumer.reply', (e) => replies.push(e.sent));
@@ -155,7 +155,7 @@ describe('request-reply on the embedded broker', () => {
     harness = new Harness();
     const topic = unique('T');
     harness.broker.createTopic({ topic, queues: 1 });
-    await harness.app([consumerClass({ group: unique('g'), topic, reply: true }, (m: Message<{ n: number }>) => m.payload.n + 1)]);
+    await harness.app([consumerClass({ group: unique('g'), topic, reply: true }, (m: Message) => (m.payload as { n: number }).n + 1)]);
     const requesting = await harness.app([], { producer: { group: unique('appReq') }, instanceName: unique('requesting') });
     expect((await requesting.producer.request<{ n: number }, number>({ topic, payload: { n: 41 } }, { timeoutMs: 5_000 })).payload).toBe(42);
   });

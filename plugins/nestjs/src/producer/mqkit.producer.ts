@@ -1,4 +1,4 @@
-import { IllegalStateError, createProducer, type Producer, type StandaloneProducer } from '@mqkit/core';
+import { IllegalStateError, createProducer, type Message, type OutgoingMessage, type Producer, type RequestOptions, type StandaloneProducer } from '@mqkit/core';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { MQKIT_MODULE_OPTIONS, type MqkitModuleOptions } from '../module/mqkit-module-options';
 
@@ -65,5 +65,13 @@ export class MqkitProducer implements OnModuleInit, OnApplicationShutdown {
   /** A transactional send (needs the producer option transactionListener). */
   sendInTransaction(...args: Parameters<Producer['sendInTransaction']>): ReturnType<Producer['sendInTransaction']> {
     return this.producer.sendInTransaction(...args);
+  }
+
+  /**
+   * Request-reply (RocketMQ's `request`): sends and resolves with the reply of a `reply: true` consumer (or a
+   * `@MessagePattern` handler), or rejects with `RequestTimeoutError`. Generic, so the reply keeps its type.
+   */
+  request<T, R = unknown>(message: OutgoingMessage<T>, options?: RequestOptions): Promise<Message<R>> {
+    return this.producer.request<T, R>(message, options);
   }
 }

@@ -1,11 +1,14 @@
 import type { ConsumerAppOptions, ConsumerOptions } from '@mqkit/core';
 
-/** `@EventPattern` extras: per-handler consumer options (the topic is the pattern). */
-export type MqkitEventExtras = Omit<Partial<ConsumerOptions>, 'topic' | 'batch'>;
+/**
+ * `@EventPattern` and `@MessagePattern` extras: per-handler consumer options. The topic is the pattern, and the
+ * decorator decides `reply` (a `@MessagePattern` replies).
+ */
+export type MqkitEventExtras = Omit<Partial<ConsumerOptions>, 'topic' | 'batch' | 'reply'>;
 
-/** Options of {@link MqkitServer}: createConsumerApp's, minus `consumers` (the `@EventPattern` handlers are). */
+/** Options of {@link MqkitServer}: createConsumerApp's, minus `consumers` (the pattern handlers are). */
 export interface MqkitServerOptions extends Omit<ConsumerAppOptions, 'consumers'> {
-  /** The consumer group of every handler; `@EventPattern(topic, { group })` overrides it per handler. */
+  /** The consumer group of every handler; `@EventPattern(topic, { group })` (or `@MessagePattern`) overrides it. */
   readonly group: string;
   /** Consumer options for every handler; `@EventPattern(topic, extras)` extras override them. */
   readonly consumer?: MqkitEventExtras;
@@ -13,5 +16,8 @@ export interface MqkitServerOptions extends Omit<ConsumerAppOptions, 'consumers'
   readonly stopTimeoutMs?: number;
 }
 
-/** Transport id of {@link MqkitServer}: `@EventPattern('orders', MQKIT_TRANSPORT)` binds a handler to it alone. */
+/**
+ * Transport id of {@link MqkitServer}: `@EventPattern('orders', MQKIT_TRANSPORT)` (or `@MessagePattern`) binds a
+ * handler to it alone.
+ */
 export const MQKIT_TRANSPORT: unique symbol = Symbol.for('mqkit:transport');

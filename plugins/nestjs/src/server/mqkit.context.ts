@@ -2,8 +2,8 @@ import type { ConsumeContext, Message, MessageQueue } from '@mqkit/core';
 import { BaseRpcContext } from '@nestjs/microservices';
 
 /**
- * What `@Ctx()` gives an `@EventPattern` handler served by {@link MqkitServer}: the RocketMQ message and core's
- * consume context.
+ * What `@Ctx()` gives an `@EventPattern` or `@MessagePattern` handler served by {@link MqkitServer}: the RocketMQ
+ * message and core's consume context.
  *
  * @example
  * ```ts

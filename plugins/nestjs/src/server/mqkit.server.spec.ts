@@ -1,14 +1,13 @@
 import 'reflect-metadata';
 import { ConfigurationError, type MessageQueue } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
-import { memoryTransport, type EmbeddedBroker } from '@mqkit/transport-memory';
+import type { EmbeddedBroker } from '@mqkit/transport-memory';
 import { fastBroker } from '@mqkit/transport-memory/testing';
 import { Controller, Injectable, type INestMicroservice } from '@nestjs/common';
 import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
-import { Test } from '@nestjs/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MqEventPattern, MqkitContext, MqkitServer, type MqkitServerOptions } from '../index';
-import { gate, produce, unique } from '../testing.fixture';
+import { gate, mqkitMicroservice, produce, unique } from '../testing.fixture';
 
 let broker: EmbeddedBroker;
 let app: INestMicroservice | undefined;
@@ -19,10 +18,9 @@ afterEach(async () => {
 });
 
 async function microservice(controllers: unknown[], providers: unknown[], options: Partial<MqkitServerOptions> & { group: string }): Promise<{ app: INestMicroservice; server: MqkitServer }> {
-  const moduleRef = await Test.createTestingModule({ controllers: controllers as never[], providers: providers as never[] }).compile();
-  const server = new MqkitServer({ transport: memoryTransport({ broker }), profile: 'fast', consumer: { consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, ...options });
-  app = moduleRef.createNestMicroservice({ strategy: server, logger: false });
-  return { app, server };
+  const started = await mqkitMicroservice(broker, controllers, providers, options);
+  app = started.app;
+  return started;
 }
 
 interface Seen {
@@ -81,22 +79,27 @@ describe('MqkitServer: @EventPattern handlers consume through mqkit', () => {
     expect(JSON.parse(broker.messages(`%DLQ%${group}`)[0]!.body.toString())).toEqual({ id: 'poison' });
   }, 20_000);
 
-  it('listen() refuses @MessagePattern handlers with a ConfigurationError', async () => {
+  it('listen() refuses batch extras on @EventPattern and @MessagePattern handlers with a ConfigurationError naming each', async () => {
     broker = fastBroker();
     @Controller()
-    class Rpc {
-      @MessagePattern('sum')
+    class Batched {
+      @EventPattern<string>('events', { batch: true })
+      events(): void {}
+      @MessagePattern('sum', { batch: true })
       sum(@Payload() n: number[]): number {
         return n.reduce((a, b) => a + b, 0);
       }
     }
-    const { app: ms } = await microservice([Rpc], [], { group: unique('g') });
+    const { app: ms } = await microservice([Batched], [], { group: unique('g') });
     const error = await ms.listen().then(
       () => undefined,
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(ConfigurationError);
-    expect((error as ConfigurationError).source).toBe("@MessagePattern('sum')");
+    expect((error as ConfigurationError).issues).toEqual([
+      expect.objectContaining({ source: "@EventPattern('events')", option: 'batch', value: true }),
+      expect.objectContaining({ source: "@MessagePattern('sum')", option: 'batch', value: true, allowed: expect.stringMatching(/a reply answers one request message/) }),
+    ]);
   });
 
   it('close() drains the running handler and commits before it resolves; status goes connected, then disconnected', async () => {

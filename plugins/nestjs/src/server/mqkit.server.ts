@@ -2,6 +2,8 @@ import {
   ConfigurationError,
   IllegalStateError,
   createConsumerApp,
+  jsonCodec,
+  type Codec,
   type ConfigurationIssue,
   type ConsumeContext,
   type ConsumerApp,
@@ -20,11 +22,19 @@ import { MQKIT_TRANSPORT, type MqkitEventExtras, type MqkitServerOptions } from 
 export type MqkitServerStatus = 'connecting' | 'connected' | 'disconnected';
 
 /**
- * A Nest microservice transport that consumes RocketMQ through mqkit: each `@EventPattern('<topic>')` handler
- * becomes a subscription of the server's consumer group. The handler gets the decoded payload (`@Payload()`) and a
- * {@link MqkitContext} (`@Ctx()`). A handler that throws, or returns a stream that errors, fails the message, which
- * is retried and then dead-lettered as in any mqkit consumer. `@MessagePattern` (request-reply) is refused at
- * `listen()`.
+ * A Nest microservice transport that consumes RocketMQ through mqkit: each `@EventPattern('<topic>')` and
+ * `@MessagePattern('<topic>')` handler becomes a subscription of the server's consumer group. The handler gets the
+ * decoded payload (`@Payload()`) and a {@link MqkitContext} (`@Ctx()`).
+ *
+ * A `@MessagePattern` handler is a `reply: true` subscription (RocketMQ request-reply): what it returns (a value, a
+ * Promise, or an Observable, whose last value counts) is the reply to the requester (`MqkitClient.send`, core's
+ * `producer.request`, a Java `DefaultMQProducer.request`), encoded with the subscription's codec, JSON by default.
+ * A string is data like any other and goes through the codec too; a Buffer is sent as its bytes. A message that is
+ * not a request (no correlation id) is consumed without a reply.
+ *
+ * A handler that throws (an `RpcException` included), or returns a stream that errors, fails the message, which is
+ * retried and then dead-lettered as in any mqkit consumer; a failed request gets no reply, and its retry answers if
+ * the requester still waits. `batch` extras are refused at `listen()`.
  *
  * @example
  * ```ts
@@ -37,6 +47,9 @@ export type MqkitServerStatus = 'connecting' | 'connected' | 'disconnected';
  * class BillingController {
  *   @EventPattern('orders', { tags: 'paid' })
  *   charge(@Payload() order: Order, @Ctx() ctx: MqkitContext) {}
+ *
+ *   @MessagePattern('invoice-totals')
+ *   total(@Payload() invoice: Invoice): Promise<Total> { return this.totals.of(invoice); }
  * }
  * ```
  */
@@ -99,18 +112,17 @@ export class MqkitServer extends Server<Record<string, Function>, MqkitServerSta
     const issues: ConfigurationIssue[] = [];
     const declarations: ConsumerDeclaration[] = [];
     for (const [pattern, handler] of this.getHandlers()) {
-      const source = `@EventPattern('${pattern}')`;
-      if (!handler.isEventHandler) {
-        issues.push({ source: `@MessagePattern('${pattern}')`, option: 'pattern', value: pattern, allowed: 'an @EventPattern: RocketMQ consumption has no reply, so MqkitServer serves events only' });
-        continue;
-      }
+      const reply = !handler.isEventHandler;
+      const source = reply ? `@MessagePattern('${pattern}')` : `@EventPattern('${pattern}')`;
       const { batch, ...extras } = (handler.extras ?? {}) as MqkitEventExtras & { batch?: unknown };
       if (batch !== undefined) {
-        issues.push({ source, option: 'batch', value: batch, allowed: 'no batch on @EventPattern handlers (one message per call); use @Consumer({ batch: true }) with MqkitModule' });
+        issues.push({ source, option: 'batch', value: batch, allowed: reply ? NO_BATCH_REPLY : NO_BATCH_EVENT });
         continue;
       }
-      const options = { ...this.options.consumer, ...extras, group: extras.group ?? this.options.group, topic: pattern };
-      const target = { handle: (message: Message, ctx: ConsumeContext) => this.dispatch(pattern, handler, message, ctx) };
+      // The decorator decides whether a subscription replies, never an option spread in from `consumer` or extras.
+      const options = { ...this.options.consumer, ...extras, group: extras.group ?? this.options.group, topic: pattern, reply };
+      const codec = reply ? (options.codec ?? jsonCodec) : undefined;
+      const target = { handle: (message: Message, ctx: ConsumeContext) => this.dispatch(source, handler, message, ctx, codec) };
       declarations.push({ options, handler: { className: source, method: 'handle', resolve: () => target } });
     }
     if (issues.length > 0) throw new ConfigurationError(issues);
@@ -120,18 +132,23 @@ export class MqkitServer extends Server<Record<string, Function>, MqkitServerSta
   /**
    * Calls the Nest handler chain for one message and settles when it has: its promise, or the stream it returns,
    * completing. The call goes through Nest's processing hooks (tracing) without depending on what they return.
+   * With a reply codec (a `@MessagePattern`) it resolves with the reply; an event handler's result is dropped, as
+   * core would read it as a consume status.
    */
-  private dispatch(pattern: string, handler: MessageHandler, message: Message, ctx: ConsumeContext): Promise<void> {
+  private dispatch(source: string, handler: MessageHandler, message: Message, ctx: ConsumeContext, replyCodec: Codec | undefined): Promise<unknown> {
     const context = new MqkitContext([message, ctx]);
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<unknown>((resolve, reject) => {
       const run = this.runWithProcessingHooks(context, async (runEndHook) => {
         try {
           const result: unknown = await handler(message.payload, context);
-          if (isObservable(result)) await lastValueFrom(result.pipe(finalize(runEndHook)), { defaultValue: undefined });
+          // One request has one reply: of a stream, the last value answers (Nest's own servers send each value as
+          // a response packet; a RocketMQ reply cannot be followed by another).
+          let value = result;
+          if (isObservable(result)) value = await lastValueFrom(result.pipe(finalize(runEndHook)), { defaultValue: undefined });
           else runEndHook();
-          resolve();
+          resolve(replyCodec ? replyBody(value, replyCodec) : undefined);
         } catch (error) {
-          reject(asError(pattern, error));
+          reject(asError(source, error));
           throw error;
         }
       });
@@ -141,8 +158,20 @@ export class MqkitServer extends Server<Record<string, Function>, MqkitServerSta
   }
 }
 
+const NO_BATCH_EVENT = 'no batch on @EventPattern handlers (one message per call); use @Consumer({ batch: true }) with MqkitModule';
+const NO_BATCH_REPLY = 'no batch on @MessagePattern handlers: a reply answers one request message';
+
+/**
+ * A Nest handler returns data, whatever its type: a string goes through the codec like an object, so a JSON
+ * requester (MqkitClient) reads back the string that was returned, where core sends a string's bytes as they are.
+ * A Buffer stays raw bytes, for requesters that want exactly those.
+ */
+function replyBody(value: unknown, codec: Codec): unknown {
+  return typeof value === 'string' ? codec.encode(value) : value;
+}
+
 /** Nest's RPC exception filter turns errors into plain `{ status, message }` objects; core wants an Error. */
-function asError(pattern: string, error: unknown): unknown {
+function asError(source: string, error: unknown): unknown {
   if (error instanceof Error) return error;
-  return new Error(`@EventPattern('${pattern}') handler failed: ${JSON.stringify(error)}`, { cause: error });
+  return new Error(`${source} handler failed: ${JSON.stringify(error)}`, { cause: error });
 }

@@ -1,0 +1,80 @@
+import type { SendResult } from '../spi/transport.roles';
+import type { OutgoingMessage } from './outgoing-message';
+
+/** Which producer call a send is. */
+export type SendKind = 'send' | 'oneway' | 'batch' | 'transaction' | 'request';
+
+/** One producer call, as send hooks see it. */
+export interface SendInvocation {
+  /** The producer group, as the application named it. */
+  readonly group: string;
+  readonly kind: SendKind;
+  /** The topic, as the application named it. */
+  readonly topic: string;
+  /** The messages of the call: one, or a batch's. */
+  readonly messages: readonly OutgoingMessage[];
+  /**
+   * Adds a user property to message `index` before it is encoded (trace context, for one); call it before
+   * `proceed()`. Reserved names are refused as on any message.
+   */
+  setProperty(index: number, name: string, value: string): void;
+}
+
+/**
+ * Wraps every producer call (send, oneway, batch, transaction, request), as ConsumeHook wraps handler calls: one
+ * around-function for spans, timing and message trace. Call `proceed()` once; it resolves with the broker's result
+ * per message (none for oneway and request sends) and rejects as the call does. A throw fails the call.
+ *
+ * @example
+ * ```ts
+ * const stamp: SendHook = {
+ *   name: 'stamp',
+ *   around(call, proceed) {
+ *     call.messages.forEach((_, i) => call.setProperty(i, 'sentBy', 'billing'));
+ *     return proceed();
+ *   },
+ * };
+ * ```
+ */
+export interface SendHook {
+  readonly name: string;
+  around(invocation: SendInvocation, proceed: () => Promise<readonly SendResult[]>): Promise<readonly SendResult[]>;
+}
+
+/**
+ * Runs `send` through the hooks (first hook outermost). `send` gets the messages with the properties hooks added;
+ * `results` says what to hand the hooks from its outcome. No hooks: `send` runs alone, with nothing allocated.
+ */
+export async function runSendHooks<R>(
+  hooks: readonly SendHook[],
+  call: { readonly group: string; readonly kind: SendKind; readonly messages: readonly OutgoingMessage[] },
+  send: (messages: readonly OutgoingMessage[]) => Promise<R>,
+  results: (outcome: R) => readonly SendResult[],
+): Promise<R> {
+  if (hooks.length === 0) return send(call.messages);
+  const added: (Record<string, string> | undefined)[] = call.messages.map(() => undefined);
+  const invocation: SendInvocation = {
+    group: call.group,
+    kind: call.kind,
+    topic: call.messages[0]?.topic ?? '',
+    messages: call.messages,
+    setProperty: (index, name, value) => {
+      if (index < 0 || index >= added.length) throw new RangeError(`no message ${index} in this ${call.kind} (${added.length})`);
+      (added[index] ??= {})[name] = value;
+    },
+  };
+  let outcome: { value: R } | undefined;
+  let proceed = async (): Promise<readonly SendResult[]> => {
+    const messages = call.messages.map((m, i) => (added[i] ? { ...m, properties: { ...m.properties, ...added[i] } } : m));
+    outcome = { value: await send(messages) };
+    return results(outcome.value);
+  };
+  for (let i = hooks.length - 1; i >= 0; i--) {
+    const hook = hooks[i]!;
+    const next = proceed;
+    proceed = () => hook.around(invocation, next);
+  }
+  await proceed();
+  if (!outcome) throw new Error(`a send hook of ${call.group} returned without calling proceed()`);
+  return outcome.value;
+}
