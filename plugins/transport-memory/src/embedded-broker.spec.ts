@@ -78,6 +78,26 @@ describe('EmbeddedBroker store and pull', () => {
     await expect(held).rejects.toMatchObject({ name: 'AbortError' });
   });
 
+  it('holds many pulls on one broker without a MaxListenersExceededWarning (each listens for a crash)', async () => {
+    const b = broker();
+    b.createTopic({ topic: 'T', queues: 32 });
+    const warnings: Error[] = [];
+    const onWarning = (w: Error): void => void warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const controllers = Array.from({ length: 32 }, () => new AbortController());
+      const held = controllers.map((c, q) => b.pull(pull({ mq: mq(q), suspendMs: 60_000 }), c.signal).catch((e: unknown) => e));
+      // A warning is emitted on a later tick: let one pass with every pull held.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      for (const c of controllers) c.abort();
+      await Promise.all(held);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('OFFSET_ILLEGAL below min, above max, and at a non-zero offset of an empty queue', async () => {
     const b = broker();
     b.createTopic({ topic: 'T', queues: 1 });

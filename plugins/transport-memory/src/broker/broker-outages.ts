@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { BrokerError, type MessageQueue } from '@mqkit/core';
 
 /**
@@ -37,7 +38,11 @@ export class BrokerOutages {
   /** Aborts when the broker crashes (a held pull ends with the broker). */
   aliveSignal(brokerName: string): AbortSignal {
     let controller = this.alive.get(brokerName);
-    if (!controller) this.alive.set(brokerName, (controller = new AbortController()));
+    if (!controller) {
+      this.alive.set(brokerName, (controller = new AbortController()));
+      // Every pull held on the broker listens to it: many more than Node's default warning threshold of 10.
+      setMaxListeners(0, controller.signal);
+    }
     return controller.signal;
   }
 
