@@ -21,6 +21,7 @@ import { toError } from '../util/deferred';
 import { Tokens, resolveAllOf } from '../spi/tokens';
 import { checkAppOptions, type ConsumerAppOptions, type StopOptions } from './app-options';
 import { appCallbacks } from './app-callbacks';
+import { consumerControl, type ConsumerControl } from './consumer-control';
 import { checkSubscriptions } from './check-subscriptions';
 import { requesterRegistration } from './requester-registration';
 import { ClientHost } from './client-host';
@@ -31,24 +32,11 @@ import { StallWatch } from './stall-watch';
 const DEFAULT_MAX_CACHED_BYTES = 256 * 1024 * 1024;
 
 /** The test kit's way in (`simulateCrash`): a symbol, so the crash is not part of the app's API. */
+export type { ConsumerControl } from './consumer-control';
+
 export const CRASH = Symbol.for('mqkit.app.crash');
 
 export type AppState = 'new' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
-
-/** Per-consumer controls, at `app.consumer(group)`. */
-export interface ConsumerControl {
-  readonly group: string;
-  /** Stops pulling (running handler calls finish); nothing is lost. */
-  pause(): void;
-  resume(): void;
-  status(): ConsumerStatus;
-  /**
-   * Moves the whole group (every member, not just this one) back or forward to the first message stored at or
-   * after `timestamp`, for each subscribed topic (or the given ones): the broker pushes the new offsets to every
-   * member, which drops what it cached and pulls again from there.
-   */
-  resetOffsetByTimestamp(timestamp: number, topics?: readonly string[]): Promise<void>;
-}
 
 export interface AppStatus {
   readonly clientId: string;
@@ -190,16 +178,7 @@ export class ConsumerApp {
   consumer(group: string): ConsumerControl {
     const runtime = this.runtimes.get(wrapNamespace(this.options.namespace, group));
     if (!runtime) throw new IllegalStateError(`no consumer group ${group} in app ${this.clientId} (started groups: ${[...this.runtimes.keys()].join(', ') || 'none'})`);
-    return {
-      group,
-      pause: () => runtime.pause(),
-      resume: () => runtime.resume(),
-      status: () => runtime.status(),
-      resetOffsetByTimestamp: async (timestamp, topics) => {
-        const admin = this.host.require('offsetAdmin', 'the offset reset');
-        for (const topic of topics?.map((t) => wrapNamespace(this.options.namespace, t)) ?? runtime.definition.subscriptions.map((s) => s.topic)) await admin.resetOffsetByTimestamp(runtime.group, topic, timestamp);
-      },
-    };
+    return consumerControl(group, runtime, this.host, this.options.namespace);
   }
 
   status(): AppStatus {

@@ -1,0 +1,33 @@
+import { wrapNamespace } from '../model/namespace';
+import type { ConsumerRuntime } from '../runtime/consumer-runtime';
+import type { ConsumerStatus } from '../runtime/runtime-status';
+import type { ClientHost } from './client-host';
+
+/** Per-consumer controls, at `app.consumer(group)`. */
+export interface ConsumerControl {
+  readonly group: string;
+  /** Stops pulling (running handler calls finish); nothing is lost. */
+  pause(): void;
+  resume(): void;
+  status(): ConsumerStatus;
+  /**
+   * Moves the whole group (every member, not just this one) back or forward to the first message stored at or
+   * after `timestamp`, for each subscribed topic (or the given ones): the broker pushes the new offsets to every
+   * member, which drops what it cached and pulls again from there.
+   */
+  resetOffsetByTimestamp(timestamp: number, topics?: readonly string[]): Promise<void>;
+}
+
+/** The controls of one started group; topics given to a reset are wrapped in the app's namespace. */
+export function consumerControl(group: string, runtime: ConsumerRuntime, host: ClientHost, namespace: string | undefined): ConsumerControl {
+  return {
+    group,
+    pause: () => runtime.pause(),
+    resume: () => runtime.resume(),
+    status: () => runtime.status(),
+    resetOffsetByTimestamp: async (timestamp, topics) => {
+      const admin = host.require('offsetAdmin', 'the offset reset');
+      for (const topic of topics?.map((t) => wrapNamespace(namespace, t)) ?? runtime.definition.subscriptions.map((s) => s.topic)) await admin.resetOffsetByTimestamp(runtime.group, topic, timestamp);
+    },
+  };
+}
