@@ -36,6 +36,7 @@ export { parseSubscription, sqlSubscription, tagMatches, type SubscriptionData }
 export { compileSql92, Sql92Error, type Sql92Filter } from './filter/index';
 export { javaStringHashCode } from './util/java-hash';
 export { withoutNamespace, wrapNamespace } from './model/namespace';
+export { isClusterTopic, isSystemTopic } from './model/system-topics';
 
 // Transactions
 export type { LocalTransaction, TransactionListener, TransactionSendResult, TransactionState } from './producer/transaction';
@@ -79,6 +80,16 @@ export type {
   TopicAdmin,
   OffsetAdmin,
 } from './spi/transport.roles';
+export type {
+  ClusterAdmin,
+  ConsumerConnection,
+  ConsumerConnections,
+  MessageQuery,
+  QueueConsumeStats,
+  SubscriptionGroupSettings,
+  TopicListing,
+  TopicQueueStats,
+} from './spi/cluster-admin.role';
 
 // Allocation
 export { AllocateMessageQueueAveragely } from './allocation/averagely.strategy';
@@ -96,12 +107,29 @@ export { ConsumerApp, createConsumerApp, type AppState, type AppStatus, type Con
 export type { ConsumerAppOptions, MessageQueueListener, StopOptions } from './app/app-options';
 export { createProducer, type StandaloneProducer, type StandaloneProducerOptions } from './app/create-producer';
 export { createAdmin, type Admin } from './app/create-admin';
+export type { ConsumerProgress, QueryByKeyOptions } from './app/admin-reads';
+export type { SubscriptionGroupOptions } from './app/subscription-group-options';
 
 // Producer
 export { Producer, type RequestOptions, type SendOptions } from './producer/producer';
 export { REPLY_MESSAGE_FLAG, isRequest } from './producer/reply-message';
-export type { SendHook, SendInvocation, SendKind } from './producer/send-hook';
+export type { EndTransactionInvocation, SendHook, SendInvocation, SendKind } from './producer/send-hook';
 export { selectByHash, selectByRandom, type MessageQueueSelector } from './producer/queue-selector';
 export { LatencyFaultTolerance } from './producer/latency-fault-tolerance';
 export type { ProducerOptions } from './producer/producer-options';
 export type { OutgoingMessage } from './producer/outgoing-message';
+
+// Message trace
+export type { MessageTraceOptions } from './trace/trace-options';
+export type { TraceStatus } from './trace/trace-dispatcher';
+export {
+  ConsumeReturnType,
+  DEFAULT_TRACE_REGION_ID,
+  MessageType,
+  RMQ_SYS_TRACE_TOPIC,
+  type TraceBean,
+  type TraceContext,
+  type TraceTransactionState,
+  type TraceType,
+} from './trace/trace-context';
+export { decodeTraceData, encodeTraceContext, type TraceTransfer } from './trace/trace-data-encoder';

@@ -5,6 +5,7 @@ export { ProcessQueue } from './runtime/process-queue';
 export { ByteBudget } from './runtime/byte-budget';
 export { ElasticPool, type PoolTask } from './runtime/elastic-pool';
 export { ConsumedMessage } from './runtime/consumed-message';
+export { isConsumerStatus } from './runtime/runtime-status';
 export { coalesceMap } from './runtime/operators/coalesce-map';
 export { OffsetTable, type OffsetEntry } from './offsets/offset-table';
 export { PluginHost } from './app/plugin-host';

@@ -9,6 +9,7 @@ import type { ProducerOptions } from '../producer/producer-options';
 import type { ConsumeHook } from '../runtime/consume-hook';
 import type { OffsetStoreProvider } from '../spi/offset-store';
 import type { MqkitPlugin, TransportPlugin } from '../spi/plugin';
+import { resolveTraceOptions, type MessageTraceOptions } from '../trace/trace-options';
 
 /** RocketMQ's MessageQueueListener: called when a consumer's assignment for a topic changes. */
 export type MessageQueueListener = (event: {
@@ -19,7 +20,8 @@ export type MessageQueueListener = (event: {
   readonly mqAssigned: readonly MessageQueue[];
 }) => void;
 
-export interface ConsumerAppOptions {
+/** The app's options; `enableMsgTrace` traces its consumer groups' handler calls (the producer has its own). */
+export interface ConsumerAppOptions extends MessageTraceOptions {
   /** The broker transport, e.g. `memoryTransport()` (embedded) or `rocketmqTransport({ nameServer })`. */
   readonly transport: TransportPlugin;
   /** `@Consumer` classes, or declarations discovered by another container (the NestJS integration). */
@@ -61,4 +63,5 @@ export function checkAppOptions(options: ConsumerAppOptions): void {
   if (options.maxCachedBytes !== undefined && !(Number.isInteger(options.maxCachedBytes) && options.maxCachedBytes > 0)) {
     throw new ConfigurationError({ source: 'createConsumerApp', option: 'maxCachedBytes', value: options.maxCachedBytes, allowed: 'an integer number of bytes > 0' });
   }
+  resolveTraceOptions('createConsumerApp', options);
 }

@@ -19,6 +19,8 @@ export interface ClientHostOptions {
   readonly clientIp?: string;
   /** Parent of the client's own child container; default tsyringe's root container. */
   readonly container?: DependencyContainer;
+  /** RocketMQ's namespace of the client, told to its plugins (they name things as the application does). */
+  readonly namespace?: string;
 }
 
 /**
@@ -43,7 +45,7 @@ export class ClientHost {
     this.profile = resolveProfile(options.profile);
     this.clientId = buildClientId(options);
     this.container = (options.container ?? rootContainer).createChildContainer();
-    this.plugins = new PluginHost(this.container, { clientId: this.clientId, profile: this.profile, events: this.events });
+    this.plugins = new PluginHost(this.container, { clientId: this.clientId, profile: this.profile, namespace: options.namespace, events: this.events });
   }
 
   /**

@@ -19,12 +19,15 @@ import type { BrokerCallbacks } from '../spi/transport.roles';
 import { parentController } from '../util/abort';
 import { toError } from '../util/deferred';
 import { Tokens, resolveAllOf } from '../spi/tokens';
+import { MessageTrace } from '../trace/message-trace';
+import type { TraceStatus } from '../trace/trace-dispatcher';
+import { traceSettings } from '../trace/trace-options';
 import { checkAppOptions, type ConsumerAppOptions, type StopOptions } from './app-options';
 import { appCallbacks } from './app-callbacks';
 import { consumerControl, type ConsumerControl } from './consumer-control';
 import { checkSubscriptions } from './check-subscriptions';
-import { requesterRegistration } from './requester-registration';
 import { ClientHost } from './client-host';
+import { clientProducer } from './client-producer';
 import { createConsumerGroups } from './consumer-groups';
 import { Heartbeats } from './heartbeats';
 import { StallWatch } from './stall-watch';
@@ -46,6 +49,8 @@ export interface AppStatus {
   readonly cachedBytes: number;
   readonly maxCachedBytes: number;
   readonly consumers: readonly ConsumerStatus[];
+  /** The message traces (`enableMsgTrace` of the app, of its producer): records queued, sent, dropped, failed. */
+  readonly trace?: readonly TraceStatus[];
 }
 
 /**
@@ -62,6 +67,7 @@ export class ConsumerApp {
   private heartbeats: Heartbeats | undefined;
   private stallWatch: StallWatch | undefined;
   private producerInstance: Producer | undefined;
+  private readonly traces: MessageTrace[] = [];
   private stopReport: Promise<StopReport> | undefined;
   private currentState: AppState = 'new';
 
@@ -116,6 +122,10 @@ export class ConsumerApp {
       await checkSubscriptions(definitions, host);
       host.consumerStatus = () => [...this.runtimes.values()].map((r) => r.status());
       await host.register(options.plugins ?? []);
+      // One trace for the app's groups (Java: one per push consumer), named after the first, as Java names it after its own.
+      const trace = traceSettings(options);
+      const consumerTrace = trace && definitions[0] && new MessageTrace({ group: definitions[0].group, type: 'CONSUME' }, trace, { routes: transport.routes, sender: host.require('sender', 'enableMsgTrace'), events: host.events, clientId: host.clientId });
+      if (consumerTrace) this.traces.push(consumerTrace);
       const runtimes = createConsumerGroups(definitions, host, options, {
         clientId: host.clientId,
         profile: host.profile,
@@ -123,7 +133,7 @@ export class ConsumerApp {
         budget: this.budget,
         signal: this.controller.signal,
         transport,
-        hooks: [...(options.hooks ?? []), ...resolveAllOf(host.container, Tokens.ConsumeHook)],
+        hooks: [...(options.hooks ?? []), ...resolveAllOf(host.container, Tokens.ConsumeHook), ...(consumerTrace ? [consumerTrace.consumeHook()] : [])],
         namespace: options.namespace,
         onAssignmentChanged: () => this.heartbeats?.now(),
         messageQueueChanged: options.messageQueueListener
@@ -132,16 +142,10 @@ export class ConsumerApp {
       });
       for (const runtime of runtimes) runtime.bindHandlers();
       if (options.producer) {
-        const producerOptions = resolveProducerOptions({ namespace: options.namespace, ...options.producer });
-        this.producerInstance = new Producer({
-          options: producerOptions,
-          hooks: [...producerOptions.hooks, ...resolveAllOf(host.container, Tokens.SendHook)],
-          routes: transport.routes,
-          sender: host.require('sender', 'the producer'),
-          events: host.events,
-          clientId: host.clientId,
-          registerRequester: requesterRegistration(transport.routes, async () => this.heartbeats?.beatNow()),
-        });
+        const resolved = resolveProducerOptions({ namespace: options.namespace, ...options.producer });
+        const client = clientProducer(host, resolved, transport.routes, host.require('sender', 'the producer'), async () => this.heartbeats?.beatNow());
+        this.producerInstance = client.producer;
+        if (client.trace) this.traces.push(client.trace);
         host.container.register(Producer, { useValue: this.producerInstance });
       }
       for (const runtime of runtimes) this.runtimes.set(runtime.group, runtime);
@@ -190,6 +194,7 @@ export class ConsumerApp {
       cachedBytes: this.budget.inUse,
       maxCachedBytes: this.budget.limit,
       consumers,
+      ...(this.traces.length > 0 ? { trace: this.traces.map((t) => t.status()) } : {}),
     };
   }
 
@@ -231,6 +236,8 @@ export class ConsumerApp {
     await this.stallWatch?.stopped();
     const consumers = await Promise.all([...this.runtimes.values()].map(async (r) => ({ group: r.group, queues: await r.stop(deadline) })));
     await this.producerInstance?.stop();
+    // After the last handler call and send: the records they queued are sent before the connection closes.
+    await Promise.all(this.traces.map((t) => t.stop()));
     try {
       await this.host.close();
     } finally {

@@ -1,13 +1,13 @@
 import type { EventBus } from '../events/event-bus';
-import { Producer } from '../producer/producer';
+import type { Producer } from '../producer/producer';
 import { resolveProducerOptions, type ProducerOptions } from '../producer/producer-options';
 import type { MqkitPlugin, TransportPlugin } from '../spi/plugin';
-import { Tokens, resolveAllOf } from '../spi/tokens';
 import type { BrokerCallbacks } from '../spi/transport.roles';
 import { toError } from '../util/deferred';
 import { ClientHost, type ClientHostOptions } from './client-host';
+import type { TraceStatus } from '../trace/trace-dispatcher';
+import { clientProducer } from './client-producer';
 import { Heartbeats } from './heartbeats';
-import { requesterRegistration } from './requester-registration';
 
 export interface StandaloneProducerOptions extends ProducerOptions, ClientHostOptions {
   readonly transport: TransportPlugin;
@@ -25,6 +25,9 @@ export interface StandaloneProducer {
   sendBatch: Producer['sendBatch'];
   sendInTransaction: Producer['sendInTransaction'];
   request: Producer['request'];
+  /** What the message trace did (queued, sent, dropped, failed records); undefined without `enableMsgTrace`. */
+  traceStatus(): TraceStatus | undefined;
+  /** Waits for sends in flight, sends the queued trace records, then closes the connection. */
   stop(): Promise<void>;
 }
 
@@ -69,15 +72,8 @@ export async function createProducer(options: StandaloneProducerOptions): Promis
     controller.signal,
     () => (producer?.heartbeats ? [resolved.group] : []),
   );
-  producer = new Producer({
-    options: resolved,
-    routes: roles.routes,
-    sender,
-    events: host.events,
-    clientId: host.clientId,
-    registerRequester: requesterRegistration(roles.routes, () => heartbeats.beatNow()),
-    hooks: [...resolved.hooks, ...resolveAllOf(host.container, Tokens.SendHook)],
-  });
+  const client = clientProducer(host, resolved, roles.routes, sender, () => heartbeats.beatNow());
+  producer = client.producer;
   heartbeats.start(host.profile.heartbeatIntervalMs);
   if (producer.transactional) heartbeats.now();
   const started = producer;
@@ -90,8 +86,9 @@ export async function createProducer(options: StandaloneProducerOptions): Promis
     sendBatch: (messages) => started.sendBatch(messages),
     sendInTransaction: (message, local) => started.sendInTransaction(message, local),
     request: (message, options) => started.request(message, options),
+    traceStatus: () => client.trace?.status(),
     stop: async () => {
-      await started.stop();
+      await client.stop();
       controller.abort();
       await heartbeats.stopped();
       await host.close();

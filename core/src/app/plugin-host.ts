@@ -12,7 +12,7 @@ export class PluginHost {
 
   constructor(
     private readonly container: DependencyContainer,
-    base: { clientId: string; profile: Profile; events: EventBus },
+    base: { clientId: string; profile: Profile; namespace: string | undefined; events: EventBus },
   ) {
     this.context = { ...base, addTeardown: (fn) => this.teardowns.push(fn), consumers: () => this.consumers() };
   }

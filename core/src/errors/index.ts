@@ -10,3 +10,5 @@ export { IllegalStateError } from './state.error';
 export { SubscriptionRejectedError } from './subscription-rejected.error';
 export { BatchSendError } from './batch-send.error';
 export { RequestTimeoutError } from './request-timeout.error';
+export { MessageNotFoundError } from './message-not-found.error';
+export { ConsumerNotOnlineError } from './consumer-not-online.error';

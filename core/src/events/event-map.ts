@@ -29,8 +29,12 @@ export interface MqkitEvents {
   'consumer.pull': { group: string; mq: MessageQueue; status: PullStatus; found: number; nextOffset: number; maxOffset: number; durationMs: number };
   'consumer.consume': { group: string; mq: MessageQueue; count: number; ok: number; failed: number; durationMs: number };
   'consumer.commit': { group: string; mq: MessageQueue; offset: number };
-  /** A message handed back to the broker for a later retry (or to the DLQ past maxReconsumeTimes). */
-  'consumer.retry': { group: string; msgId: string; topic: string; reconsumeTimes: number; delayLevel: number; local: boolean };
+  /**
+   * A message handed back to the broker for a later retry (or to the DLQ past maxReconsumeTimes), or kept for a
+   * local retry (`local`). `deadLetter`: the broker dead-letters it (`delayLevel < 0`, or its stored reconsumeTimes
+   * reached maxReconsumeTimes, the broker's rule in consumerSendMsgBack).
+   */
+  'consumer.retry': { group: string; msgId: string; topic: string; reconsumeTimes: number; delayLevel: number; local: boolean; deadLetter: boolean };
   /** A failure a consumer recovered from or reported; `where` names the stage. */
   'consumer.error': { group: string; where: string; error: Error; mq?: MessageQueue };
   /** A released queue finished draining (or hit its bound). */
@@ -47,6 +51,19 @@ export interface MqkitEvents {
   /** A reply handler (`reply: true`) answered a request; `sent` is false when the reply could not be sent. */
   'consumer.reply': { group: string; correlationId: string; replyTo: string; sent: boolean };
   'offset-store.error': { store: string; group: string; error: Error };
+  /**
+   * Message trace records lost: the trace queue was full (`queue-full`), the client was stopping (`stopped`), or their
+   * trace message failed after its retries (`send-failed`, with the error). `dropped` and `failed` are the totals so far.
+   */
+  'trace.dropped': {
+    producerGroup: string;
+    traceTopic: string;
+    reason: 'queue-full' | 'stopped' | 'send-failed';
+    contexts: number;
+    dropped: number;
+    failed: number;
+    error?: Error;
+  };
 }
 
 export type MqkitEventName = keyof MqkitEvents;

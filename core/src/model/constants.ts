@@ -58,6 +58,10 @@ export const MessageConst = {
   TTL: 'TTL',
   /** `reply` on a reply (MixAll.REPLY_MESSAGE_FLAG). */
   MSG_TYPE: 'MSG_TYPE',
+  /** Added by the broker to every stored message: its regionId (message trace records carry it). */
+  MSG_REGION: 'MSG_REGION',
+  /** Added by the broker to every stored message: its traceOn; `false` keeps consumers from tracing it. */
+  TRACE_ON: 'TRACE_ON',
 } as const;
 
 /** The reply topic of a cluster (MixAll.getReplyTopic): `<cluster>_REPLY_TOPIC`. */

@@ -1,4 +1,5 @@
 import { DLQ_GROUP_TOPIC_PREFIX, RETRY_GROUP_TOPIC_PREFIX } from './constants';
+import { isSystemTopic } from './system-topics';
 
 /**
  * RocketMQ's namespaces (ClientConfig.namespace, NamespaceUtil): a shared cluster keeps tenants apart by naming
@@ -6,24 +7,12 @@ import { DLQ_GROUP_TOPIC_PREFIX, RETRY_GROUP_TOPIC_PREFIX } from './constants';
  * `%RETRY%<namespace>%<group>`. System topics (TBW102, RMQ_SYS_*, rmq_sys_*, ...) and system groups
  * (CID_RMQ_SYS_*) are never wrapped, and a name already wrapped stays as it is.
  */
-const SYSTEM_TOPICS: ReadonlySet<string> = new Set([
-  'TBW102',
-  'SCHEDULE_TOPIC_XXXX',
-  'BenchmarkTest',
-  'RMQ_SYS_TRANS_HALF_TOPIC',
-  'RMQ_SYS_TRACE_TOPIC',
-  'RMQ_SYS_TRANS_OP_HALF_TOPIC',
-  'TRANS_CHECK_MAX_TIME_TOPIC',
-  'SELF_TEST_TOPIC',
-  'OFFSET_MOVED_EVENT',
-  'CHECKPOINT_TOPIC',
-]);
 
 /** A namespace: letters, digits, `_` and `-` (`%` is the separator). */
 export const NAMESPACE_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 function isSystem(name: string): boolean {
-  return SYSTEM_TOPICS.has(name) || name.startsWith('rmq_sys_') || name.startsWith('CID_RMQ_SYS_');
+  return isSystemTopic(name) || name.startsWith('CID_RMQ_SYS_');
 }
 
 function splitPrefix(name: string): [prefix: string, rest: string] {

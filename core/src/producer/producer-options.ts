@@ -4,9 +4,10 @@ import type { SendHook } from './send-hook';
 import { ConfigurationError, type ConfigurationIssue } from '../errors/configuration.error';
 import { wrapNamespace } from '../model/namespace';
 import { GROUP_MAX_LENGTH, IssueCollector, checkName, checkNamespace } from '../options/option-checks';
+import { checkTraceOptions, traceSettings, type MessageTraceOptions, type ResolvedTraceOptions } from '../trace/trace-options';
 
-/** DefaultMQProducer's options (producer-semantics.md §1). */
-export interface ProducerOptions {
+/** DefaultMQProducer's options (producer-semantics.md §1), message trace (`enableMsgTrace`) included. */
+export interface ProducerOptions extends MessageTraceOptions {
   /** producerGroup: 1-120 chars of `[%|a-zA-Z0-9_-]`, not `DEFAULT_PRODUCER`. */
   readonly group: string;
   /** Budget of one send call, retries included (3000 ms). */
@@ -44,6 +45,8 @@ export interface ResolvedProducerOptions {
   readonly sendLatencyFaultEnable: boolean;
   readonly retryAnotherBrokerWhenNotStoreOK: boolean;
   readonly hooks: readonly SendHook[];
+  /** Message trace settings; undefined when `enableMsgTrace` is off. */
+  readonly trace: ResolvedTraceOptions | undefined;
 }
 
 export function resolveProducerOptions(options: ProducerOptions): ResolvedProducerOptions {
@@ -63,6 +66,7 @@ export function resolveProducerOptions(options: ProducerOptions): ResolvedProduc
   if (options.hooks !== undefined && (!Array.isArray(options.hooks) || options.hooks.some((h) => typeof h?.around !== 'function'))) {
     issues.add('hooks', options.hooks, 'an array of send hooks, each with around(invocation, proceed)');
   }
+  checkTraceOptions(issues, options);
   if (issues.issues.length > 0) throw new ConfigurationError(issues.issues as ConfigurationIssue[]);
   return {
     group: wrapNamespace(options.namespace, options.group),
@@ -76,5 +80,6 @@ export function resolveProducerOptions(options: ProducerOptions): ResolvedProduc
     sendLatencyFaultEnable: options.sendLatencyFaultEnable ?? false,
     retryAnotherBrokerWhenNotStoreOK: options.retryAnotherBrokerWhenNotStoreOK ?? false,
     hooks: options.hooks ?? [],
+    trace: traceSettings(options),
   };
 }

@@ -21,7 +21,8 @@ import type { ResolvedProducerOptions } from './producer-options';
 import { selectByHash, type MessageQueueSelector } from './queue-selector';
 import { UniqKeyGenerator } from './uniq-key';
 import { Requests, type RequestOptions } from './requests';
-import { runSendHooks, type SendHook, type SendKind } from './send-hook';
+import { runEndTransactionHooks, runSendHooks, type EndTransactionInvocation, type SendHook, type SendKind } from './send-hook';
+import { checkedTransactionEnd, localTransactionEnd } from './end-transaction';
 import type { Message } from '../model/message';
 
 export interface ProducerDeps {
@@ -111,7 +112,7 @@ export class Producer {
   /** Runs a producer call through the send hooks (none: the call alone). */
   private hooked<T, R>(kind: SendKind, messages: readonly OutgoingMessage<T>[], send: (messages: readonly OutgoingMessage<T>[]) => Promise<R>, results: (outcome: R) => readonly SendResult[]): Promise<R> {
     const { hooks = [], options } = this.deps;
-    return runSendHooks(hooks, { group: withoutNamespace(options.namespace, options.group), kind, messages }, send as (messages: readonly OutgoingMessage[]) => Promise<R>, results);
+    return runSendHooks(hooks, { group: withoutNamespace(options.namespace, options.group), namespace: options.namespace, kind, messages }, send as (messages: readonly OutgoingMessage[]) => Promise<R>, results);
   }
 
   /** A queue the application names, as the broker knows it (its topic in the namespace). */
@@ -204,6 +205,7 @@ export class Producer {
         state = 'UNKNOW';
       }
     }
+    this.transactionEnded(localTransactionEnd(options, message, record, wire, state));
     try {
       await sender.endTransaction({ producerGroup: options.group, result: wire, state, transactionId: record.properties[MessageConst.UNIQ_KEY]! });
     } catch (error) {
@@ -235,12 +237,21 @@ export class Producer {
     if (!listener) return 'UNKNOW';
     const mq = { topic: record.topic, brokerName: record.brokerName, queueId: record.queueId };
     const message = new ConsumedMessage(record, mq, this.deps.options.codec ?? jsonCodec, 0, this.deps.options.namespace);
+    let state: TransactionState = 'UNKNOW';
     try {
-      const state = await listener.checkLocalTransaction(message);
-      return TRANSACTION_STATES.includes(state) ? state : 'UNKNOW';
+      const answer = await listener.checkLocalTransaction(message);
+      if (TRANSACTION_STATES.includes(answer)) state = answer;
     } catch {
-      return 'UNKNOW';
+      state = 'UNKNOW';
     }
+    this.transactionEnded(checkedTransactionEnd(this.deps.options, message, state));
+    return state;
+  }
+
+  /** The send hooks' endTransaction (message trace's EndTransaction record); a hook's throw is a producer.error. */
+  private transactionEnded(invocation: EndTransactionInvocation): void {
+    const { hooks = [], events } = this.deps;
+    runEndTransactionHooks(hooks, invocation, (error) => events.emit('producer.error', { group: this.group, topic: invocation.message.topic, error, attempt: 0 }));
   }
 
   /** Resolves after every send in flight has settled; later sends are refused. */

@@ -1,5 +1,7 @@
 import type { SendResult } from '../spi/transport.roles';
+import { toError } from '../util/deferred';
 import type { OutgoingMessage } from './outgoing-message';
+import type { TransactionState } from './transaction';
 
 /** Which producer call a send is. */
 export type SendKind = 'send' | 'oneway' | 'batch' | 'transaction' | 'request';
@@ -8,6 +10,8 @@ export type SendKind = 'send' | 'oneway' | 'batch' | 'transaction' | 'request';
 export interface SendInvocation {
   /** The producer group, as the application named it. */
   readonly group: string;
+  /** The client's RocketMQ namespace (group and topic here are without it); undefined when it has none. */
+  readonly namespace: string | undefined;
   readonly kind: SendKind;
   /** The topic, as the application named it. */
   readonly topic: string;
@@ -39,6 +43,45 @@ export interface SendInvocation {
 export interface SendHook {
   readonly name: string;
   around(invocation: SendInvocation, proceed: () => Promise<readonly SendResult[]>): Promise<readonly SendResult[]>;
+  /**
+   * A transaction's outcome, just before it goes to the broker (RocketMQ's EndTransactionHook): after the local
+   * transaction of `sendInTransaction`, and for every answered check-back. A throw is reported, never fatal.
+   */
+  endTransaction?(invocation: EndTransactionInvocation): void;
+}
+
+/** A transaction's outcome as hooks see it (RocketMQ's EndTransactionContext). */
+export interface EndTransactionInvocation {
+  /** The producer group, as the application named it. */
+  readonly group: string;
+  /** The half message: as sent by `sendInTransaction`, or as the broker stored it for a check-back. */
+  readonly message: {
+    /** As the application names it. */
+    readonly topic: string;
+    readonly tags: string | undefined;
+    readonly keys: readonly string[];
+    readonly properties: Readonly<Record<string, string>>;
+  };
+  /** The half message's id (UNIQ_KEY). */
+  readonly msgId: string;
+  /** `ip:port` of the broker that stored the half message. */
+  readonly storeHost: string;
+  /** Undefined when the half message was not stored (SEND_OK), as in Java. */
+  readonly transactionId: string | undefined;
+  readonly state: TransactionState;
+  readonly fromTransactionCheck: boolean;
+}
+
+/** Tells every hook a transaction's outcome; a hook that throws is reported to `onError` and the others still run. */
+export function runEndTransactionHooks(hooks: readonly SendHook[], invocation: EndTransactionInvocation, onError: (error: Error) => void): void {
+  for (const hook of hooks) {
+    if (!hook.endTransaction) continue;
+    try {
+      hook.endTransaction(invocation);
+    } catch (error) {
+      onError(toError(error));
+    }
+  }
 }
 
 /**
@@ -47,7 +90,7 @@ export interface SendHook {
  */
 export async function runSendHooks<R>(
   hooks: readonly SendHook[],
-  call: { readonly group: string; readonly kind: SendKind; readonly messages: readonly OutgoingMessage[] },
+  call: { readonly group: string; readonly namespace?: string; readonly kind: SendKind; readonly messages: readonly OutgoingMessage[] },
   send: (messages: readonly OutgoingMessage[]) => Promise<R>,
   results: (outcome: R) => readonly SendResult[],
 ): Promise<R> {
@@ -55,6 +98,7 @@ export async function runSendHooks<R>(
   const added: (Record<string, string> | undefined)[] = call.messages.map(() => undefined);
   const invocation: SendInvocation = {
     group: call.group,
+    namespace: call.namespace,
     kind: call.kind,
     topic: call.messages[0]?.topic ?? '',
     messages: call.messages,

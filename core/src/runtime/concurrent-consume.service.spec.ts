@@ -105,7 +105,20 @@ describe('ConcurrentConsumeService', () => {
     expect(sent).toEqual([{ offset: 6, delayLevel: 5, maxReconsumeTimes: 16 }, { offset: 7, delayLevel: 5, maxReconsumeTimes: 16 }]);
     expect(pq.progress.committable).toBe(10);
     expect(eventsOf(group, 'consumer.consume').map((e) => e.ok)).toEqual([4, 2, 2]);
-    expect(eventsOf(group, 'consumer.retry').map((e) => e.delayLevel)).toEqual([5, 5]);
+    expect(eventsOf(group, 'consumer.retry').map((e) => [e.delayLevel, e.deadLetter])).toEqual([[5, false], [5, false]]);
+  });
+
+  it("consumer.retry says which send-backs the broker dead-letters: its stored reconsumeTimes at max, or delay level -1", async () => {
+    const retry: RetryChannel = { sendBack: async () => undefined };
+    const { group, progress, service } = setup({ maxReconsumeTimes: 2 }, binding((m, ctx) => {
+      if (payloadOf(m) === 3) (ctx as ConsumeContext).delayLevelWhenNextConsume = -1;
+      throw new Error('fails');
+    }), retry);
+    const pq = processQueue(group, progress);
+    service.submit(pq, [record(0, { reconsumeTimes: 1 }), record(1, { reconsumeTimes: 2 }), record(2, { reconsumeTimes: 3 }), record(3)]);
+    await vi.waitFor(() => expect(pq.msgCount).toBe(0));
+    const verdicts = new Map(eventsOf(group, 'consumer.retry').map((e) => [e.reconsumeTimes, e.deadLetter]));
+    expect(Object.fromEntries(verdicts)).toEqual({ 0: true, 1: false, 2: true, 3: true });
   });
 
   it('a throw or RECONSUME_LATER sends the message back; the error is reported', async () => {
@@ -144,7 +157,7 @@ describe('ConcurrentConsumeService', () => {
     await vi.advanceTimersByTimeAsync(1_000);
     expect(times).toEqual([0, 1, 2]);
     expect(pq.progress.committable).toBe(1);
-    expect(eventsOf(group, 'consumer.retry').map((e) => e.local)).toEqual([true, true]);
+    expect(eventsOf(group, 'consumer.retry').map((e) => [e.local, e.deadLetter])).toEqual([[true, false], [true, false]]);
     expect(eventsOf(group, 'consumer.error').filter((e) => e.where === 'send-back')).toHaveLength(2);
   });
 

@@ -1,12 +1,19 @@
+import type { MessageModel } from '../model/constants';
 import type { Message } from '../model/message';
 import type { MessageQueue } from '../model/message-queue';
 import type { ConsumeContext } from './consume-context';
 
 /** One handler call, as hooks see it. */
 export interface ConsumeInvocation {
+  /** The group as the broker knows it (wrapped in `namespace`). */
   readonly group: string;
+  /** The client's RocketMQ namespace; undefined when it has none. */
+  readonly namespace: string | undefined;
+  readonly messageModel: MessageModel;
   readonly mq: MessageQueue;
   readonly messages: readonly Message[];
+  /** The handler takes a batch (`batch: true`), however many messages this call has. */
+  readonly batch: boolean;
   readonly context: ConsumeContext;
   readonly handler: { readonly className: string; readonly method: string };
 }

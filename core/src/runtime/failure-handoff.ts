@@ -55,7 +55,9 @@ export class FailureHandoff {
       return false;
     }
     if (ctx.events.has('consumer.retry')) {
-      ctx.events.emit('consumer.retry', { group: ctx.group, msgId: m.msgId, topic: m.topic, reconsumeTimes: m.reconsumeTimes, delayLevel, local: false });
+      // The broker decides by the reconsumeTimes it stored (it looks the message up by offset), not our local count.
+      const deadLetter = delayLevel < 0 || m.record.reconsumeTimes >= maxReconsumeTimes;
+      ctx.events.emit('consumer.retry', { group: ctx.group, msgId: m.msgId, topic: m.topic, reconsumeTimes: m.reconsumeTimes, delayLevel, local: false, deadLetter });
     }
     return true;
   }
@@ -71,7 +73,7 @@ export class FailureHandoff {
     for (const m of messages) {
       m.localReconsumeTimes++;
       if (ctx.events.has('consumer.retry')) {
-        ctx.events.emit('consumer.retry', { group: ctx.group, msgId: m.msgId, topic: m.topic, reconsumeTimes: m.reconsumeTimes, delayLevel: 0, local: true });
+        ctx.events.emit('consumer.retry', { group: ctx.group, msgId: m.msgId, topic: m.topic, reconsumeTimes: m.reconsumeTimes, delayLevel: 0, local: true, deadLetter: false });
       }
     }
     const timer = setTimeout(() => {

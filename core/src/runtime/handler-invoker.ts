@@ -176,8 +176,11 @@ export class HandlerInvoker {
     if (hooks.length === 0) return binding.call(input, call);
     const invocation: ConsumeInvocation = {
       group: this.ctx.group,
+      namespace: this.ctx.namespace,
+      messageModel: this.ctx.options.messageModel,
       mq: call.mq,
       messages: binding.batch ? (input as ConsumedMessage[]) : [input as ConsumedMessage],
+      batch: binding.batch,
       context: call,
       handler: { className: binding.className, method: binding.method },
     };

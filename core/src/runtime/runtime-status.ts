@@ -65,3 +65,9 @@ export interface StopReport {
   readonly drained: boolean;
   readonly consumers: ReadonlyArray<{ readonly group: string; readonly queues: readonly ReleaseReport[] }>;
 }
+
+/** True when `value` looks like a ConsumerStatus (BrokerCallbacks.runningInfo is typed `unknown` at the SPI). */
+export function isConsumerStatus(value: unknown): value is ConsumerStatus {
+  const v = value as Partial<ConsumerStatus> | null | undefined;
+  return typeof v === 'object' && v !== null && typeof v.group === 'string' && Array.isArray(v.queues);
+}

@@ -8,6 +8,11 @@ export interface PluginContext {
   /** `<ip>@<instanceName>` of the app registering the plugin. */
   readonly clientId: string;
   readonly profile: Profile;
+  /**
+   * The client's RocketMQ namespace, if any. Events and `consumers()` name groups and queue topics as the broker
+   * knows them (`<namespace>%<name>`); `withoutNamespace(namespace, name)` gives the application's names.
+   */
+  readonly namespace: string | undefined;
   readonly events: EventBus;
   /** Registers a teardown run when the app stops, after its consumers drained (last registered runs first). */
   addTeardown(teardown: () => Promise<void> | void): void;

@@ -1,4 +1,5 @@
 import type { EventBus } from '../events/event-bus';
+import type { ClusterAdmin } from './cluster-admin.role';
 import type { Profile } from '../options/profile';
 import type {
   BrokerCallbacks,
@@ -47,12 +48,14 @@ export interface TransportRoles {
   readonly offsetAdmin?: OffsetAdmin;
   /** CHECK_CLIENT_CONFIG: SQL92 subscriptions. */
   readonly subscriptionCheck?: SubscriptionCheck;
+  /** Admin reads (consumer progress, topic stats, connections, message lookups) and subscription groups. */
+  readonly clusterAdmin?: ClusterAdmin;
   /** Closes every connection; called once, after the consumers drained and the producer stopped. */
   close(): Promise<void>;
 }
 
 /** The optional roles, by their key in {@link TransportRoles}. */
-export type OptionalRole = 'retry' | 'locks' | 'sender' | 'topicAdmin' | 'offsetAdmin' | 'subscriptionCheck';
+export type OptionalRole = 'retry' | 'locks' | 'sender' | 'topicAdmin' | 'offsetAdmin' | 'subscriptionCheck' | 'clusterAdmin';
 
 /** SPI names of the roles, for "missing role" errors. */
 export const ROLE_NAMES: Readonly<Record<OptionalRole, string>> = {
@@ -62,6 +65,7 @@ export const ROLE_NAMES: Readonly<Record<OptionalRole, string>> = {
   topicAdmin: 'TopicAdmin',
   offsetAdmin: 'OffsetAdmin',
   subscriptionCheck: 'SubscriptionCheck',
+  clusterAdmin: 'ClusterAdmin',
 };
 
 /**

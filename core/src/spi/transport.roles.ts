@@ -178,6 +178,9 @@ export interface EndTransactionRequest {
   readonly transactionId: string;
 }
 
+/** Admin reads and subscription groups: the ClusterAdmin role has a file of its own. */
+export type { ClusterAdmin } from './cluster-admin.role';
+
 /** Topic administration: create a topic with a number of queues on every master, then wait for its route. */
 export interface TopicAdmin {
   createTopic(options: { topic: string; queues: number; brokers?: readonly string[] }): Promise<void>;

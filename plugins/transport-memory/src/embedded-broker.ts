@@ -26,6 +26,7 @@ import { FORBIDDEN_TOPICS, NAME_PATTERN } from '@mqkit/core/internal';
 import { inflateSync } from 'node:zlib';
 import type { Observable } from 'rxjs';
 import { DelayScheduler } from './broker/delay-scheduler';
+import { EmbeddedClusterAdmin } from './broker/embedded-cluster-admin';
 import { GroupRegistry } from './broker/group-registry';
 import { LockTable } from './broker/lock-table';
 import { BrokerOutages } from './broker/broker-outages';
@@ -80,6 +81,8 @@ export interface BrokerChannelHandlers {
   receiveReply?(record: MessageRecord): void;
   /** CONSUME_MESSAGE_DIRECTLY; undefined when the client runs no such group. */
   consumeDirectly?(group: string, record: MessageRecord, brokerName: string): Promise<DirectConsumeResult | undefined>;
+  /** GET_CONSUMER_RUNNING_INFO: the client's status of the group (core's BrokerCallbacks.runningInfo). */
+  runningInfo?(group: string): unknown;
 }
 
 /**
@@ -104,6 +107,8 @@ export class EmbeddedBroker {
   /** Producer groups by the clients whose heartbeats named them (ProducerManager). */
   private readonly producers = new Map<string, Set<string>>();
   private readonly outages = new BrokerOutages();
+  /** The admin reads (consumer progress, topic stats, connections, message lookups) and subscription groups. */
+  readonly admin: EmbeddedClusterAdmin;
   private readonly expiryTimer: NodeJS.Timeout;
   private readonly options: Required<Omit<EmbeddedBrokerOptions, 'brokerNames' | 'clusterName' | 'delayLevelsMs' | 'delayTimeScale' | 'transaction'>>;
   private closed = false;
@@ -140,6 +145,18 @@ export class EmbeddedBroker {
     this.groups = new GroupRegistry((group) => this.notifyGroup(group));
     this.locks = new LockTable(this.options.lockExpiryMs);
     this.store = new TopicStore(this.brokerNames);
+    this.admin = new EmbeddedClusterAdmin({
+      clusterName: this.clusterName,
+      brokerNames: this.brokerNames,
+      store: this.store,
+      groups: this.groups,
+      outages: this.outages,
+      offsetsOf: (group) => this.offsets.get(group),
+      runningInfo: (clientId, group) => {
+        const channel = this.channels.get(clientId);
+        return { connected: channel !== undefined, status: channel?.runningInfo?.(group) };
+      },
+    });
     this.expiryTimer = setInterval(() => this.expireChannels(), Math.max(20, Math.min(10_000, this.options.channelExpiryMs / 4)));
     this.expiryTimer.unref();
   }

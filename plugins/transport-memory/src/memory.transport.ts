@@ -32,6 +32,7 @@ export function memoryTransport(options: MemoryTransportOptions = {}): Transport
         consumeDirectly: async (group, record, brokerName) => callbacks?.consumeDirectly(group, record, brokerName),
         checkTransaction: async (group, record) => callbacks?.checkTransaction?.(group, record),
         receiveReply: (record) => callbacks?.receiveReply?.(record),
+        runningInfo: (group) => callbacks?.runningInfo(group),
       });
       const membership: GroupMembership = {
         heartbeat: async (registrations, producerGroups) => broker.heartbeat(clientId, registrations, producerGroups),
@@ -72,6 +73,8 @@ export function memoryTransport(options: MemoryTransportOptions = {}): Transport
         },
         topicAdmin: { createTopic: async (o) => broker.createTopic(o) },
         subscriptionCheck: { check: async (_group, subscription) => broker.checkSubscription(subscription) },
+        // Every method is async: answers come on a later microtask, as over a network.
+        clusterAdmin: broker.admin,
         offsetAdmin: {
           resetOffsetByTimestamp: async (group, topic, timestamp) => void (await broker.resetOffsetByTimestamp(group, topic, timestamp)),
         },

@@ -88,6 +88,14 @@ export { clusterInfoRequest, parseClusterInfo } from './client/cluster-info.code
 export { createTopicRequest } from './client/create-topic.codec';
 export { parseResetOffsetResponse, resetOffsetRequest } from './client/reset-offset.codec';
 export { consumerRunningInfoBody, isConsumerStatus, type RunningInfoInput } from './client/consumer-running-info.codec';
+export { consumeStatsRequest, parseConsumeStats } from './client/consume-stats.codec';
+export { parseTopicStats, topicStatsRequest } from './client/topic-stats.codec';
+export { consumerConnectionRequest, parseConsumerConnection, parseSubscriptionData } from './client/consumer-connection.codec';
+export { consumerRunningInfoRequest, parseOwnedQueues } from './client/running-info-request.codec';
+export { parseQueryMessageResponse, parseViewMessageResponse, queryMessageRequest, UNIQUE_KEY_QUERY_FLAG, viewMessageRequest } from './client/query-message.codec';
+export { createSubscriptionGroupRequest, parseCreateSubscriptionGroupResponse } from './client/subscription-group.codec';
+export { parseTopicList, topicListRequest } from './client/topic-list.codec';
+export { decodeOffsetMsgId, type OffsetMessageId } from './protocol/message-id.codec';
 
 // The transport's parts (one session per app, one class per role)
 export { RocketMqSession } from './transport/rocketmq-session';
@@ -104,6 +112,7 @@ export { RocketMqQueueLocks } from './roles/queue-locks.role';
 export { RocketMqMessageSender } from './roles/message-sender.role';
 export { RocketMqTopicAdmin } from './roles/topic-admin.role';
 export { RocketMqOffsetAdmin } from './roles/offset-admin.role';
+export { RocketMqClusterAdmin } from './roles/cluster-admin.role';
 export { brokerRequestHandler, type BrokerRequestDeps } from './roles/broker-request.handler';
 
 // ACL

@@ -60,6 +60,11 @@ export class GroupRegistry {
     return this.groups.get(group)?.get(clientId)?.registration;
   }
 
+  /** The group's members with their last registration, most recently heard from first. */
+  members(group: string): Array<{ readonly clientId: string; readonly registration: ConsumerRegistration; readonly lastSeen: number }> {
+    return [...(this.groups.get(group) ?? [])].map(([clientId, m]) => ({ clientId, registration: m.registration, lastSeen: m.lastSeen })).sort((a, b) => b.lastSeen - a.lastSeen);
+  }
+
   groupsOf(clientId: string): string[] {
     return [...this.groups].filter(([, m]) => m.has(clientId)).map(([g]) => g);
   }

@@ -2,6 +2,7 @@ import { BrokerError, isRetryTopic, type MessageQueue, type OutgoingRecord } fro
 import { NAME_PATTERN } from '@mqkit/core/internal';
 import { Subject, type Observable } from 'rxjs';
 import { ConsumeQueue } from './consume-queue';
+import { MessageIndex } from './message-index';
 import { StoredMessage, storeSizeOf } from './stored-message';
 
 /**
@@ -12,6 +13,8 @@ export class TopicStore {
   private readonly topics = new Map<string, Map<string, ConsumeQueue[]>>();
   private readonly commitLogOffsets = new Map<string, number>();
   private readonly routeChangeSubject = new Subject<string>();
+  /** Every stored message by key, UNIQ_KEY and commit-log offset (admin lookups). */
+  readonly index = new MessageIndex();
 
   constructor(readonly brokerNames: readonly string[]) {
     for (const name of brokerNames) this.commitLogOffsets.set(name, 0);
@@ -44,6 +47,11 @@ export class TopicStore {
       config.set(broker, list);
     }
     if (changed) this.routeChangeSubject.next(topic);
+  }
+
+  /** Every topic, in creation order. */
+  topicNames(): string[] {
+    return [...this.topics.keys()];
   }
 
   /** Topics with queues on this broker. */
@@ -118,6 +126,7 @@ export class TopicStore {
     );
     this.commitLogOffsets.set(mq.brokerName, clo + storeSizeOf(mq.topic, record.body, record.properties));
     queue.append(stored);
+    this.index.add(stored);
     return stored;
   }
 

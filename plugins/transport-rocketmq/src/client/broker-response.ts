@@ -1,6 +1,6 @@
-import { BrokerError, ProtocolError, type BrokerErrorKind } from '@mqkit/core';
+import { BrokerError, ProtocolError, type BrokerErrorKind, type MessageQueue } from '@mqkit/core';
 import { isFastJsonObject, parseFastJsonBody, type FastJsonObject, type FastJsonValue } from '../protocol/fastjson.parser';
-import { parseLong } from '../protocol/checked-long';
+import { parseLong, toSafeNumber } from '../protocol/checked-long';
 import type { RemotingCommand } from '../protocol/remoting-command';
 import { ResponseCode } from '../protocol/remoting-codes';
 
@@ -81,4 +81,17 @@ export function asIntText(text: string, key: string): number {
   const n = /^-?\d{1,10}$/.test(text) ? Number(text) : NaN;
   if (!Number.isInteger(n) || n < -0x80000000 || n > 0x7fffffff) throw new ProtocolError(`${key} = ${JSON.stringify(text.slice(0, 40))} is not an int`);
   return n;
+}
+
+/** A Java long field (a number, or a bigint past 2^53) as a checked number, or a ProtocolError naming `path`. */
+export function asLong(value: FastJsonValue | undefined, path: string): number {
+  if (typeof value === 'bigint') return toSafeNumber(value, path);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new ProtocolError(`${path} is not a long`);
+  return value === 0 ? 0 : value;
+}
+
+/** A MessageQueue written as JSON (fastjson's map keys in offsetTable, mqTable), or a ProtocolError naming `path`. */
+export function asMessageQueue(value: FastJsonValue | undefined, path: string): MessageQueue {
+  const o = asObject(value, path);
+  return { topic: asString(o['topic'], `${path}.topic`), brokerName: asString(o['brokerName'], `${path}.brokerName`), queueId: asInt(o['queueId'], `${path}.queueId`) };
 }

@@ -18,11 +18,8 @@ export interface RunningInfoInput {
 
 const MIB = 1024 * 1024;
 
-/** True when `value` looks like core's ConsumerStatus (runningInfo is typed `unknown` at the SPI). */
-export function isConsumerStatus(value: unknown): value is ConsumerStatus {
-  const v = value as Partial<ConsumerStatus> | null | undefined;
-  return typeof v === 'object' && v !== null && typeof v.group === 'string' && Array.isArray(v.queues);
-}
+/** Core's guard for what BrokerCallbacks.runningInfo returns, kept here under its former name for the internal entry. */
+export { isConsumerStatus } from '@mqkit/core/internal';
 
 /**
  * ConsumerRunningInfo as fastjson writes it, so `mqadmin consumerStatus` and the dashboard read it: `properties`

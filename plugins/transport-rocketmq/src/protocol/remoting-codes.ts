@@ -32,7 +32,15 @@ export const RequestCode = {
   CHECK_CLIENT_CONFIG: 46,
   GET_ROUTEINFO_BY_TOPIC: 105,
   GET_BROKER_CLUSTER_INFO: 106,
+  /** Admin → broker: create or replace a subscription group (body: SubscriptionGroupConfig JSON). */
+  UPDATE_AND_CREATE_SUBSCRIPTIONGROUP: 200,
+  /** Admin → broker: min/max offset and last store time of each queue of a topic (TopicStatsTable). */
+  GET_TOPIC_STATS_INFO: 202,
+  /** Admin → broker: a group's connected members and registration (ConsumerConnection). */
+  GET_CONSUMER_CONNECTION_LIST: 203,
   GET_ALL_TOPIC_LIST_FROM_NAMESERVER: 206,
+  /** Admin → broker: a group's broker and consumer offsets per queue (ConsumeStats). */
+  GET_CONSUME_STATS: 208,
   /** Broker → client, oneway: move the group's offsets (body: ResetOffsetBody, fastjson object keys). */
   RESET_CONSUMER_CLIENT_OFFSET: 220,
   /** Client → broker (admin): reset a group's offsets of a topic to a timestamp (5.x: server-side by default). */

@@ -1,11 +1,11 @@
 import { ConfigurationError, TimeoutError, type TopicAdmin } from '@mqkit/core';
 import { GROUP_MAX_LENGTH, IssueCollector, TOPIC_MAX_LENGTH, checkName } from '@mqkit/core/internal';
 import { expectCode } from '../client/broker-response';
-import { clusterInfoRequest, parseClusterInfo } from '../client/cluster-info.codec';
 import { createTopicRequest } from '../client/create-topic.codec';
 import { MASTER_ID, parseTopicRoute, routeRequest } from '../client/topic-route.codec';
 import { ResponseCode } from '../protocol/remoting-codes';
 import type { RocketMqSession } from '../transport/rocketmq-session';
+import { targetMasters } from './cluster-brokers';
 
 const POLL_MS = 100;
 
@@ -28,18 +28,7 @@ export class RocketMqTopicAdmin implements TopicAdmin {
     if (issues.issues.length > 0) throw new ConfigurationError(issues.issues);
     const { session } = this;
     const { topic, queues } = options;
-    const cluster = parseClusterInfo(await session.nameServers.request(clusterInfoRequest(), session.options.requestTimeoutMs));
-    const masters = cluster.filter((b) => b.brokerAddrs.has(MASTER_ID));
-    const targets = options.brokers ? masters.filter((b) => options.brokers!.includes(b.brokerName)) : masters;
-    const unknown = (options.brokers ?? []).filter((name) => !targets.some((b) => b.brokerName === name));
-    if (unknown.length > 0 || targets.length === 0) {
-      throw new ConfigurationError({
-        source: 'createTopic',
-        option: 'brokers',
-        value: options.brokers ?? [],
-        allowed: `masters registered with the name server (${masters.map((b) => b.brokerName).join(', ') || 'none'})`,
-      });
-    }
+    const targets = await targetMasters(session, 'createTopic', options.brokers);
     for (const broker of targets) {
       const address = broker.brokerAddrs.get(MASTER_ID)!;
       expectCode(await session.request(address, createTopicRequest(topic, queues)), `create topic ${topic} on ${broker.brokerName}`, { brokerName: broker.brokerName });

@@ -79,6 +79,7 @@ export function renderProperties(entries: Readonly<Record<string, string>>): str
  *   log instead of 100 MiB; delay levels still go through the schedule service.
  * - `autoCreateTopicEnable=false`: tests create their topics, as production clusters require.
  * - `enablePropertyFilter=true` (RocketMQ's default is false): SQL92 subscriptions.
+ * - `traceTopicEnable=true` (default false): the broker creates RMQ_SYS_TRACE_TOPIC (one queue) for message trace.
  * - Transaction check-backs every 1 s for half messages older than 2 s, at most 3 times (RocketMQ: 30 s, 6 s, 15),
  *   and transaction ends recorded every 100 ms (transactionOpBatchInterval, RocketMQ: 3 s): a check interval below
  *   the op interval makes the broker ask again about a message already committed, and commit it once per answer.
@@ -107,6 +108,7 @@ export function renderBrokerConfig(input: BrokerConfigInput): string {
     autoCreateTopicEnable: 'false',
     autoCreateSubscriptionGroup: 'true',
     enablePropertyFilter: 'true',
+    traceTopicEnable: 'true',
     transactionCheckInterval: '1000',
     transactionTimeOut: '2000',
     transactionCheckMax: '3',

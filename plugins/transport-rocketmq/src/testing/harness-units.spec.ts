@@ -116,6 +116,7 @@ describe('harness pieces that need no Java', () => {
       'timerWheelEnable=true',
       'mappedFileSizeTimerLog=8388608',
       'enablePropertyFilter=true',
+      'traceTopicEnable=true',
       'transactionCheckMax=3',
       'mappedFileSizeCommitLog=67108864',
       'authenticationEnabled=true',

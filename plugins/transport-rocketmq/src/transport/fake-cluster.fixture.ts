@@ -16,8 +16,8 @@ export interface FakeBrokerRoute {
 
 /**
  * A name server and brokers made of FakeRemotingServers, for unit specs of the roles: the name server answers
- * GET_ROUTEINFO_BY_TOPIC from `routes` (TOPIC_NOT_EXIST for others) and GET_BROKER_CLUSTER_INFO with plain
- * fastjson (bare numeric keys); each broker answers with `onBroker` (default: SUCCESS, empty).
+ * GET_ROUTEINFO_BY_TOPIC from `routes` (TOPIC_NOT_EXIST for others), GET_ALL_TOPIC_LIST_FROM_NAMESERVER with the
+ * routed topics and GET_BROKER_CLUSTER_INFO with plain fastjson (bare numeric keys); each broker answers with `onBroker` (default: SUCCESS, empty).
  */
 export class FakeCluster {
   readonly routes = new Map<string, FakeBrokerRoute[]>();
@@ -83,6 +83,10 @@ export class FakeCluster {
       // Plain fastjson: broker ids as bare numbers.
       const table = [...this.brokers].map(([name, s]) => `"${name}":{"brokerAddrs":{0:"${s.address}"},"brokerName":"${name}","cluster":"DefaultCluster"}`);
       peer.reply(request, { body: Buffer.from(`{"brokerAddrTable":{${table.join(',')}},"clusterAddrTable":{"DefaultCluster":[${[...this.brokers.keys()].map((n) => `"${n}"`).join(',')}]}}`) });
+      return;
+    }
+    if (request.code === RequestCode.GET_ALL_TOPIC_LIST_FROM_NAMESERVER) {
+      peer.reply(request, { body: Buffer.from(JSON.stringify({ topicList: [...this.routes.keys()] })) });
       return;
     }
     peer.reply(request, { code: 3 });

@@ -1,6 +1,7 @@
 import type { TransportPlugin, TransportRoles } from '@mqkit/core';
 import { brokerRequestHandler } from '../roles/broker-request.handler';
 import { RocketMqBrokerOffsets } from '../roles/broker-offsets.role';
+import { RocketMqClusterAdmin } from '../roles/cluster-admin.role';
 import { CommitLedger } from '../roles/commit-ledger';
 import { RocketMqGroupMembership } from '../roles/group-membership.role';
 import { RocketMqMessagePuller } from '../roles/message-puller.role';
@@ -50,6 +51,7 @@ export function rocketmqTransport(options: RocketMqTransportOptions): TransportP
         topicAdmin: new RocketMqTopicAdmin(session),
         offsetAdmin: new RocketMqOffsetAdmin(session),
         subscriptionCheck: new RocketMqSubscriptionCheck(session),
+        clusterAdmin: new RocketMqClusterAdmin(session),
         close: async () => {
           membership.close();
           await session.close();
