@@ -3,7 +3,8 @@ import type { FactoryProvider, ModuleMetadata } from '@nestjs/common';
 
 /**
  * `MqkitModule.forRoot` options: what `createConsumerApp` takes, minus `consumers` (Nest discovers them among its
- * providers) and with `producer` configuring the injectable {@link MqkitProducer}.
+ * providers) and with `producer` configuring the injectable {@link MqkitProducer}. `plugins` are registered with
+ * the consumer app and with MqkitProducer's connection, e.g. one `prometheusMetrics({ registry })` for both.
  */
 export interface MqkitModuleOptions extends Omit<ConsumerAppOptions, 'consumers' | 'producer'> {
   /** Options of the injectable `MqkitProducer` (its own connection, started before the consumers). */

@@ -1,12 +1,12 @@
 import 'reflect-metadata';
-import { ConfigurationError, type ConsumeContext, type Message } from '@mqkit/core';
+import { ConfigurationError, Tokens, type ConsumeContext, type Message, type MqkitPlugin } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import { memoryTransport, type EmbeddedBroker } from '@mqkit/transport-memory';
 import { fastBroker } from '@mqkit/transport-memory/testing';
 import { Inject, Injectable, Module, Scope, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Consumer, MqkitConsumers, MqkitModule } from '../index';
+import { Consumer, MqkitConsumers, MqkitModule, MqkitProducer } from '../index';
 import { waitUntilConsuming } from '../testing';
 import { consumerOptions, gate, produce, unique } from '../testing.fixture';
 
@@ -274,5 +274,36 @@ describe('MqkitModule: lifecycle', () => {
     expect(events).toEqual(['start 7', 'end 7 (database open: true)', 'database closed', 'closed']);
     expect(offsetOf(group, topic)).toBe(1);
     expect(broker.consumerIds(group)).toEqual([]);
+  });
+});
+
+describe('MqkitModule: plugins', () => {
+  it("registers the module's plugins with the consumer app and with MqkitProducer (a metrics plugin sees both)", async () => {
+    broker = fastBroker();
+    const topic = unique('T');
+    const group = unique('g');
+    broker.createTopic({ topic, queues: 1 });
+    const clients: string[] = [];
+    const sends: string[] = [];
+    const consumed: number[] = [];
+    const recorder: MqkitPlugin = {
+      name: 'recorder',
+      register(container, context) {
+        clients.push(context.clientId);
+        container.register(Tokens.SendHook, { useValue: { name: 'recorder', around: (call, proceed) => (sends.push(`${call.group} ${call.topic}`), proceed()) } });
+        context.events.on('consumer.consume', (e) => consumed.push(e.ok));
+      },
+    };
+    @Injectable()
+    class Handler {
+      @Consumer(consumerOptions(group, topic))
+      handle(): void {}
+    }
+    await compile([MqkitModule.forRoot({ transport: memoryTransport({ broker }), profile: 'fast', plugins: [recorder], producer: { group: 'nest-producer' } })], [Handler]);
+    await app!.init();
+    await app!.get(MqkitProducer).send({ topic, body: 'x' });
+    await waitFor(() => consumed.length === 1);
+    expect(new Set(clients).size).toBe(2);
+    expect(sends).toEqual([`nest-producer ${topic}`]);
   });
 });

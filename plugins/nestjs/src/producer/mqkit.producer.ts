@@ -23,10 +23,11 @@ export class MqkitProducer implements OnModuleInit, OnApplicationShutdown {
   constructor(@Inject(MQKIT_MODULE_OPTIONS) private readonly options: MqkitModuleOptions) {}
 
   async onModuleInit(): Promise<void> {
-    const { producer, transport, profile, instanceName, clientIp, container } = this.options;
+    const { producer, transport, profile, instanceName, clientIp, container, plugins } = this.options;
     if (!producer || this.standalone) return;
-    // Its own client id: with a fixed instanceName the consumer app and the producer must not share one.
-    this.standalone = await createProducer({ ...producer, transport, profile, clientIp, container, instanceName: instanceName === undefined ? undefined : `${instanceName}-producer` });
+    // Its own client id: with a fixed instanceName the consumer app and the producer must not share one. The
+    // module's plugins are registered here too, as an app's own producer shares the app's (metrics, tracing).
+    this.standalone = await createProducer({ ...producer, transport, profile, clientIp, container, plugins, instanceName: instanceName === undefined ? undefined : `${instanceName}-producer` });
   }
 
   async onApplicationShutdown(): Promise<void> {
