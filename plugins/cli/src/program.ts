@@ -39,7 +39,7 @@ export function buildProgram(context: RunContext): Command {
   const lagCommand = program.command('lag').description("a group's lag per queue: the broker's offset minus the group's").requiredOption('--group <group>', 'consumer group');
   lagCommand.action(run(lagCommand, (c, out) => lag(c, out, lagCommand.opts<{ group: string }>().group)));
 
-  const topicsCommand = program.command('topics').description('the topics the name server knows').option('--all', "include RocketMQ's system topics");
+  const topicsCommand = program.command('topics').description('the topics the name server knows').option('--all', "include RocketMQ's system topics and the groups' %RETRY% and %DLQ% topics");
   topicsCommand.action(run(topicsCommand, (c, out) => topics(c, out, topicsCommand.opts<{ all?: boolean }>().all === true)));
 
   const topic = program.command('topic').description('topic administration');

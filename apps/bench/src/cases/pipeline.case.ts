@@ -4,6 +4,7 @@ import { EmbeddedBroker, memoryTransport } from '@mqkit/transport-memory';
 import { container } from 'tsyringe';
 import type { BenchCase } from './bench-case';
 import { flag, log, median, peakRssMb, settleHeap, until } from './bench-util';
+import { observabilityPlugins, parseWith, type Observability } from './observability-plugins';
 
 const TOPIC = 'BenchPipeline';
 const QUEUES = 8;
@@ -24,7 +25,7 @@ function filledBroker(count: number, size: number): EmbeddedBroker {
   return broker;
 }
 
-async function runEngine(count: number, size: number, batchSize: number, round: number): Promise<number> {
+async function runEngine(count: number, size: number, batchSize: number, round: number, observe: readonly Observability[] = []): Promise<number> {
   const broker = filledBroker(count, size);
   const counter = new Counter();
   const scope = container.createChildContainer();
@@ -46,13 +47,16 @@ async function runEngine(count: number, size: number, batchSize: number, round: 
   const handler = batchSize > 1 ? BatchHandler : OneHandler;
   Reflect.defineMetadata('design:paramtypes', [Counter], handler);
   Consumer({ ...common, batch: batchSize > 1 })(handler);
-  const app = await createConsumerApp({ transport: memoryTransport({ broker }), consumers: [handler], container: scope, maxCachedBytes: 1024 * 1024 * 1024 });
+  const observed = observabilityPlugins(observe);
+  const app = await createConsumerApp({ transport: memoryTransport({ broker }), consumers: [handler], container: scope, maxCachedBytes: 1024 * 1024 * 1024, plugins: observed.plugins });
   const t0 = process.hrtime.bigint();
   await app.start();
   await until(() => counter.n >= count, 2);
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   await app.stop();
   broker.close();
+  // With tracing on, every handler call must have produced a span: a cost measured without them would flatter it.
+  if (observe.includes('tracing') && observed.spans() < count / batchSize) throw new Error(`tracing exported ${observed.spans()} spans for ${count / batchSize} calls`);
   return count / seconds;
 }
 
@@ -95,13 +99,14 @@ export const pipelineCase: BenchCase = {
     const count = flag(args, 'messages', 1_000_000);
     const size = flag(args, 'size', 100);
     const rounds = flag(args, 'rounds', 3);
-    log(`settings: ${count} messages x ${size} B, ${QUEUES} queues, pullBatchSize 32, consumeThreadMax 20, no-op async handler, ${rounds} rounds (median)`);
+    const observe = parseWith(args);
+    log(`settings: ${count} messages x ${size} B, ${QUEUES} queues, pullBatchSize 32, consumeThreadMax 20, no-op async handler, ${rounds} rounds (median)${observe.length > 0 ? `, with ${observe.join(' and ')} on` : ''}`);
     const batch: number[] = [];
     const single: number[] = [];
     const ceiling: number[] = [];
     for (let r = 0; r < rounds; r++) {
-      batch.push(await runEngine(count, size, 32, r));
-      single.push(await runEngine(count, size, 1, r));
+      batch.push(await runEngine(count, size, 32, r, observe));
+      single.push(await runEngine(count, size, 1, r, observe));
       ceiling.push(await runCeiling(count, size, r));
       log(`round ${r + 1}: batch32 ${Math.round(batch[r]!)} msg/s, batch1 ${Math.round(single[r]!)} msg/s, ceiling ${Math.round(ceiling[r]!)} msg/s`);
     }

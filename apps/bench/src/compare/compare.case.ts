@@ -43,8 +43,8 @@ function medians(runs: readonly Record<string, unknown>[]): Record<string, numbe
 }
 
 /**
- * `npm run bench -- compare --base <rev> [--head <rev>] [--runs 5] <case> [case flags]`: the same case on two
- * checkouts, each run in a process of its own, alternating base and head so that load on the machine falls on both
+ * `npm run bench -- compare --base <rev|worktree> [--head <rev>] [--head-extra "<flags>"] [--runs 5] <case> [case
+ * flags]`: the same case on two checkouts (or one, with extra flags on the head side), each run in a process of its own, alternating base and head so that load on the machine falls on both
  * alike. Head is the working tree unless --head names a commit. Prints the median of every numeric field of each
  * side and head/base, and writes every run to reports/bench/compare-<case>.json.
  */
@@ -58,19 +58,21 @@ export const compareCase: BenchCase = {
     const headRev = textFlag(args, 'head');
     const runs = Number(textFlag(args, 'runs') ?? 5);
     if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs needs a whole number >= 1 (got ${textFlag(args, 'runs')})`);
-    const own = new Set(['--base', '--head', '--runs']);
+    // Extra flags for the head side only: the same checkout with and without a feature (`--base worktree`).
+    const headExtra = (textFlag(args, 'head-extra') ?? '').split(/\s+/).filter((a) => a !== '');
+    const own = new Set(['--base', '--head', '--runs', '--head-extra']);
     const rest = args.filter((a, i) => !own.has(a) && !own.has(args[i - 1] ?? ''));
     const [target, ...caseArgs] = rest;
     if (!target || target.startsWith('--') || target === 'compare') throw new Error('compare needs the case to run, e.g. compare --base HEAD~1 pipeline');
-    const baseVariant = commitVariant(base, log);
+    const baseVariant = base === 'worktree' ? worktreeVariant() : commitVariant(base, log);
     const headVariant = headRev ? commitVariant(headRev, log) : worktreeVariant();
-    log(`compare ${target} ${caseArgs.join(' ')}: base ${baseVariant.label} vs head ${headVariant.label}${headVariant.dirty ? ' (uncommitted changes)' : ''}, ${runs} runs each, alternating`);
+    log(`compare ${target} ${caseArgs.join(' ')}: base ${baseVariant.label} vs head ${headVariant.label}${headExtra.length > 0 ? ` with ${headExtra.join(' ')}` : ''}${headVariant.dirty ? ' (uncommitted changes)' : ''}, ${runs} runs each, alternating`);
     const results: { base: Record<string, unknown>[]; head: Record<string, unknown>[] } = { base: [], head: [] };
     for (let i = 0; i < runs; i++) {
       // Alternate which goes first, so neither always runs on a machine the other just warmed or loaded.
       const order: ['base' | 'head', Variant][] = i % 2 === 0 ? [['base', baseVariant], ['head', headVariant]] : [['head', headVariant], ['base', baseVariant]];
       for (const [side, variant] of order) {
-        const result = await runOnce(variant, target, caseArgs);
+        const result = await runOnce(variant, target, side === 'head' ? [...caseArgs, ...headExtra] : caseArgs);
         results[side].push(result);
         log(`run ${i + 1} ${side}: ${JSON.stringify(result)}`);
       }
@@ -78,10 +80,11 @@ export const compareCase: BenchCase = {
     const [b, h] = [medians(results.base), medians(results.head)];
     const fields: Record<string, { base: number; head: number; ratio: number }> = {};
     for (const key of Object.keys(b)) if (key in h && b[key] !== 0) fields[key] = { base: b[key]!, head: h[key]!, ratio: Math.round((h[key]! / b[key]!) * 1000) / 1000 };
-    const summary = { target, caseArgs, runs, base: { label: baseVariant.label, commit: baseVariant.commit }, head: { label: headVariant.label, commit: headVariant.commit, dirty: headVariant.dirty }, medians: fields };
+    const summary = { target, caseArgs, headExtra, runs, base: { label: baseVariant.label, commit: baseVariant.commit }, head: { label: headVariant.label, commit: headVariant.commit, dirty: headVariant.dirty }, medians: fields };
     const dir = join(workspaceRoot(), 'reports', 'bench');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `compare-${target}.json`), `${JSON.stringify({ ...summary, at: new Date().toISOString(), results }, null, 2)}\n`);
+    const suffix = headExtra.length > 0 ? `-${headExtra.join('-').replace(/[^a-zA-Z0-9,]+/g, '-').replace(/^-+|-+$/g, '')}` : '';
+    writeFileSync(join(dir, `compare-${target}${suffix}.json`), `${JSON.stringify({ ...summary, at: new Date().toISOString(), results }, null, 2)}\n`);
     return summary;
   },
 };
