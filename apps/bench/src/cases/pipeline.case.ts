@@ -56,7 +56,8 @@ async function runEngine(count: number, size: number, batchSize: number, round: 
   await app.stop();
   broker.close();
   // With tracing on, every handler call must have produced a span: a cost measured without them would flatter it.
-  if (observe.includes('tracing') && observed.spans() < count / batchSize) throw new Error(`tracing exported ${observed.spans()} spans for ${count / batchSize} calls`);
+  const spans = await observed.spans();
+  if (observe.includes('tracing') && spans < count / batchSize) throw new Error(`tracing exported ${spans} spans for ${count / batchSize} calls`);
   return count / seconds;
 }
 

@@ -1,36 +1,31 @@
 import type { StoredMessage } from './stored-message';
 
+/** What the lookups read: the stored messages of a topic, the topics a broker holds. */
+export interface StoredMessages {
+  messages(topic: string, brokerName?: string): StoredMessage[];
+  topicsOn(broker: string): string[];
+}
+
 /**
- * The embedded broker's IndexService: every stored message under `topic#key` for each of its KEYS and for its
- * UNIQ_KEY (one index for both, as RocketMQ's), and by commit-log offset per broker (VIEW_MESSAGE_BY_ID). Entries
- * are in store order; nothing is ever removed (the embedded broker keeps every message).
+ * The embedded broker's answers to RocketMQ's IndexService questions (QUERY_MESSAGE by key or UNIQ_KEY,
+ * VIEW_MESSAGE_BY_ID by commit-log offset), found by scanning what is stored. An index kept on every store cost
+ * two map entries and an array per message, a tenth of the broker's store time and more memory than the messages'
+ * own bookkeeping, for questions only admin tools ask.
  */
 export class MessageIndex {
-  private readonly byKey = new Map<string, StoredMessage[]>();
-  private readonly byOffset = new Map<string, Map<number, StoredMessage>>();
+  constructor(private readonly stored: StoredMessages) {}
 
-  add(message: StoredMessage): void {
-    const keys = new Set((message.properties['KEYS'] ?? '').split(' ').filter((k) => k !== ''));
-    const uniq = message.properties['UNIQ_KEY'];
-    if (uniq) keys.add(uniq);
-    for (const key of keys) {
-      const indexKey = `${message.topic}#${key}`;
-      let list = this.byKey.get(indexKey);
-      if (!list) this.byKey.set(indexKey, (list = []));
-      list.push(message);
-    }
-    let offsets = this.byOffset.get(message.brokerName);
-    if (!offsets) this.byOffset.set(message.brokerName, (offsets = new Map()));
-    offsets.set(message.commitLogOffset, message);
-  }
-
-  /** Messages of the topic indexed under `key` (a KEYS entry or a UNIQ_KEY), oldest first. */
+  /** Messages of the topic whose KEYS hold `key`, or whose UNIQ_KEY is `key`, oldest first per queue. */
   lookup(topic: string, key: string): readonly StoredMessage[] {
-    return this.byKey.get(`${topic}#${key}`) ?? [];
+    return this.stored.messages(topic).filter((m) => m.properties['UNIQ_KEY'] === key || (m.properties['KEYS'] ?? '').split(' ').includes(key));
   }
 
   /** The message a broker stored at this commit-log offset. */
   at(brokerName: string, commitLogOffset: number): StoredMessage | undefined {
-    return this.byOffset.get(brokerName)?.get(commitLogOffset);
+    for (const topic of this.stored.topicsOn(brokerName)) {
+      const found = this.stored.messages(topic, brokerName).find((m) => m.commitLogOffset === commitLogOffset);
+      if (found) return found;
+    }
+    return undefined;
   }
 }

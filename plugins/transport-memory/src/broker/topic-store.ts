@@ -14,7 +14,7 @@ export class TopicStore {
   private readonly commitLogOffsets = new Map<string, number>();
   private readonly routeChangeSubject = new Subject<string>();
   /** Every stored message by key, UNIQ_KEY and commit-log offset (admin lookups). */
-  readonly index = new MessageIndex();
+  readonly index = new MessageIndex(this);
 
   constructor(readonly brokerNames: readonly string[]) {
     for (const name of brokerNames) this.commitLogOffsets.set(name, 0);
@@ -99,7 +99,8 @@ export class TopicStore {
     for (const [broker, queues] of config) {
       if (brokerName !== undefined && broker !== brokerName) continue;
       queues.forEach((q, id) => {
-        if (queueId === undefined || id === queueId) out.push(...q.messages);
+        // A loop, not push(...spread): a queue can hold more messages than a call takes arguments.
+        if (queueId === undefined || id === queueId) for (const m of q.messages) out.push(m);
       });
     }
     return out;
@@ -126,7 +127,6 @@ export class TopicStore {
     );
     this.commitLogOffsets.set(mq.brokerName, clo + storeSizeOf(mq.topic, record.body, record.properties));
     queue.append(stored);
-    this.index.add(stored);
     return stored;
   }
 
