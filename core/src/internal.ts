@@ -20,3 +20,4 @@ export { buildDefinitions } from './definition/build-definitions';
 export { exploreConsumers } from './definition/explore-consumers';
 export { UniqKeyGenerator } from './producer/uniq-key';
 export { FORBIDDEN_TOPICS, RESERVED_PROPERTIES } from './producer/message-validator';
+export { copyProperties } from './util/copy-properties';

@@ -11,6 +11,7 @@ import type { EventBus } from '../events/event-bus';
 import { MessageConst } from '../model/constants';
 import type { MessageQueue } from '../model/message-queue';
 import type { MessageSender, OutgoingRecord, RouteResolver, SendResult } from '../spi/transport.roles';
+import { copyProperties } from '../util/copy-properties';
 import { toError } from '../util/deferred';
 import { compressBody } from './compression';
 import { SendPath } from './send-path';
@@ -272,7 +273,7 @@ export class Producer {
     validateBody(body, options.maxMessageSize);
     validateProperties(message.properties);
     validateDelayLevel(message.delayTimeLevel);
-    const properties: Record<string, string> = { ...message.properties };
+    const properties = copyProperties(message.properties);
     properties[MessageConst.WAIT] = message.waitStoreMsgOK === false ? 'false' : 'true';
     if (message.tags) properties[MessageConst.TAGS] = message.tags;
     const keys = typeof message.keys === 'string' ? [message.keys] : (message.keys ?? []);

@@ -1,19 +1,21 @@
 /**
  * Label children per group and topic, made once: prom-client hashes and validates a label set on every
- * `inc(labels)`, and consume and pull events come per handler call and per pull. Bounded by the groups and topics
- * of the app (no per-message or per-queue key).
+ * `inc(labels)`, and consume and pull events come per handler call and per pull. Two map levels rather than one
+ * joined key, so a lookup allocates nothing. Bounded by the groups and topics of the app (no per-message or
+ * per-queue key).
  */
 export class SeriesCache<T> {
-  private readonly series = new Map<string, T>();
+  private readonly byGroup = new Map<string, Map<string, T>>();
 
   constructor(private readonly make: (group: string, topic: string) => T) {}
 
   get(group: string, topic: string): T {
-    const key = `${group}\u0000${topic}`;
-    let found = this.series.get(key);
+    let byTopic = this.byGroup.get(group);
+    if (byTopic === undefined) this.byGroup.set(group, (byTopic = new Map()));
+    let found = byTopic.get(topic);
     if (found === undefined) {
       found = this.make(group, topic);
-      this.series.set(key, found);
+      byTopic.set(topic, found);
     }
     return found;
   }

@@ -22,7 +22,7 @@ import {
   type SendResult,
   type SubscriptionData,
 } from '@mqkit/core';
-import { FORBIDDEN_TOPICS, NAME_PATTERN } from '@mqkit/core/internal';
+import { FORBIDDEN_TOPICS, NAME_PATTERN, copyProperties } from '@mqkit/core/internal';
 import { inflateSync } from 'node:zlib';
 import type { Observable } from 'rxjs';
 import { DelayScheduler } from './broker/delay-scheduler';
@@ -295,7 +295,9 @@ export class EmbeddedBroker {
     // once at store time gives every consumer the same view without inflating per pull.
     const inflated = incoming.sysFlag & 0x1 ? { ...incoming, body: inflateSync(incoming.body), sysFlag: incoming.sysFlag & ~0x701 } : incoming;
     // SendMessageProcessor adds the cluster to every message it stores: a replier names the reply topic by it.
-    const record: OutgoingRecord = { ...inflated, properties: { ...inflated.properties, [MessageConst.CLUSTER]: this.clusterName } };
+    const properties = copyProperties(inflated.properties);
+    properties[MessageConst.CLUSTER] = this.clusterName;
+    const record: OutgoingRecord = { ...inflated, properties };
     const { topic } = record;
     if (!NAME_PATTERN.test(topic)) throw new BrokerError(`topic ${topic} is invalid`, { responseCode: 29, retriable: false });
     if (FORBIDDEN_TOPICS.has(topic)) throw new BrokerError(`sending to topic ${topic} is forbidden`, { responseCode: 16, retriable: false });
@@ -454,7 +456,7 @@ export class EmbeddedBroker {
     const { group, message } = request;
     const brokerName = this.brokerNames.includes(message.brokerName) ? message.brokerName : this.brokerNames[0]!;
     this.outages.assertUp(brokerName);
-    const properties: Record<string, string> = { ...message.properties };
+    const properties = copyProperties(message.properties);
     properties[MessageConst.RETRY_TOPIC] ??= message.topic;
     properties[MessageConst.ORIGIN_MESSAGE_ID] ??= message.offsetMsgId;
     delete properties[MessageConst.DELAY];
