@@ -2,19 +2,15 @@ import { isFastJsonObject, parseFastJsonBody, fastJsonEntries, type FastJsonObje
 import { sendProbeRequest, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import type { Message } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Deliveries, consumerClass } from '../support/fixtures';
-import { RocketMqHarness, testCluster, uniqueName, updateBrokerConfig } from './rocketmq-fixtures';
+import { RocketMqHarness, uniqueName, updateBrokerConfig, useRocketMqHarness } from './rocketmq-fixtures';
 
 const GET_CONSUMER_RUNNING_INFO = 307;
 
 let cluster: RocketMqCluster;
 let harness: RocketMqHarness;
-beforeAll(async () => {
-  cluster = await testCluster();
-  harness = new RocketMqHarness(cluster);
-});
-afterAll(async () => harness?.close());
+useRocketMqHarness((c, h) => ((cluster = c), (harness = h)));
 
 describe('requests brokers send to the client, on a real cluster', () => {
   it('GET_CONSUMER_RUNNING_INFO through the broker: ConsumerRunningInfo JSON with the owned queues and subscriptions', async () => {

@@ -4,20 +4,16 @@ import { join } from 'node:path';
 import { createProducer, type Message } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { consumerClass } from '../support/fixtures';
-import { RocketMqHarness, testCluster, uniqueName } from './rocketmq-fixtures';
+import { RocketMqHarness, uniqueName, useRocketMqHarness } from './rocketmq-fixtures';
 
 /** The installed bin, as a user runs it after `npm ci && npm run build`. */
 const BIN = join(__dirname, '..', '..', '..', 'node_modules', '.bin', 'mqkit');
 
 let cluster: RocketMqCluster;
 let harness: RocketMqHarness;
-beforeAll(async () => {
-  cluster = await testCluster();
-  harness = new RocketMqHarness(cluster);
-});
-afterAll(async () => harness?.close());
+useRocketMqHarness((c, h) => ((cluster = c), (harness = h)));
 
 interface Run {
   readonly code: number | null;

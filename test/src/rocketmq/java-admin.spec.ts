@@ -1,17 +1,13 @@
 import type { Message } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Deliveries, consumerClass } from '../support/fixtures';
-import { RocketMqHarness, mqadmin, testCluster, uniqueName } from './rocketmq-fixtures';
+import { RocketMqHarness, mqadmin, uniqueName, useRocketMqHarness } from './rocketmq-fixtures';
 
 let cluster: RocketMqCluster;
 let harness: RocketMqHarness;
-beforeAll(async () => {
-  cluster = await testCluster();
-  harness = new RocketMqHarness(cluster);
-});
-afterAll(async () => harness?.close());
+useRocketMqHarness((c, h) => ((cluster = c), (harness = h)));
 
 describe("RocketMQ's own admin tool reads mqkit clients", () => {
   it('mqadmin consumerStatus -i <client> parses the ConsumerRunningInfo the transport answers', async () => {

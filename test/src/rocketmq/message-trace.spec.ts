@@ -1,17 +1,13 @@
 import { RMQ_SYS_TRACE_TOPIC, createProducer, type Message, type MqkitEvents } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { consumerClass } from '../support/fixtures';
-import { RocketMqHarness, mqadmin, testCluster, uniqueName } from './rocketmq-fixtures';
+import { RocketMqHarness, mqadmin, uniqueName, useRocketMqHarness } from './rocketmq-fixtures';
 
 let cluster: RocketMqCluster;
 let harness: RocketMqHarness;
-beforeAll(async () => {
-  cluster = await testCluster();
-  harness = new RocketMqHarness(cluster);
-});
-afterAll(async () => harness?.close());
+useRocketMqHarness((c, h) => ((cluster = c), (harness = h)));
 
 /** One row of `mqadmin queryMsgTraceById`: type, group, client host, time, cost, status (printf %-10s %-20s ...). */
 interface TraceRow {

@@ -1,18 +1,14 @@
 import { createProducer, MessageConst, RequestTimeoutError, replyTopicOf, stringCodec, type Codec, type Message } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runJavaProgram } from '../producer-cluster/java-program';
 import { consumerClass } from '../support/fixtures';
-import { RocketMqHarness, testCluster, uniqueName } from './rocketmq-fixtures';
+import { RocketMqHarness, uniqueName, useRocketMqHarness } from './rocketmq-fixtures';
 
 let cluster: RocketMqCluster;
 let harness: RocketMqHarness;
-beforeAll(async () => {
-  cluster = await testCluster();
-  harness = new RocketMqHarness(cluster);
-});
-afterAll(async () => harness?.close());
+useRocketMqHarness((c, h) => ((cluster = c), (harness = h)));
 
 /** A standalone requester; a generous send budget, as the test brokers share two cores with everything else. */
 const requester = (codec?: Codec) =>

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { createConsumerApp, createProducer, type ConsumerApp, type ConsumerAppOptions, type OffsetAdmin, type RouteResolver, type TopicAdmin, type TransportPlugin } from '@mqkit/core';
 import { rocketmqTransport, type RocketMqTransportOptions } from '@mqkit/transport-rocketmq';
 import { findJavaToolchain, provisionRocketMq, rocketMqTestCluster, sendProbeRequest, uniqueName, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
@@ -121,4 +122,18 @@ export class RocketMqHarness {
     await Promise.all(this.apps.map((a) => a.stop({ timeoutMs: 5_000 })));
     await this.admin?.stop({ timeoutMs: 5_000 });
   }
+}
+
+/**
+ * The suite's cluster and harness: the run's cluster before the suite's tests, the harness's apps stopped after
+ * them. `set` hands both to the suite's own variables.
+ */
+export function useRocketMqHarness(set: (cluster: RocketMqCluster, harness: RocketMqHarness) => void): void {
+  let harness: RocketMqHarness | undefined;
+  beforeAll(async () => {
+    const cluster = await testCluster();
+    harness = new RocketMqHarness(cluster);
+    set(cluster, harness);
+  });
+  afterAll(async () => harness?.close());
 }

@@ -1,17 +1,13 @@
 import { BrokerError, createProducer, type Message } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { consumerClass } from '../support/fixtures';
-import { RocketMqHarness, testCluster, uniqueName, updateBrokerConfig } from './rocketmq-fixtures';
+import { RocketMqHarness, uniqueName, updateBrokerConfig, useRocketMqHarness } from './rocketmq-fixtures';
 
 let cluster: RocketMqCluster;
 let harness: RocketMqHarness;
-beforeAll(async () => {
-  cluster = await testCluster();
-  harness = new RocketMqHarness(cluster);
-});
-afterAll(async () => harness?.close());
+useRocketMqHarness((c, h) => ((cluster = c), (harness = h)));
 
 const producer = () => createProducer({ transport: harness.transport(), group: uniqueName('p'), profile: 'fast', sendMsgTimeout: 10_000 });
 

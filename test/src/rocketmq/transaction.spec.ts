@@ -3,17 +3,13 @@ import { join } from 'node:path';
 import { createProducer, createPullConsumer, type Message, type TransactionState } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { consumerClass } from '../support/fixtures';
-import { RocketMqHarness, testCluster, uniqueName } from './rocketmq-fixtures';
+import { RocketMqHarness, uniqueName, useRocketMqHarness } from './rocketmq-fixtures';
 
 let cluster: RocketMqCluster;
 let harness: RocketMqHarness;
-beforeAll(async () => {
-  cluster = await testCluster();
-  harness = new RocketMqHarness(cluster);
-});
-afterAll(async () => harness?.close());
+useRocketMqHarness((c, h) => ((cluster = c), (harness = h)));
 
 describe('transactional messages on a real broker (checks every 1 s after 2 s, at most 3)', () => {
   it('commit is delivered and rollback never; UNKNOW is settled by a check-back that another producer of the group answers once the sender is gone; a message UNKNOW past the check limit goes to TRANS_CHECK_MAX_TIME_TOPIC', async () => {
