@@ -252,7 +252,7 @@ export class ConsumerRuntime {
       group: this.group,
       clientId: this.host.clientId,
       state: this.state,
-      ready: this.state === 'running' && (this.rebalance?.completedPasses ?? 0) > 0,
+      ready: this.state === 'running' && (this.rebalance?.balancedPasses ?? 0) > 0,
       paused: this.pauses.isHeld,
       strategy: this.strategy.name,
       queues,

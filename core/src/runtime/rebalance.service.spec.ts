@@ -112,8 +112,11 @@ describe('RebalanceService', () => {
     setComplete(false);
     service.start();
     await expectTimeline(() => service.completedPasses, [[0, 1], [49, 1], [1, 2]]);
+    // Readiness counts only balanced passes: none yet.
+    expect(service.balancedPasses).toBe(0);
     setComplete(true);
     await expectTimeline(() => service.completedPasses, [[50, 3], [500, 3]]);
+    expect(service.balancedPasses).toBe(1);
   });
 
   it('BROADCASTING takes every queue whatever the members', async () => {

@@ -41,6 +41,7 @@ export class RebalanceService {
   private subscription: Subscription | undefined;
   private lastRunEnded = 0;
   private passes = 0;
+  private balanced = 0;
   private idleWaiters: (() => void)[] = [];
   private running = false;
 
@@ -58,9 +59,18 @@ export class RebalanceService {
     this.broadcasting = ctx.options.messageModel === 'BROADCASTING';
   }
 
-  /** Completed passes, for readiness checks. */
+  /** Completed passes, balanced or not. */
   get completedPasses(): number {
     return this.passes;
+  }
+
+  /**
+   * Passes that ended balanced: every topic allocated and every allocated queue started. Readiness waits for one,
+   * so a member is not "ready" while its first pass left queues untaken (a lock refused, a queue in its route-arrival
+   * grace, members not listed yet).
+   */
+  get balancedPasses(): number {
+    return this.balanced;
   }
 
   start(): void {
@@ -116,6 +126,7 @@ export class RebalanceService {
       this.running = false;
       this.lastRunEnded = Date.now();
       this.passes++;
+      if (balanced) this.balanced++;
       const waiters = this.idleWaiters;
       this.idleWaiters = [];
       for (const w of waiters) w();
