@@ -14,6 +14,7 @@ import type { MessageSender, OutgoingRecord, RouteResolver, SendResult } from '.
 import { copyProperties } from '../util/copy-properties';
 import { toError } from '../util/deferred';
 import { compressBody } from './compression';
+import { unwrapResult, wrapQueue } from './namespaced';
 import { SendPath } from './send-path';
 import { buildBatches, perMessage } from './batch-split';
 import { timerProperty, validateBody, validateDelayLevel, validateProperties, validateTopic } from './message-validator';
@@ -70,10 +71,13 @@ export class Producer {
   private stopped = false;
 
   private readonly path: SendPath;
+  /** No send hook at all: send and sendOneway skip building an invocation. */
+  private readonly unhooked: boolean;
   private readonly requests: Requests;
 
   constructor(private readonly deps: ProducerDeps) {
     this.path = new SendPath(deps);
+    this.unhooked = (deps.hooks ?? []).length === 0;
     this.requests = new Requests(deps, this.path, (message) => this.buildRecord(message));
   }
 
@@ -100,14 +104,16 @@ export class Producer {
    * anything when the message breaks a rule, BrokerError for a broker refusal, TimeoutError past the budget.
    */
   send<T>(message: OutgoingMessage<T>, options: SendOptions = {}): Promise<SendResult> {
+    // The hot path: without hooks, nothing is built for them.
+    if (this.unhooked) return this.track(() => this.sendOne(message, options));
     return this.track(() => this.hooked('send', [message], ([m]) => this.sendOne(m!, options), (r) => [r]));
   }
 
   private async sendOne<T>(message: OutgoingMessage<T>, options: SendOptions): Promise<SendResult> {
     const record = this.buildRecord(message);
-    const queue = options.queue ? this.wrapQueue(options.queue) : undefined;
+    const queue = options.queue ? wrapQueue(this.deps.options.namespace, options.queue) : undefined;
     const selector = queue ? () => queue : options.selector ?? (options.shardingKey !== undefined ? selectByHash(options.shardingKey) : undefined);
-    return this.unwrapResult(await (selector ? this.path.sendSelected(record, message, selector) : this.path.sendWithRetries(record)));
+    return unwrapResult(this.deps.options.namespace, await (selector ? this.path.sendSelected(record, message, selector) : this.path.sendWithRetries(record)));
   }
 
   /** Runs a producer call through the send hooks (none: the call alone). */
@@ -116,20 +122,9 @@ export class Producer {
     return runSendHooks(hooks, { group: withoutNamespace(options.namespace, options.group), namespace: options.namespace, kind, messages }, send as (messages: readonly OutgoingMessage[]) => Promise<R>, results);
   }
 
-  /** A queue the application names, as the broker knows it (its topic in the namespace). */
-  private wrapQueue(mq: MessageQueue): MessageQueue {
-    const { namespace } = this.deps.options;
-    return namespace ? { ...mq, topic: wrapNamespace(namespace, mq.topic) } : mq;
-  }
-
-  /** A result as the application sees it: RocketMQ resets its queue's topic without the namespace. */
-  private unwrapResult(result: SendResult): SendResult {
-    const { namespace } = this.deps.options;
-    return namespace ? { ...result, messageQueue: { ...result.messageQueue, topic: withoutNamespace(namespace, result.messageQueue.topic) } } : result;
-  }
-
   /** Oneway (RocketMQ's sendOneway): one attempt, resolves once written, never reports the broker's answer. */
   sendOneway<T>(message: OutgoingMessage<T>, options: SendOptions = {}): Promise<void> {
+    if (this.unhooked) return this.track(() => this.sendOnewayOne(message, options));
     return this.track(() => this.hooked('oneway', [message], ([m]) => this.sendOnewayOne(m!, options), () => []));
   }
 
@@ -137,7 +132,7 @@ export class Producer {
     const record = this.buildRecord(message);
     const queues = await this.deps.routes.publishQueues(record.topic);
     if (queues.length === 0) throw new BrokerError(`No route info of this topic: ${record.topic}`, { responseCode: 17 });
-    const mq = (options.queue && this.wrapQueue(options.queue)) ?? (options.selector ?? (options.shardingKey !== undefined ? selectByHash(options.shardingKey) : undefined))?.(queues, message) ?? this.path.pick(record.topic, queues, undefined);
+    const mq = (options.queue && wrapQueue(this.deps.options.namespace, options.queue)) ?? (options.selector ?? (options.shardingKey !== undefined ? selectByHash(options.shardingKey) : undefined))?.(queues, message) ?? this.path.pick(record.topic, queues, undefined);
     const { sender, options: o } = this.deps;
     if (sender.sendOneway) await sender.sendOneway(mq, record, { producerGroup: o.group });
     else void sender.send(mq, record, { producerGroup: o.group, timeoutMs: o.sendMsgTimeout }).catch(() => undefined);
@@ -164,7 +159,7 @@ export class Producer {
     for (const records of batches) {
       let result: SendResult;
       try {
-        result = this.unwrapResult(await this.path.sendWithRetries(records[0]!, records));
+        result = unwrapResult(this.deps.options.namespace, await this.path.sendWithRetries(records[0]!, records));
       } catch (error) {
         if (results.length === 0) throw error;
         throw new BatchSendError(results, messages.length, error);
@@ -196,7 +191,7 @@ export class Producer {
     const properties: Record<string, string> = { ...built.properties, [MessageConst.TRANSACTION_PREPARED]: 'true', [MessageConst.PRODUCER_GROUP]: options.group };
     const record: OutgoingRecord = { ...built, sysFlag: built.sysFlag | TRANSACTION_PREPARED_TYPE, properties };
     const wire = await this.path.sendWithRetries(record);
-    const sendResult = this.unwrapResult(wire);
+    const sendResult = unwrapResult(this.deps.options.namespace, wire);
     let state: TransactionState = 'ROLLBACK_MESSAGE';
     if (wire.status === 'SEND_OK') {
       try {
