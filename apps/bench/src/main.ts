@@ -1,25 +1,46 @@
 import 'reflect-metadata';
 import { CASES } from './cases/index';
+import { settingsLines } from './cases/bench-util';
+import { describeMachine, writeResults } from './report/bench-results';
+import { refreshReadme } from './report/readme-table';
 
 /**
- * `npm run bench -- [case] [flags]`: with no case, every embedded case. Exits 0 whenever it measured, target met
- * or not; a target is a figure to report, not a test.
+ * `npm run bench -- [case] [flags]`: with no case, every embedded case; `all`, every case that has a results
+ * file row in the README (embedded and RocketMQ ones), then the README's performance table is rewritten from the
+ * results files. Each case's result is printed as its last JSON line and written to apps/bench/results/<case>.json
+ * with the machine's description. Exits 0 whenever it measured, target met or not: a target is a figure to
+ * report, not a test.
  */
 async function main(argv: readonly string[]): Promise<void> {
   const [name, ...rest] = argv;
-  const named = name && !name.startsWith('--') ? CASES.find((c) => c.name === name) : undefined;
-  if (name && !name.startsWith('--') && !named) {
-    process.stderr.write(`unknown case ${name}; known: ${CASES.map((c) => c.name).join(', ')}\n`);
+  if (name === 'readme') {
+    process.stderr.write(`README table rewritten from ${refreshReadme().join(', ')}\n`);
+    return;
+  }
+  const all = name === 'all';
+  const named = name && !name.startsWith('--') && !all ? CASES.find((c) => c.name === name) : undefined;
+  if (name && !name.startsWith('--') && !all && !named) {
+    process.stderr.write(`unknown case ${name}; known: all, readme, ${CASES.map((c) => c.name).join(', ')}\n`);
     process.exitCode = 2;
     return;
   }
-  const selected = named ? [named] : CASES.filter((c) => c.embedded);
-  const args = named ? rest : argv;
+  const selected = named ? [named] : all ? CASES.filter((c) => c.inAll ?? c.embedded) : CASES.filter((c) => c.embedded);
+  const args = named || all ? rest : argv;
   for (const c of selected) {
     process.stderr.write(`# ${c.name}: ${c.description}\n`);
+    settingsLines.length = 0;
+    const started = Date.now();
     const result = await c.run(args);
-    process.stdout.write(`${JSON.stringify({ case: c.name, ...result })}\n`);
+    const line = { case: c.name, ...result };
+    process.stdout.write(`${JSON.stringify(line)}\n`);
+    // compare runs cases on two trees for a ratio: those runs are not the case's results.
+    if ((c.writesResults ?? true) && !process.env['MQKIT_BENCH_NO_RESULTS']) {
+      const command = `npm run bench -- ${[c.name, ...args].join(' ')}`;
+      const path = writeResults({ case: c.name, command, finishedAt: new Date().toISOString(), durationSec: Math.round((Date.now() - started) / 1000), machine: describeMachine(), settings: [...settingsLines], result: line });
+      process.stderr.write(`# results: ${path}\n`);
+    }
   }
+  if (all) process.stderr.write(`README table rewritten from ${refreshReadme().join(', ')}\n`);
 }
 
 main(process.argv.slice(2)).then(

@@ -49,6 +49,14 @@ export const backlogCase: BenchCase = {
     await app.stop();
     broker.close();
     log(`consumed ${count} in ${seconds.toFixed(1)} s; peak cached ${peakCachedBytes} B vs budget ${limitBytes} B (one message: ${size} B)`);
-    return { peakCachedBytes, limitBytes, peakRssMb: peakRssMb() };
+    return { peakCachedBytes, limitBytes, messageBytes: size, withinBudget: peakCachedBytes <= limitBytes + size, peakRssMb: peakRssMb() };
+  },
+  readmeRow(file) {
+    const r = file.result as { peakCachedBytes: number; limitBytes: number; messageBytes: number; withinBudget: boolean; peakRssMb: number };
+    return {
+      measured: file.settings[0]?.replace(/^settings: /, '') ?? '',
+      result: `peak cached **${r.peakCachedBytes.toLocaleString('en-US')} B** against the ${r.limitBytes.toLocaleString('en-US')} B budget; peak RSS ${r.peakRssMb} MB`,
+      target: `at most the budget + one message (${r.messageBytes} B): ${r.withinBudget ? 'met' : 'missed'}`,
+    };
   },
 };

@@ -61,6 +61,11 @@ export function runNodeChild(script: string, settings: Record<string, unknown>, 
   return run(process.execPath, [childScript(script), JSON.stringify(settings)], { ...options, label: script });
 }
 
+/** Runs a compiled module of this app (a path under dist/, e.g. `cases/pipeline/variant.main.js`) with `node --expose-gc`. */
+export function runDistEntry(entry: string, settings: Record<string, unknown>, options: { timeoutMs: number }): BenchChild {
+  return run(process.execPath, ['--expose-gc', resolve(__dirname, '..', entry), JSON.stringify(settings)], { ...options, label: entry });
+}
+
 /** The built Java programs and a runner for them (-Xmx512m, client logs at warn into a temp folder). */
 export async function javaRunner(
   log: (line: string) => void,

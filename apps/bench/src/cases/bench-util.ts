@@ -11,11 +11,7 @@ export function peakRssMb(): number {
   return Math.round((process.memoryUsage().rss / 1024 / 1024) * 10) / 10;
 }
 
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
+export { median } from '../report/run-stats';
 
 /** `--name value` flags. */
 export function flag(args: readonly string[], name: string, fallback: number): number {
@@ -26,7 +22,11 @@ export function flag(args: readonly string[], name: string, fallback: number): n
   return n;
 }
 
+/** Every `settings:` line a case logged in this process, for its results file. */
+export const settingsLines: string[] = [];
+
 export function log(line: string): void {
+  if (line.startsWith('settings')) settingsLines.push(line);
   process.stderr.write(`${line}\n`);
 }
 

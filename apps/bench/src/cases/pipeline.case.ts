@@ -1,118 +1,86 @@
-import { Consumer, createConsumerApp, EventBus, FAST_PROFILE, PullStatus, type MessagePuller, type MessageQueue } from '@mqkit/core';
-import { parseSubscription } from '@mqkit/core';
-import { EmbeddedBroker, memoryTransport } from '@mqkit/transport-memory';
-import { container } from 'tsyringe';
 import type { BenchCase } from './bench-case';
-import { flag, log, median, peakRssMb, settleHeap, until } from './bench-util';
-import { observabilityPlugins, parseWith, type Observability } from './observability-plugins';
+import { runDistEntry } from './bench-process';
+import { flag, log } from './bench-util';
+import { parseWith } from './observability-plugins';
+import { PULL_BATCH, QUEUES, VARIANTS, type PipelineVariant } from './pipeline/pipeline-variants';
+import { describeSpread, median, round, spreadOf } from '../report/run-stats';
 
-const TOPIC = 'BenchPipeline';
-const QUEUES = 8;
-
-class Counter {
-  n = 0;
+interface VariantRun {
+  readonly steadyMsgsPerSec: number;
+  readonly totalMsgsPerSec: number;
+  readonly firstMessageMs: number;
+  readonly steadyWindowMs: number;
+  readonly peakRssMb: number;
 }
 
-/** Fills a fresh broker with `count` messages of `size` bytes over 8 queues, before any timing. */
-function filledBroker(count: number, size: number): EmbeddedBroker {
-  const broker = new EmbeddedBroker({ defaultQueueNums: QUEUES });
-  broker.createTopic({ topic: TOPIC, queues: QUEUES });
-  const body = Buffer.alloc(size, 0x61);
-  for (let i = 0; i < count; i++) {
-    broker.send({ topic: TOPIC, brokerName: 'broker-a', queueId: i % QUEUES }, { topic: TOPIC, body, flag: 0, properties: { UNIQ_KEY: `K${i}` }, sysFlag: 0, bornTimestamp: Date.now() });
-  }
-  settleHeap();
-  return broker;
-}
+const BATCH_TARGET = 5_000_000;
+const ONE_TARGET = 2_500_000;
+const M = (n: number): string => `${(n / 1e6).toFixed(2)} M`;
 
-async function runEngine(count: number, size: number, batchSize: number, round: number, observe: readonly Observability[] = []): Promise<number> {
-  const broker = filledBroker(count, size);
-  const counter = new Counter();
-  const scope = container.createChildContainer();
-  scope.register(Counter, { useValue: counter });
-  const group = `bench-pipeline-${batchSize}-${round}`;
-  const common = { group, topic: TOPIC, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', pullBatchSize: 32, consumeThreadMin: 20, consumeThreadMax: 20, consumeMessageBatchMaxSize: batchSize } as const;
-  class BatchHandler {
-    constructor(private readonly c: Counter) {}
-    async handle(batch: unknown[]): Promise<void> {
-      this.c.n += batch.length;
-    }
-  }
-  class OneHandler {
-    constructor(private readonly c: Counter) {}
-    async handle(): Promise<void> {
-      this.c.n++;
-    }
-  }
-  const handler = batchSize > 1 ? BatchHandler : OneHandler;
-  Reflect.defineMetadata('design:paramtypes', [Counter], handler);
-  Consumer({ ...common, batch: batchSize > 1 })(handler);
-  const observed = observabilityPlugins(observe);
-  const app = await createConsumerApp({ transport: memoryTransport({ broker }), consumers: [handler], container: scope, maxCachedBytes: 1024 * 1024 * 1024, plugins: observed.plugins });
-  const t0 = process.hrtime.bigint();
-  await app.start();
-  await until(() => counter.n >= count, 2);
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  await app.stop();
-  broker.close();
-  // With tracing on, every handler call must have produced a span: a cost measured without them would flatter it.
-  const spans = await observed.spans();
-  if (observe.includes('tracing') && spans < count / batchSize) throw new Error(`tracing exported ${spans} spans for ${count / batchSize} calls`);
-  return count / seconds;
-}
-
-/** The ceiling: the same pull role and handler, messages handed over one after another, nothing else. */
-async function runCeiling(count: number, size: number, round: number): Promise<number> {
-  const broker = filledBroker(count, size);
-  const transport = await memoryTransport({ broker }).connect({ clientId: `127.0.0.1@ceiling-${round}`, profile: FAST_PROFILE, events: new EventBus() });
-  const puller: MessagePuller = transport.puller;
-  let n = 0;
-  const handle = async (_m: unknown): Promise<void> => {
-    n++;
-  };
-  const subscription = parseSubscription(TOPIC, '*');
-  const signal = new AbortController().signal;
-  const t0 = process.hrtime.bigint();
-  await Promise.all(
-    Array.from({ length: QUEUES }, async (_, queueId) => {
-      const mq: MessageQueue = { topic: TOPIC, brokerName: 'broker-a', queueId };
-      let offset = 0;
-      for (;;) {
-        const r = await puller.pull({ group: 'ceiling', mq, offset, maxMsgs: 32, maxBytes: 256 * 1024, subscription, suspendMs: 1, timeoutMs: 30_000 }, signal);
-        if (r.status !== PullStatus.FOUND) break;
-        for (const m of r.messages) await handle(m);
-        offset = r.nextBeginOffset;
-      }
-    }),
-  );
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  await transport.close();
-  broker.close();
-  if (n !== count) throw new Error(`ceiling read ${n} of ${count}`);
-  return count / seconds;
-}
-
+/**
+ * `npm run bench -- pipeline`: the engine's consume throughput on the embedded broker, with the transport's cost
+ * taken out by a ceiling per mode. Every variant (engine batch-32, engine one-per-call, and the two ceilings) runs
+ * in a process of its own, rounds rotate the order, and the figures quoted are steady rates (10 %-90 % of the
+ * messages) with start-up reported apart.
+ */
 export const pipelineCase: BenchCase = {
   name: 'pipeline',
   embedded: true,
-  description: 'consume throughput of the engine on the embedded broker (1M x 100 B stored before timing)',
+  description: 'consume throughput of the engine on the embedded broker, each variant in its own process, against a ceiling per mode',
   async run(args) {
-    const count = flag(args, 'messages', 1_000_000);
+    const messages = flag(args, 'messages', 4_000_000);
     const size = flag(args, 'size', 100);
-    const rounds = flag(args, 'rounds', 3);
+    const rounds = flag(args, 'rounds', 5);
     const observe = parseWith(args);
-    log(`settings: ${count} messages x ${size} B, ${QUEUES} queues, pullBatchSize 32, consumeThreadMax 20, no-op async handler, ${rounds} rounds (median)${observe.length > 0 ? `, with ${observe.join(' and ')} on` : ''}`);
-    const batch: number[] = [];
-    const single: number[] = [];
-    const ceiling: number[] = [];
+    log(
+      `settings: ${messages} messages x ${size} B stored before timing, ${QUEUES} queues, pullBatchSize ${PULL_BATCH}, consumeThreadMin/Max 20, ` +
+        `no-op async handler; variants ${VARIANTS.join(', ')}, each in its own process (node --expose-gc), ${rounds} rounds with the order rotating, medians; ` +
+        `steady = 10 %-90 % of the messages, total = start() to the last message${observe.length > 0 ? `; with ${observe.join(' and ')} on` : ''}`,
+    );
+    const runs = new Map<PipelineVariant, VariantRun[]>(VARIANTS.map((v) => [v, []]));
     for (let r = 0; r < rounds; r++) {
-      batch.push(await runEngine(count, size, 32, r, observe));
-      single.push(await runEngine(count, size, 1, r, observe));
-      ceiling.push(await runCeiling(count, size, r));
-      log(`round ${r + 1}: batch32 ${Math.round(batch[r]!)} msg/s, batch1 ${Math.round(single[r]!)} msg/s, ceiling ${Math.round(ceiling[r]!)} msg/s`);
+      const order = VARIANTS.map((_, i) => VARIANTS[(i + r) % VARIANTS.length]!);
+      const line: string[] = [];
+      for (const variant of order) {
+        const run = (await runDistEntry('cases/pipeline/variant.main.js', { variant, messages, size, observe }, { timeoutMs: 300_000 }).result) as unknown as VariantRun & { exitCode: number };
+        if (run.exitCode !== 0) throw new Error(`pipeline variant ${variant} exited with ${run.exitCode}`);
+        runs.get(variant)!.push(run);
+        line.push(`${variant} ${M(run.steadyMsgsPerSec)} steady (${M(run.totalMsgsPerSec)} total, first message ${run.firstMessageMs} ms, window ${run.steadyWindowMs} ms)`);
+      }
+      log(`round ${r + 1}: ${line.join('; ')}`);
     }
-    const msgsPerSec = Math.round(median(batch));
-    const ceilingMsgsPerSec = Math.round(median(ceiling));
-    return { msgsPerSec, batch1MsgsPerSec: Math.round(median(single)), ceilingMsgsPerSec, ratio: Math.round((msgsPerSec / ceilingMsgsPerSec) * 100) / 100, peakRssMb: peakRssMb() };
+    const steady = (v: PipelineVariant) => spreadOf(runs.get(v)!.map((x) => x.steadyMsgsPerSec));
+    const pick = (v: PipelineVariant, key: keyof VariantRun) => median(runs.get(v)!.map((x) => x[key]));
+    for (const v of VARIANTS) log(describeSpread(`${v} steady`, steady(v), 'msg/s'));
+    const batch = steady('batch').median;
+    const one = steady('one').median;
+    return {
+      batchSteadyMsgsPerSec: Math.round(batch),
+      oneSteadyMsgsPerSec: Math.round(one),
+      batchCeilingSteadyMsgsPerSec: Math.round(steady('ceiling-batch').median),
+      oneCeilingSteadyMsgsPerSec: Math.round(steady('ceiling-one').median),
+      batchOfCeiling: round(batch / steady('ceiling-batch').median, 3),
+      oneOfCeiling: round(one / steady('ceiling-one').median, 3),
+      batchTotalMsgsPerSec: Math.round(pick('batch', 'totalMsgsPerSec')),
+      oneTotalMsgsPerSec: Math.round(pick('one', 'totalMsgsPerSec')),
+      batchFirstMessageMs: pick('batch', 'firstMessageMs'),
+      oneFirstMessageMs: pick('one', 'firstMessageMs'),
+      spreads: Object.fromEntries(VARIANTS.map((v) => [v, steady(v).spread])),
+      allWithin10pct: VARIANTS.every((v) => steady(v).within10pct),
+      peakRssMb: { batch: pick('batch', 'peakRssMb'), one: pick('one', 'peakRssMb') },
+      targets: { batchAtLeast5M: batch >= BATCH_TARGET, oneAtLeast2_5M: one >= ONE_TARGET },
+    };
+  },
+  readmeRow(file) {
+    const r = file.result as Record<string, number> & { spreads: Record<string, number>; targets: Record<string, boolean> };
+    return {
+      measured: `${file.settings[0]?.replace(/^settings: /, '') ?? ''}`,
+      result:
+        `steady: batch of 32 **${M(r.batchSteadyMsgsPerSec)} msg/s** (${r.batchOfCeiling} of its ceiling, ${M(r.batchCeilingSteadyMsgsPerSec)}); ` +
+        `one per call **${M(r.oneSteadyMsgsPerSec)} msg/s** (${r.oneOfCeiling} of its ceiling, ${M(r.oneCeilingSteadyMsgsPerSec)}); ` +
+        `start() to the last message: ${M(r.batchTotalMsgsPerSec)} and ${M(r.oneTotalMsgsPerSec)}; first message after ${r.batchFirstMessageMs} / ${r.oneFirstMessageMs} ms; ` +
+        `largest spread between runs ${(Math.max(...Object.values(r.spreads)) * 100).toFixed(1)} %`,
+      target: `5 M msg/s steady with batches of 32: ${r.targets.batchAtLeast5M ? 'met' : 'missed'}; 2.5 M per message: ${r.targets.oneAtLeast2_5M ? 'met' : 'missed'}`,
+    };
   },
 };

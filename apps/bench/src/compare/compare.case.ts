@@ -14,7 +14,7 @@ function textFlag(args: readonly string[], name: string): string | undefined {
 /** Runs one case of one variant in a process of its own; resolves with its JSON result line. */
 function runOnce(variant: Variant, target: string, args: readonly string[]): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', join(variant.root, 'apps', 'bench', 'dist', 'main.js'), target, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--expose-gc', join(variant.root, 'apps', 'bench', 'dist', 'main.js'), target, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MQKIT_BENCH_NO_RESULTS: '1' } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -51,6 +51,7 @@ function medians(runs: readonly Record<string, unknown>[]): Record<string, numbe
 export const compareCase: BenchCase = {
   name: 'compare',
   embedded: false,
+  writesResults: false,
   description: 'one case on two checkouts (base commit vs working tree or head commit), alternating runs, each in its own process',
   async run(args) {
     const base = textFlag(args, 'base');

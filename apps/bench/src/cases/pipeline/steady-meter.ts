@@ -1,0 +1,55 @@
+import { steadyMarks } from '../../report/run-stats';
+
+/**
+ * Counts handled messages of one run and stamps the clock when the count first reaches the 10 % and the 90 % mark,
+ * keeping the exact count at each stamp (a batch of 32 steps over a mark), so the steady rate is exact:
+ * (count at 90 % - count at 10 %) / (time between the stamps).
+ */
+export class SteadyMeter {
+  count = 0;
+  private readonly marks: { from: number; to: number };
+  private fromNs = 0n;
+  private fromCount = 0;
+  private toNs = 0n;
+  private toCount = 0;
+  private firstNs = 0n;
+  private lastNs = 0n;
+  private startNs = process.hrtime.bigint();
+
+  constructor(readonly expected: number) {
+    this.marks = steadyMarks(expected);
+  }
+
+  /** Restarts the start-up clock (the meter may be built before the run it measures starts). */
+  begin(): void {
+    this.startNs = process.hrtime.bigint();
+  }
+
+  add(n: number): void {
+    const before = this.count;
+    this.count += n;
+    if (before === 0) this.firstNs = process.hrtime.bigint();
+    if (before < this.marks.from && this.count >= this.marks.from) [this.fromNs, this.fromCount] = [process.hrtime.bigint(), this.count];
+    if (before < this.marks.to && this.count >= this.marks.to) [this.toNs, this.toCount] = [process.hrtime.bigint(), this.count];
+    if (before < this.expected && this.count >= this.expected) this.lastNs = process.hrtime.bigint();
+  }
+
+  get done(): boolean {
+    return this.count >= this.expected;
+  }
+
+  /** Steady msg/s (10 %-90 %), total msg/s from the meter's creation (start-up included) and start-up ms. */
+  result(): { steadyMsgsPerSec: number; totalMsgsPerSec: number; firstMessageMs: number; steadyWindowMs: number; steadyWindowUs: [number, number] } {
+    const ms = (a: bigint, b: bigint): number => Number(b - a) / 1e6;
+    const window = ms(this.fromNs, this.toNs);
+    return {
+      // The window on the monotonic clock in µs, the clock of `node --cpu-prof`'s sample timestamps: a profile
+      // of the whole process can be cut down to the steady phase.
+      steadyWindowUs: [Number(this.fromNs / 1000n), Number(this.toNs / 1000n)],
+      steadyMsgsPerSec: Math.round(((this.toCount - this.fromCount) * 1000) / window),
+      totalMsgsPerSec: Math.round((this.count * 1000) / ms(this.startNs, this.lastNs)),
+      firstMessageMs: Math.round(ms(this.startNs, this.firstNs) * 10) / 10,
+      steadyWindowMs: Math.round(window * 10) / 10,
+    };
+  }
+}

@@ -1,0 +1,83 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/**
+ * Results files of `npm run bench`: one JSON file per case under apps/bench/results/, committed, so every figure
+ * the README quotes can be traced to the run and the command that produced it, and to the machine it ran on.
+ */
+
+/** Where results files live: apps/bench/results (dist/report and src/report are both two levels under apps/bench). */
+export const RESULTS_DIR = resolve(__dirname, '..', '..', 'results');
+
+export interface MachineDescription {
+  readonly cores: number;
+  readonly cpuModel: string;
+  readonly memoryGiB: number;
+  readonly node: string;
+  /** `java -version`'s first line, or 'not found'. */
+  readonly java: string;
+  readonly platform: string;
+}
+
+let cachedJava: string | undefined;
+
+/** The machine a run measured: cores, CPU model, memory, and the Node.js and Java versions. */
+export function describeMachine(): MachineDescription {
+  if (cachedJava === undefined) {
+    const java = process.env['JAVA_HOME'] ? join(process.env['JAVA_HOME'], 'bin', 'java') : 'java';
+    const probe = spawnSync(java, ['-version'], { encoding: 'utf8', timeout: 30_000 });
+    cachedJava = probe.error ? 'not found' : (probe.stderr || probe.stdout).split('\n')[0]!.trim();
+  }
+  const cpu = cpus();
+  return {
+    cores: cpu.length,
+    cpuModel: cpu[0]?.model.trim() ?? 'unknown',
+    memoryGiB: Math.round(totalmem() / 1024 ** 3),
+    node: process.version,
+    java: cachedJava,
+    platform: `${process.platform} ${process.arch}`,
+  };
+}
+
+/** One case's results file. */
+export interface ResultsFile {
+  readonly case: string;
+  /** The command that produced it, as typed at the repository root. */
+  readonly command: string;
+  readonly finishedAt: string;
+  readonly durationSec: number;
+  readonly machine: MachineDescription;
+  /** The settings line(s) the case printed. */
+  readonly settings: readonly string[];
+  /** What the case printed as its last JSON line. */
+  readonly result: Record<string, unknown>;
+}
+
+export function resultsPath(name: string): string {
+  return join(RESULTS_DIR, `${name}.json`);
+}
+
+export function writeResults(file: ResultsFile): string {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const path = resultsPath(file.case);
+  writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`);
+  return path;
+}
+
+/** Every results file there is, by case name. */
+export function readAllResults(): Map<string, ResultsFile> {
+  const out = new Map<string, ResultsFile>();
+  let names: string[] = [];
+  try {
+    names = readdirSync(RESULTS_DIR).filter((n) => n.endsWith('.json'));
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    const file = JSON.parse(readFileSync(join(RESULTS_DIR, name), 'utf8')) as ResultsFile;
+    out.set(file.case, file);
+  }
+  return out;
+}
