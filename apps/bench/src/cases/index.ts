@@ -4,8 +4,10 @@ import { backlogCase } from './backlog.case';
 import { pipelineCase } from './pipeline.case';
 import { rocketmqCase } from './rocketmq.case';
 import { produceCase } from './produce.case';
+import { latencyCase } from './latency.case';
 import { compareCase } from '../compare/compare.case';
 import { chaosCase } from '../chaos/chaos.case';
+import { scaleCase } from './scale.case';
 
 /** Every case, in the order `npm run bench` runs the embedded ones. */
-export const CASES: readonly BenchCase[] = [pipelineCase, backlogCase, offsetsCase, rocketmqCase, produceCase, compareCase, chaosCase];
+export const CASES: readonly BenchCase[] = [pipelineCase, backlogCase, offsetsCase, rocketmqCase, produceCase, latencyCase, compareCase, chaosCase, scaleCase];

@@ -1,0 +1,159 @@
+import { createProducer } from '@mqkit/core';
+import { rocketmqTransport } from '@mqkit/transport-rocketmq';
+import { uniqueName } from '@mqkit/transport-rocketmq/testing';
+import type { ResultsFile } from '../report/bench-results';
+import type { BenchCase } from './bench-case';
+import { BenchCluster } from './bench-cluster';
+import { javaRunner } from './bench-process';
+import { flag, log } from './bench-util';
+import { runSession, type PhaseRun, type Side } from './latency/latency-session';
+import { describeRun, summarizeRate, type RateRuns } from './latency/latency-stats';
+
+/** `--name 1000,5000`: a list of positive numbers. */
+function listFlag(args: readonly string[], name: string, fallback: readonly number[]): number[] {
+  const i = args.indexOf(`--${name}`);
+  if (i < 0 || i + 1 >= args.length) return [...fallback];
+  const values = args[i + 1]!.split(',').map(Number);
+  if (values.some((n) => !Number.isFinite(n) || n <= 0)) throw new Error(`--${name} needs positive numbers separated by commas (got ${args[i + 1]})`);
+  return values;
+}
+
+interface Variant {
+  readonly name: 'noop' | 'handler';
+  readonly rates: readonly number[];
+  readonly threads: number;
+  readonly handlerMs: number;
+}
+
+/**
+ * `npm run bench -- latency`: end-to-end latency, from the producer's send to the start of the handler, of mqkit
+ * and RocketMQ's Java DefaultMQPushConsumer on a real one-broker cluster, at fixed send rates. Each consumer runs in
+ * its own process through all rates of a variant (a fresh topic each time, probed until it pulls every queue);
+ * one paced Node producer process per rate sends to both. Variants: a no-op handler (the consumer keeps up, its
+ * pulls wait in the broker's long poll), then a 5 ms async handler at 64 threads. Runs interleave, alternating
+ * which side goes first; each percentile is the median over the runs.
+ */
+export const latencyCase: BenchCase = {
+  name: 'latency',
+  embedded: false,
+  inAll: true,
+  description: "end-to-end latency (send to handler start) of mqkit vs RocketMQ's Java push consumer at fixed send rates on a real cluster",
+  async run(args) {
+    const runs = flag(args, 'runs', 3);
+    const seconds = flag(args, 'seconds', 10);
+    const warmupSec = flag(args, 'warmup', 2);
+    const size = flag(args, 'size', 1024);
+    const queues = flag(args, 'queues', 8);
+    const threads = flag(args, 'threads', 20);
+    const handlerThreads = flag(args, 'handler-threads', 64);
+    const handlerMs = flag(args, 'handler-ms', 5);
+    const pullBatchSize = flag(args, 'pull-batch', 32);
+    const batchMax = flag(args, 'batch', 32);
+    const maxInFlight = flag(args, 'in-flight', 64);
+    const warmCount = flag(args, 'warm-messages', 50_000);
+    if (warmupSec >= seconds) throw new Error('--warmup must be shorter than --seconds');
+    const variants: Variant[] = [
+      { name: 'noop', rates: listFlag(args, 'rates', [1000, 5000, 20000]), threads, handlerMs: 0 },
+      { name: 'handler', rates: listFlag(args, 'handler-rates', [1000, 5000]), threads: handlerThreads, handlerMs },
+    ];
+    log(
+      `settings: one broker (broker-a, heap 512 MiB), ${queues} queues, a fresh topic and group per consumer process; ${size} B messages at ` +
+        `${variants[0]!.rates.join(' / ')} msg/s, each rate ${seconds} s from one paced Node producer process (mqkit's producer; what is due by the ` +
+        `elapsed time, sent each ~1 ms tick as one sendBatch of at most ${batchMax} or a single send, at most ${maxInFlight} requests in flight), ` +
+        `the first ${warmupSec} s of every rate left out of the statistics; latency = handler start - send stamp (epoch µs in a user property, same machine); ` +
+        `both consumers in their own process with equal settings: CONSUME_FROM_LAST_OFFSET, pullBatchSize ${pullBatchSize}, consumeMessageBatchMaxSize 1, ` +
+        `consumeThreadMin = consumeThreadMax = ${threads} with a no-op handler, ${handlerThreads} with a ${handlerMs} ms async handler ` +
+        `(mqkit: await setTimeout; Java: Thread.sleep) at ${variants[1]!.rates.join(' / ')} msg/s; Java -Xmx512m; mqkit default profile; ` +
+        `untimed warm-up of the fresh broker first (${warmCount} sends, read back by a throwaway group); ` +
+        `each consumer probed until it pulls every queue before sending; ${runs} interleaved runs (order alternates), medians of each percentile`,
+    );
+    const java = await javaRunner(log);
+    const bench = await BenchCluster.start({ brokers: ['broker-a'], brokerHeapMb: 512 }, log);
+    const prober = await createProducer({ transport: rocketmqTransport({ nameServer: bench.namesrvAddr }), group: uniqueName('benchLatencyProbe') });
+    const collected = new Map<string, RateRuns>();
+    try {
+      // A fresh broker's first sends and pulls are slow (JIT, new commit log): without this the first session pays it.
+      const warmTopic = await bench.createTopic('BenchLatencyWarm', queues);
+      const warm = await bench.warmSends(warmTopic, warmCount, size);
+      log(`warm-up (untimed): ${warmCount} sends in ${warm.ms} ms (${warm.failed} failed), read back in ${await bench.warmReads(warmTopic, warmCount)} ms`);
+      for (let r = 0; r < runs; r++) {
+        const order: Side[] = r % 2 === 0 ? ['mqkit', 'java'] : ['java', 'mqkit'];
+        for (const variant of variants) {
+          if (variant.rates.length === 0) continue;
+          for (const side of order) {
+            log(`run ${r + 1}/${runs} ${variant.name} ${side}`);
+            const topic = await bench.createTopic('BenchLatency', queues);
+            const phases = await runSession({
+              side,
+              namesrvAddr: bench.namesrvAddr,
+              topic,
+              group: uniqueName(`benchLatency_${side}`),
+              queueCount: queues,
+              threads: variant.threads,
+              handlerMs: variant.handlerMs,
+              pullBatchSize,
+              rates: variant.rates,
+              seconds,
+              warmupSec,
+              size,
+              batchMax,
+              maxInFlight,
+              prober,
+              java,
+              log,
+            });
+            for (const phase of phases) {
+              log(`  ${describeRun(side, phase)}`);
+              keep(collected, `${variant.name}:${phase.rate}`, side, phase);
+            }
+          }
+        }
+      }
+    } finally {
+      await prober.stop().catch(() => undefined);
+      await bench.stop();
+      java.close();
+    }
+    const section = (variant: Variant): Record<string, unknown> =>
+      Object.fromEntries(variant.rates.map((rate) => [String(rate), summarizeRate(collected.get(`${variant.name}:${rate}`)!)]));
+    return { rates: section(variants[0]!), handlerRates: section(variants[1]!) };
+  },
+  readmeRow: (file) => latencyRow(file),
+};
+
+function keep(collected: Map<string, RateRuns>, key: string, side: Side, run: PhaseRun): void {
+  const runs = collected.get(key) ?? { mqkit: [], java: [] };
+  runs[side].push(run);
+  collected.set(key, runs);
+}
+
+type RateEntry = Record<string, number | boolean | number[]>;
+
+function latencyRow(file: ResultsFile): { measured: string; result: string; target: string } {
+  const sections = [
+    ['no-op handler', (file.result['rates'] ?? {}) as Record<string, RateEntry>],
+    [`5 ms handler`, (file.result['handlerRates'] ?? {}) as Record<string, RateEntry>],
+  ] as const;
+  const parts: string[] = [];
+  const misses: string[] = [];
+  let met = 0;
+  let total = 0;
+  let runs = 0;
+  for (const [label, entries] of sections) {
+    const rates = Object.entries(entries).map(([rate, e]) => {
+      total++;
+      runs = Math.max(runs, Array.isArray(e['mqkitP99RunsMs']) ? (e['mqkitP99RunsMs'] as unknown as number[]).length : 0);
+      if (e['p99TargetMet']) met++;
+      if (!e['p99TargetMet']) misses.push(`${label} ${Number(rate).toLocaleString('en-US')}/s`);
+      const sent = Number(e['sentPerSec']) < Number(rate) * 0.95 ? ` (producer reached ${Number(e['sentPerSec']).toLocaleString('en-US')})` : '';
+      return `${Number(rate).toLocaleString('en-US')}/s${sent}: mqkit **${e['mqkitP50Ms']} / ${e['mqkitP99Ms']}**, Java ${e['javaP50Ms']} / ${e['javaP99Ms']}`;
+    });
+    if (rates.length > 0) parts.push(`${label}: ${rates.join('; ')}`);
+  }
+  return {
+    measured:
+      `1 KiB messages paced by one Node producer process to one 5.3.3 broker (8 queues), latency from the send to the handler start; mqkit and Java DefaultMQPushConsumer each in its own process, same settings, no-op handler and a 5 ms handler at 64 threads; medians of ${runs} interleaved runs`,
+    result: `p50 / p99 ms, ${parts.join('. ')}`,
+    target: `mqkit p99 <= max(1.1 x Java p99, Java p99 + 2 ms) at every rate: ${met === total ? 'met' : 'not met'} (${met} of ${total}${met < total ? `; missed at ${misses.join(', ')}` : ''})`,
+  };
+}

@@ -1,0 +1,64 @@
+import { median, percentile, round } from '../../report/run-stats';
+import type { PhaseRun, Side } from './latency-session';
+
+/** Exact percentiles of one run's latencies (ms), from the sorted sample. */
+export interface RunPercentiles {
+  readonly p50: number;
+  readonly p99: number;
+  readonly p999: number;
+  readonly max: number;
+  readonly samples: number;
+}
+
+export function percentilesOf(sorted: Float64Array): RunPercentiles {
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), p999: percentile(sorted, 99.9), max: percentile(sorted, 100), samples: sorted.length };
+}
+
+/** Every run of one rate in one variant, per side, in the order they ran. */
+export type RateRuns = Record<Side, PhaseRun[]>;
+
+/** The p99 target: mqkit's p99 at most max(1.1 x Java's p99, Java's p99 + 2 ms). */
+export function p99Limit(javaP99: number): number {
+  return Math.max(1.1 * javaP99, javaP99 + 2);
+}
+
+const ms = (value: number): number => round(value, 2);
+
+/**
+ * One rate's entry of the result: the medians over the runs of each percentile (each run's percentile computed
+ * from all its latencies), median sample counts, the producer's median achieved rate per side, each run's p99
+ * (to show the spread), and the p99 target check.
+ */
+export function summarizeRate(runs: RateRuns): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const p99Runs: Record<Side, number[]> = { mqkit: [], java: [] };
+  for (const side of ['mqkit', 'java'] as const) {
+    const each = runs[side].map((r) => percentilesOf(r.latencies));
+    out[`${side}P50Ms`] = ms(median(each.map((p) => p.p50)));
+    out[`${side}P99Ms`] = ms(median(each.map((p) => p.p99)));
+    out[`${side}P999Ms`] = ms(median(each.map((p) => p.p999)));
+    out[`${side}MaxMs`] = ms(median(each.map((p) => p.max)));
+    out[`${side}Samples`] = Math.round(median(each.map((p) => p.samples)));
+    out[`${side}SentPerSec`] = Math.round(median(runs[side].map((r) => r.producer.sentPerSec)));
+    p99Runs[side] = each.map((p) => ms(p.p99));
+  }
+  const limit = p99Limit(out['javaP99Ms'] as number);
+  out['sentPerSec'] = Math.round(median([...runs.mqkit, ...runs.java].map((r) => r.producer.sentPerSec)));
+  out['sendFailed'] = [...runs.mqkit, ...runs.java].reduce((n, r) => n + r.producer.failed, 0);
+  out['mqkitP99RunsMs'] = p99Runs.mqkit;
+  out['javaP99RunsMs'] = p99Runs.java;
+  out['p99LimitMs'] = ms(limit);
+  out['p99TargetMet'] = (out['mqkitP99Ms'] as number) <= limit;
+  return out;
+}
+
+/** A human line for one run of one side at one rate. */
+export function describeRun(side: Side, run: PhaseRun): string {
+  const p = percentilesOf(run.latencies);
+  const f = (v: number): string => v.toFixed(2);
+  return (
+    `${side} ${run.rate} msg/s: p50 ${f(p.p50)} p99 ${f(p.p99)} p99.9 ${f(p.p999)} max ${f(p.max)} ms over ${p.samples} messages; ` +
+    `producer ${run.producer.sentPerSec} msg/s (${run.producer.steadySentPerSec} after warm-up, ${run.producer.requests} requests, ` +
+    `at most ${run.producer.maxBehindMs} ms behind schedule${run.producer.failed ? `, ${run.producer.failed} failed` : ''})`
+  );
+}

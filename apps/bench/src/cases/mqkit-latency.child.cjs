@@ -1,0 +1,88 @@
+'use strict';
+/**
+ * mqkit's side of `npm run bench -- latency`, in its own process; mirrors LatencyConsumerBench.java (same
+ * settings, same protocol with the parent, see there). Requires the built dist of @mqkit/core and
+ * @mqkit/transport-rocketmq, so it measures the packages users get.
+ *
+ * The handler's first statement takes the time; latency = now - the producer's stamp (user property mqkitT, epoch
+ * microseconds). Both stamps are performance.timeOrigin + performance.now(): the wall clock at process start plus
+ * a monotonic offset, resolution well under a microsecond; producer and consumer run on this machine, so the
+ * difference has no clock offset in it (only the drift of the two processes' anchors, microseconds per minute).
+ *
+ * Argument: one JSON object { namesrvAddr, topic, group, threads, handlerMs, pullBatchSize, consumeFromWhere,
+ * outDir, phases, capacityPerPhase, timeoutMs }.
+ */
+const { readFileSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+const { performance } = require('node:perf_hooks');
+const { Consumer, createConsumerApp } = require('@mqkit/core');
+const { rocketmqTransport } = require('@mqkit/transport-rocketmq');
+
+function peakRssKib() {
+  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+  return match ? Number(match[1]) : -1;
+}
+
+async function main() {
+  const s = JSON.parse(process.argv[2]);
+  // One preallocated array per phase, as on the Java side; a message past the capacity is counted as overflow.
+  const latencies = Array.from({ length: s.phases }, () => new Float64Array(s.capacityPerPhase));
+  const recorded = new Array(s.phases).fill(0);
+  let handled = 0;
+  let overflow = 0;
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  class LatencyHandler {
+    // Not async: the no-op variant returns nothing, like the Java listener; the slow one returns the sleep.
+    handle(message) {
+      const nowMs = performance.timeOrigin + performance.now();
+      const p = message.properties;
+      if (p.mqkitProbe !== undefined) {
+        process.stdout.write(`PROBE ${message.brokerName}:${message.queueId}\n`);
+        return;
+      }
+      handled++;
+      if (p.mqkitT !== undefined && p.mqkitWarm === undefined) {
+        const phase = Number(p.mqkitPhase);
+        if (recorded[phase] < s.capacityPerPhase) latencies[phase][recorded[phase]++] = nowMs - Number(p.mqkitT) / 1000;
+        else overflow++;
+      }
+      // The slow-handler variant: Java's side sleeps the consume thread for the same time.
+      if (s.handlerMs > 0) return sleep(s.handlerMs);
+      return undefined;
+    }
+  }
+  Consumer({
+    group: s.group,
+    topic: s.topic,
+    consumeFromWhere: s.consumeFromWhere,
+    pullBatchSize: s.pullBatchSize,
+    consumeMessageBatchMaxSize: 1,
+    consumeThreadMin: s.threads,
+    consumeThreadMax: s.threads,
+  })(LatencyHandler);
+
+  const app = await createConsumerApp({ transport: rocketmqTransport({ nameServer: s.namesrvAddr }), consumers: [LatencyHandler] });
+  let done = false;
+  const finish = (code) => {
+    if (done) return;
+    done = true;
+    for (let i = 0; i < s.phases; i++) {
+      writeFileSync(join(s.outDir, `mqkit-${i}.f64`), Buffer.from(latencies[i].buffer, 0, recorded[i] * 8));
+    }
+    const result = { client: 'mqkit-push', handled, recorded: recorded.join(','), overflow, peakRssKib: peakRssKib() };
+    process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
+    // No app.stop(): the topic and group are throwaway, and Java's side does not shut its consumer down either.
+    process.exit(code);
+  };
+  process.once('SIGTERM', () => finish(0));
+  await app.start();
+  setInterval(() => process.stdout.write(`COUNT ${handled}\n`), 200).unref();
+  // The parent stops this process with SIGTERM; the timeout only bounds a run whose parent went away.
+  setTimeout(() => finish(1), s.timeoutMs);
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error && error.stack ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,223 @@
+import { createAdmin, createProducer } from '@mqkit/core';
+import { rocketmqTransport } from '@mqkit/transport-rocketmq';
+import { uniqueName } from '@mqkit/transport-rocketmq/testing';
+import type { ResultsFile } from '../report/bench-results';
+import { median, round } from '../report/run-stats';
+import type { BenchCase } from './bench-case';
+import { BenchCluster } from './bench-cluster';
+import { javaRunner } from './bench-process';
+import { flag, log } from './bench-util';
+import { diagnoseMqkitMember } from './scale/diagnose';
+import { clockTicksPerSecond } from './scale/proc-stat';
+import { backlog, idleAndJoin, manyGroups, type TopicSet } from './scale/scale-phases';
+import { ScaleLauncher, SIDES, type Side } from './scale/scale-launcher';
+
+const BROKERS = ['broker-a', 'broker-b'];
+
+/** `--sizes 64,256,1024`: queue counts a member owns, each a multiple of topics x brokers. */
+function sizesFlag(args: readonly string[], topics: number): number[] {
+  const i = args.indexOf('--sizes');
+  const sizes = i >= 0 && i + 1 < args.length ? args[i + 1]!.split(',').map(Number) : [64, 256, 1024];
+  for (const s of sizes) if (!Number.isInteger(s) || s <= 0 || s % (topics * BROKERS.length) !== 0) throw new Error(`--sizes: ${s} is not a multiple of ${topics} topics x ${BROKERS.length} brokers`);
+  return [...sizes].sort((a, b) => a - b);
+}
+
+/** `--diagnose auto|on|off`: profile an idle mqkit member at the largest size when a target is missed (auto), always, or never. */
+function diagnoseFlag(args: readonly string[]): 'auto' | 'on' | 'off' {
+  const i = args.indexOf('--diagnose');
+  const value = i >= 0 ? args[i + 1] : 'auto';
+  if (value !== 'auto' && value !== 'on' && value !== 'off') throw new Error(`--diagnose needs auto, on or off (got ${value})`);
+  return value;
+}
+
+/** Runs `make` over `items` with at most `limit` at a time (topic creation: one admin, small requests). */
+async function limited<T, R>(items: readonly T[], limit: number, make: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await make(items[i]!);
+    }
+  }));
+  return out;
+}
+
+const both = <T>(make: (side: Side) => T, key: string): Record<string, T> => Object.fromEntries(SIDES.map((side) => [`${side}${key}`, make(side)]));
+
+/**
+ * `npm run bench -- scale`: mqkit vs RocketMQ's DefaultMQPushConsumer as the number of queues and groups grows, on
+ * a two-broker cluster of its own. Per size (queues one member owns, over 8 topics on both brokers): idle CPU and
+ * RSS of one member, then the time until a second member's join is balanced; then a fresh group's steady rate on a
+ * stored backlog. Then 50 groups in one process: start time to every group's first message, and RSS. Every child
+ * is its own process; CPU and memory are read by this process from /proc, the same way for both clients.
+ */
+export const scaleCase: BenchCase = {
+  name: 'scale',
+  embedded: false,
+  inAll: true,
+  description: "idle CPU, RSS, backlog rate and join convergence of one member owning 64 to 1,024 queues, and 50 groups in one app: mqkit vs RocketMQ's Java push consumer",
+  async run(args) {
+    const started = Date.now();
+    const topicsPerSize = flag(args, 'topics', 8);
+    const sizes = sizesFlag(args, topicsPerSize);
+    const largest = sizes[sizes.length - 1]!;
+    const idleLargeSec = flag(args, 'idle-seconds', 60);
+    const idleSmallSec = flag(args, 'idle-seconds-small', 20);
+    const windows = flag(args, 'idle-windows', 2);
+    const settleSec = flag(args, 'settle-seconds', 10);
+    const messages = flag(args, 'backlog', 200_000);
+    const size = flag(args, 'size', 1024);
+    const groupCount = flag(args, 'groups', 50);
+    const timeoutSec = flag(args, 'timeout', 300);
+    const diagnose = diagnoseFlag(args);
+    log(
+      `settings: two brokers (broker-a, broker-b, heap 512 MiB each); sizes ${sizes.join(', ')} queues = ${topicsPerSize} topics x (size/${topicsPerSize * 2}) queues per broker x 2 brokers, one group on all ${topicsPerSize}; ` +
+        `both clients: CONSUME_FROM_FIRST_OFFSET, pullBatchSize 32, consumeMessageBatchMaxSize 1, consumeThreadMin/Max 20 (mqkit: 20 concurrent handler calls), default pull interval (0) and intervals, ` +
+        `AVG allocation, counting handler; Java -Xmx512m; each variant in its own process, one run per variant (the 15-minute budget); ` +
+        `idle: one member on empty topics, ${settleSec} s after it owns every queue, CPU = utime+stime deltas of /proc/<pid>/stat (CLK_TCK ${clockTicksPerSecond()}) as % of one core over ${idleLargeSec} s at ${largest} queues ` +
+        `(${windows} consecutive windows in the same process, median) and ${idleSmallSec} s at smaller sizes; RSS = VmRSS at the end of the idle window, HWM = VmHWM; ` +
+        `join: a second member of the group starts, converged when both members' own reports (mqkit: consumer.rebalance event; Java: process queue table matching its allocation) ` +
+        `give each half and every queue exactly one owner, from its start() call (and from its spawn), then checked with admin.consumerProgress; ` +
+        `backlog: ${messages} x ${size} B stored over the size's topics, a fresh group, steady rate between the 10 % and the 90 % message, untimed warm-up read first; ` +
+        `${groupCount} groups: one process (mqkit: one createConsumerApp with ${groupCount} @Consumer classes; Java: ${groupCount} DefaultMQPushConsumers in one JVM), each group on its own topic ` +
+        `(1 queue per broker) with one stored message, start = process spawn to every group's first message, RSS 5 s later; ` +
+        `diagnosis (${diagnose}; auto = when a target is missed): a separate mqkit member at ${largest} queues with a CPU profile over ${idleSmallSec} s idle and a heap snapshot`,
+    );
+    const java = await javaRunner(log);
+    const bench = await BenchCluster.start({ brokers: BROKERS, brokerHeapMb: 512 }, log);
+    const admin = await createAdmin({ transport: rocketmqTransport({ nameServer: bench.namesrvAddr }), instanceName: uniqueName('scaleAdmin') });
+    const launcher = new ScaleLauncher(bench.namesrvAddr, java);
+    try {
+      const bySize: Record<string, Record<string, unknown>> = {};
+      let confirmed = true;
+      let largestSet: TopicSet | undefined;
+      for (const [index, queues] of sizes.entries()) {
+        const perBroker = queues / (topicsPerSize * BROKERS.length);
+        const set: TopicSet = { topics: await limited(Array.from({ length: topicsPerSize }), 4, () => bench.createTopic(`Scale${queues}`, perBroker)), queuesPerTopic: perBroker * BROKERS.length };
+        const isLargest = queues === largest;
+        if (isLargest) largestSet = set;
+        const idleSec = isLargest ? idleLargeSec : idleSmallSec;
+        log(`${queues} queues (${set.topics.length} topics x ${perBroker} per broker):`);
+        const member: Record<string, Awaited<ReturnType<typeof idleAndJoin>>> = {};
+        for (const side of SIDES) {
+          member[side] = await idleAndJoin(launcher, admin, side, set, { settleSec, idleSec, windows: isLargest ? windows : 1, log });
+          confirmed &&= member[side]!.confirmedByAdmin;
+        }
+        const perTopic = Math.ceil(messages / set.topics.length);
+        const fillMs = (await Promise.all(set.topics.map((t) => bench.fill(t, perTopic, size)))).reduce((a, b) => Math.max(a, b), 0);
+        const expected = await storedOnceDispatched(bench, set.topics, perTopic * set.topics.length);
+        log(`  backlog: ${expected} messages stored in ${fillMs} ms`);
+        if (index === 0) {
+          const warm = Math.min(50_000, await bench.stored(set.topics[0]!));
+          log(`  warm-up (untimed): a throwaway group read ${warm} messages in ${await bench.warmReads(set.topics[0]!, warm)} ms`);
+        }
+        const read: Record<string, Awaited<ReturnType<typeof backlog>>> = {};
+        for (const side of SIDES) read[side] = await backlog(launcher, side, set, expected, timeoutSec, log);
+        const idleOf = (side: Side) => member[side]!.idle;
+        bySize[String(queues)] = {
+          idleSeconds: idleSec,
+          ...both((s) => round(median(idleOf(s).map((w) => w.cpuPct)), 2), 'IdleCpuPct'),
+          ...(idleOf('mqkit').length > 1 ? both((s) => idleOf(s).map((w) => w.cpuPct), 'IdleCpuWindowsPct') : {}),
+          ...both((s) => idleOf(s)[idleOf(s).length - 1]!.rssMb, 'RssMb'),
+          ...both((s) => idleOf(s)[idleOf(s).length - 1]!.hwmMb, 'HwmMb'),
+          ...both((s) => read[s]!.steadyMsgsPerSec, 'BacklogMsgsPerSec'),
+          ...both((s) => read[s]!.peakRssMb, 'BacklogPeakRssMb'),
+          ...both((s) => member[s]!.convergeMs, 'ConvergeMs'),
+          ...both((s) => member[s]!.convergeFromSpawnMs, 'ConvergeFromSpawnMs'),
+        };
+      }
+      const groups = await limited(Array.from({ length: groupCount }, (_, i) => i), 8, async (i) => ({ group: uniqueName(`scale_g${i}`), topic: await bench.createTopic(`ScaleG${i}`, 1) }));
+      await storeOneEach(bench.namesrvAddr, groups.map((g) => g.topic), size);
+      log(`${groupCount} groups in one process (${groupCount} topics, one message each):`);
+      const many: Record<string, Awaited<ReturnType<typeof manyGroups>>> = {};
+      // Fresh group names per side: each side reads every topic's message from the first offset.
+      for (const side of SIDES) many[side] = await manyGroups(launcher, side, groups.map((g) => ({ ...g, group: `${g.group}_${side}` })), 5, log);
+      const at = (queues: number, key: string): number => bySize[String(queues)]![key] as number;
+      const ratio = (key: string): number => round(at(largest, key) / at(sizes[0]!, key), 2);
+      const growthKeys = SIDES.flatMap((s) => ['IdleCpuPct', 'RssMb', 'BacklogMsgsPerSec', 'ConvergeMs'].map((k) => `${s}${k}`));
+      const targets = {
+        idleCpuAtMostJavaAt1024: bySize['1024'] ? at(1024, 'mqkitIdleCpuPct') <= at(1024, 'javaIdleCpuPct') : null,
+        rssAtMostHalfOfJavaAtEverySize: sizes.every((q) => at(q, 'mqkitRssMb') * 2 <= at(q, 'javaRssMb')),
+      };
+      const missed = Object.values(targets).includes(false);
+      let diagnosis: Record<string, unknown> | undefined;
+      if (diagnose === 'on' || (diagnose === 'auto' && missed)) {
+        // A failed diagnosis must not cost the measured figures: it is reported instead.
+        diagnosis = await diagnoseMqkitMember(launcher, largestSet!, { settleSec, profileSec: idleSmallSec, log }).catch((error: unknown) => {
+          log(`  diagnosis failed: ${(error as Error).message}`);
+          return { failed: (error as Error).message };
+        });
+      }
+      log(`wall time ${Math.round((Date.now() - started) / 1000)} s`);
+      return {
+        brokerVersion: bench.cluster.version,
+        sizes: bySize,
+        growth: { fromQueues: sizes[0], toQueues: largest, ratios: Object.fromEntries(growthKeys.map((k) => [k, ratio(k)])) },
+        groups50: {
+          groups: groupCount,
+          ...both((s) => many[s]!.rssMb, 'RssMb'),
+          ...both((s) => many[s]!.hwmMb, 'HwmMb'),
+          ...both((s) => many[s]!.startMs, 'StartMs'),
+          ...both((s) => many[s]!.medianGroupMs, 'MedianGroupStartMs'),
+        },
+        backlogMessages: messages,
+        messageSize: size,
+        runsPerVariant: 1,
+        convergeConfirmedByAdmin: confirmed,
+        targets,
+        ...(diagnosis ? { diagnosis } : {}),
+      };
+    } finally {
+      await admin.close().catch(() => undefined);
+      await bench.stop();
+      java.close();
+    }
+  },
+  readmeRow(file: ResultsFile) {
+    const r = file.result as {
+      sizes: Record<string, Record<string, number>>;
+      groups50: Record<string, number>;
+      growth: { fromQueues: number; toQueues: number };
+      targets: Record<string, boolean | null>;
+    };
+    const big = r.sizes[String(r.growth.toQueues)] ?? {};
+    const small = r.sizes[String(r.growth.fromQueues)] ?? {};
+    const f = (n: number | undefined): string => (n === undefined ? '?' : n.toLocaleString('en-US'));
+    const pair = (s: Record<string, number>, key: string, unit: string): string => `mqkit ${f(s[`mqkit${key}`])} vs Java ${f(s[`java${key}`])}${unit}`;
+    const met = (b: boolean | null | undefined): string => (b === true ? 'met' : b === false ? 'missed' : 'not measured');
+    return {
+      measured:
+        `One member owning ${f(r.growth.fromQueues)} to ${f(r.growth.toQueues)} queues (8 topics on two brokers): idle CPU and RSS, steady rate on a backlog and the time until a second member's join is balanced; ` +
+        `${f(r.groups50['groups'])} groups in one process: start time and RSS; mqkit vs Java's DefaultMQPushConsumer, same settings, one run per variant`,
+      result:
+        `${f(r.growth.toQueues)} queues: idle CPU **${pair(big, 'IdleCpuPct', ' %')}** of a core, RSS **${pair(big, 'RssMb', ' MB')}**, backlog ${pair(big, 'BacklogMsgsPerSec', ' msg/s')}, join ${pair(big, 'ConvergeMs', ' ms')}; ` +
+        `${f(r.growth.fromQueues)} queues: idle CPU ${pair(small, 'IdleCpuPct', ' %')}, RSS ${pair(small, 'RssMb', ' MB')}; ` +
+        `${f(r.groups50['groups'])} groups: RSS ${pair(r.groups50, 'RssMb', ' MB')}, start ${pair(r.groups50, 'StartMs', ' ms')}`,
+      target: `idle CPU at 1,024 queues at most Java's: ${met(r.targets['idleCpuAtMostJavaAt1024'])}; RSS at most half of Java's at every size: ${met(r.targets['rssAtMostHalfOfJavaAtEverySize'])}`,
+    };
+  },
+};
+
+/**
+ * Messages stored in the topics once the brokers have dispatched them: a queue's max offset trails a send by the
+ * commit log's asynchronous dispatch to the consume queues, so it is read again until it reaches what was sent.
+ */
+async function storedOnceDispatched(bench: BenchCluster, topics: readonly string[], sent: number): Promise<number> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const stored = (await Promise.all(topics.map((t) => bench.stored(t)))).reduce((a, b) => a + b, 0);
+    if (stored >= sent || Date.now() > deadline) return stored;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** One message into each topic, through one producer (the groups' start is measured on a stored message). */
+async function storeOneEach(namesrvAddr: string, topics: readonly string[], size: number): Promise<void> {
+  const producer = await createProducer({ transport: rocketmqTransport({ nameServer: namesrvAddr }), group: uniqueName('scaleFill') });
+  try {
+    await Promise.all(topics.map((topic) => producer.send({ topic, body: Buffer.alloc(size, 0x67) })));
+  } finally {
+    await producer.stop();
+  }
+}

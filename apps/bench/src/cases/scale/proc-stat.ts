@@ -1,0 +1,72 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { round } from '../../report/run-stats';
+
+/**
+ * CPU and memory of a child process read by the parent from /proc, so mqkit's Node process and the JVM are
+ * measured by the same code (neither side reports its own figures for these).
+ */
+
+let ticksPerSecond: number | undefined;
+
+/** `getconf CLK_TCK`: the unit of utime/stime in /proc/<pid>/stat (normally 100). */
+export function clockTicksPerSecond(): number {
+  if (ticksPerSecond === undefined) {
+    const probe = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });
+    const n = Number(probe.stdout?.trim());
+    ticksPerSecond = Number.isFinite(n) && n > 0 ? n : 100;
+  }
+  return ticksPerSecond;
+}
+
+/** utime and stime of the process (all its threads), in clock ticks. */
+export function cpuTicks(pid: number): { user: number; system: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Field 2 (comm) is in parentheses and may hold spaces: count from the last ')'. Fields 3.. follow it, so
+  // utime (field 14) and stime (field 15) are the 12th and 13th after it.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { user: Number(fields[11]), system: Number(fields[12]) };
+}
+
+/** VmRSS (now) and VmHWM (peak) of the process, in MiB with one decimal. */
+export function memoryMb(pid: number): { rssMb: number; hwmMb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (key: string): number => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN);
+  return { rssMb: round(kib('VmRSS') / 1024, 1), hwmMb: round(kib('VmHWM') / 1024, 1) };
+}
+
+export interface IdleWindow {
+  /** CPU time (utime + stime) over the window as % of one core. */
+  readonly cpuPct: number;
+  /** The stime part of it (system calls: sockets, timers, epoll). */
+  readonly systemPct: number;
+  /** The same per slice of the window, to show a warm-up tail or a periodic task. */
+  readonly slicesPct: readonly number[];
+  readonly rssMb: number;
+  readonly hwmMb: number;
+}
+
+/**
+ * CPU use of an otherwise idle process over `seconds`: utime+stime deltas, read at the start, every `sliceSeconds`
+ * and at the end (reading /proc costs the child nothing); memory at the end of the window.
+ */
+export async function idleWindow(pid: number, seconds: number, sliceSeconds = 5): Promise<IdleWindow> {
+  const hz = clockTicksPerSecond();
+  const pct = (ticks: number, ns: bigint): number => round((ticks / hz / (Number(ns) / 1e9)) * 100, 2);
+  const started = process.hrtime.bigint();
+  const first = cpuTicks(pid);
+  const slices: number[] = [];
+  let last = first;
+  let lastAt = started;
+  for (let left = seconds; left > 0; left -= sliceSeconds) {
+    await new Promise((r) => setTimeout(r, Math.min(left, sliceSeconds) * 1000));
+    const now = process.hrtime.bigint();
+    const ticks = cpuTicks(pid);
+    slices.push(pct(ticks.user + ticks.system - last.user - last.system, now - lastAt));
+    last = ticks;
+    lastAt = now;
+  }
+  const user = last.user - first.user;
+  const system = last.system - first.system;
+  return { cpuPct: pct(user + system, lastAt - started), systemPct: pct(system, lastAt - started), slicesPct: slices, ...memoryMb(pid) };
+}

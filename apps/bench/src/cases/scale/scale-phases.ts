@@ -1,0 +1,160 @@
+import type { Admin } from '@mqkit/core';
+import { uniqueName } from '@mqkit/transport-rocketmq/testing';
+import { round, steadyMarks, steadyRate } from '../../report/run-stats';
+import { idleWindow, memoryMb, type IdleWindow } from './proc-stat';
+import type { LineChild, ScaleLauncher, Side } from './scale-launcher';
+
+/** The measured phases of `npm run bench -- scale`, each the same code for both clients. */
+
+export interface TopicSet {
+  readonly topics: readonly string[];
+  /** Queues per topic (over both brokers). */
+  readonly queuesPerTopic: number;
+}
+
+async function waitFor(check: () => boolean, timeoutMs: number, what: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what()}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+function describe(members: readonly LineChild[]): string {
+  return members.map((m, i) => `member ${i + 1}: ${m.owned()} queues in ${m.latest.size} topics${m.alive ? '' : ' (exited)'}`).join('; ');
+}
+
+/**
+ * Whether `members` together own every queue of the set exactly once, each the same share, all agreeing on the
+ * member count; then the time of the last ALLOC line that made it so.
+ */
+function balancedAt(members: readonly LineChild[], set: TopicSet): number | undefined {
+  const total = set.topics.length * set.queuesPerTopic;
+  if (members.some((m) => m.owned() * members.length !== total)) return undefined;
+  let at = 0;
+  for (const topic of set.topics) {
+    const owners = new Set<string>();
+    let count = 0;
+    for (const m of members) {
+      const a = m.latest.get(topic);
+      if (!a || a.members !== members.length) return undefined;
+      for (const q of a.queues) owners.add(q);
+      count += a.queues.length;
+      at = Math.max(at, a.at);
+    }
+    if (count !== set.queuesPerTopic || owners.size !== set.queuesPerTopic) return undefined;
+  }
+  return at;
+}
+
+/**
+ * The broker's view of the same assignment (admin.consumerProgress: each queue's owner from the members' running
+ * info), which works for both clients alike: every queue owned, by `members` clients with equal shares. Running
+ * info can trail a rebalance by a moment, so it is asked a few times.
+ */
+async function confirmByAdmin(admin: Admin, group: string, set: TopicSet, members: number, log: (line: string) => void): Promise<boolean> {
+  const total = set.topics.length * set.queuesPerTopic;
+  let seen = '';
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const rows = (await admin.consumerProgress(group)).filter((r) => set.topics.includes(r.topic));
+    const byOwner = new Map<string, number>();
+    for (const r of rows) byOwner.set(r.clientId ?? '(none)', (byOwner.get(r.clientId ?? '(none)') ?? 0) + 1);
+    seen = rows.length === 0 ? 'no rows (no offsets committed yet)' : `${rows.length} rows, owners ${[...byOwner].map(([c, n]) => `${c}=${n}`).join(' ')}`;
+    if (rows.length === total && !byOwner.has('(none)') && byOwner.size === members && [...byOwner.values()].every((n) => n * members === total)) return true;
+    await sleep(1000);
+  }
+  log(`  admin.consumerProgress did not confirm the assignment of ${group}: ${seen}`);
+  return false;
+}
+
+export interface MemberFigures {
+  /** Idle windows (the first is the headline figure when there is one; several are consecutive windows). */
+  readonly idle: readonly IdleWindow[];
+  /** From the second member's start() call (its STARTING line) to the balanced assignment. */
+  readonly convergeMs: number;
+  /** From the parent spawning the second member's process to the balanced assignment (process start included). */
+  readonly convergeFromSpawnMs: number;
+  readonly confirmedByAdmin: boolean;
+}
+
+/**
+ * One member owning every queue of the set: started, given `settleSec` once it owns them all (start-up work and the
+ * first long polls), then idle windows; then a second member joins the group and the time to a balanced
+ * assignment is taken from both members' ALLOC lines.
+ */
+export async function idleAndJoin(
+  launcher: ScaleLauncher,
+  admin: Admin,
+  side: Side,
+  set: TopicSet,
+  options: { settleSec: number; idleSec: number; windows: number; log: (line: string) => void },
+): Promise<MemberFigures> {
+  const group = uniqueName(`scale_${side}`);
+  const total = set.topics.length * set.queuesPerTopic;
+  const first = launcher.member(side, group, set.topics);
+  let second: LineChild | undefined;
+  try {
+    await waitFor(() => first.owned() === total && first.latest.size === set.topics.length, 120_000, () => `one member owning ${total} queues (${describe([first])})`);
+    options.log(`  ${side}: one member owns ${total} queues ${Date.now() - first.spawnedAt} ms after spawn; settling ${options.settleSec} s`);
+    await sleep(options.settleSec * 1000);
+    const idle: IdleWindow[] = [];
+    for (let w = 0; w < options.windows; w++) {
+      const window = await idleWindow(first.pid, options.idleSec);
+      if (!first.alive) throw new Error(`${side} member exited during the idle window`);
+      idle.push(window);
+      options.log(`  ${side} idle window ${w + 1} (${options.idleSec} s): ${window.cpuPct} % of a core (system ${window.systemPct} %; per 5 s: ${window.slicesPct.join(', ')}), RSS ${window.rssMb} MB, HWM ${window.hwmMb} MB`);
+    }
+    second = launcher.member(side, group, set.topics);
+    const pair = [first, second];
+    let at: number | undefined;
+    await waitFor(() => (at = balancedAt(pair, set)) !== undefined, 90_000, () => `two members sharing ${total} queues (${describe(pair)})`);
+    const startedAt = second.startingAt ?? second.spawnedAt;
+    const figures = { idle, convergeMs: Math.max(0, at! - startedAt), convergeFromSpawnMs: Math.max(0, at! - second.spawnedAt) };
+    options.log(`  ${side}: second member joined; balanced ${figures.convergeMs} ms after its start() (${figures.convergeFromSpawnMs} ms after spawn)`);
+    return { ...figures, confirmedByAdmin: await confirmByAdmin(admin, group, set, 2, options.log) };
+  } finally {
+    await Promise.all([first.stop(), second?.stop()]);
+  }
+}
+
+export interface BacklogFigures {
+  readonly steadyMsgsPerSec: number;
+  readonly firstMessageMs: number;
+  readonly peakRssMb: number;
+}
+
+/** A fresh group reads the stored backlog of the set: the steady rate between the 10 % and the 90 % message. */
+export async function backlog(launcher: ScaleLauncher, side: Side, set: TopicSet, expected: number, timeoutSec: number, log: (line: string) => void): Promise<BacklogFigures> {
+  const marks = steadyMarks(expected);
+  const run = await launcher.backlog(side, uniqueName(`scale_backlog_${side}`), set.topics, expected, marks, timeoutSec);
+  if (!run.ok || run.fromMs < 0 || run.toMs < 0) throw new Error(`${side} read ${run.received} of ${expected} messages within ${timeoutSec} s`);
+  const figures = { steadyMsgsPerSec: Math.round(steadyRate(marks, run.fromMs * 1e6, run.toMs * 1e6)), firstMessageMs: Math.round(run.firstMessageMs), peakRssMb: round(run.peakRssKib / 1024, 1) };
+  log(`  ${side} backlog: ${figures.steadyMsgsPerSec} msg/s steady (10 %-90 %), first message after ${figures.firstMessageMs} ms, all ${expected} in ${run.elapsedMs} ms, peak RSS ${figures.peakRssMb} MB`);
+  return figures;
+}
+
+export interface GroupsFigures {
+  readonly startMs: number;
+  /** Spawn to the median group's first message (a few slow groups show as startMs far above it). */
+  readonly medianGroupMs: number;
+  readonly rssMb: number;
+  readonly hwmMb: number;
+}
+
+/** Many groups in one process: spawn to every group's first message, then RSS after `settleSec`. */
+export async function manyGroups(launcher: ScaleLauncher, side: Side, groups: readonly { group: string; topic: string }[], settleSec: number, log: (line: string) => void): Promise<GroupsFigures> {
+  const child = launcher.groups(side, groups);
+  try {
+    await waitFor(() => child.firstAt !== undefined, 180_000, () => `${groups.length} groups' first messages (${side}${child.alive ? '' : ', exited'})`);
+    const startMs = child.firstAt! - child.spawnedAt;
+    await sleep(settleSec * 1000);
+    const memory = memoryMb(child.pid);
+    const since = child.groupFirstAts.map((at) => at - child.spawnedAt);
+    log(`  ${side} ${groups.length} groups: first messages ${since[0]} ms (first group), ${since[since.length >> 1]} ms (median), ${startMs} ms (last) after spawn; RSS ${memory.rssMb} MB ${settleSec} s later, HWM ${memory.hwmMb} MB`);
+    return { startMs, medianGroupMs: since[since.length >> 1]!, ...memory };
+  } finally {
+    await child.stop();
+  }
+}
