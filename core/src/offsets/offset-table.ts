@@ -7,6 +7,8 @@ interface Entry {
   lowering: boolean;
   /** Changed since the last persist. */
   dirty: boolean;
+  /** When the store last wrote this value (or read it from the store), Date.now() ms; 0 when never. */
+  persistedAt: number;
 }
 
 /**
@@ -28,7 +30,7 @@ export class OffsetTable {
     const key = mqKey(mq);
     const entry = this.entries.get(key);
     if (!entry) {
-      this.entries.set(key, { mq, offset, lowering: false, dirty: true });
+      this.entries.set(key, { mq, offset, lowering: false, dirty: true, persistedAt: 0 });
     } else if (!increaseOnly || offset > entry.offset) {
       if (entry.offset !== offset) entry.dirty = true;
       entry.offset = offset;
@@ -37,11 +39,11 @@ export class OffsetTable {
 
   /** A value loaded from the store: not dirty. */
   load(mq: MessageQueue, offset: number): void {
-    this.entries.set(mqKey(mq), { mq, offset, lowering: false, dirty: false });
+    this.entries.set(mqKey(mq), { mq, offset, lowering: false, dirty: false, persistedAt: Date.now() });
   }
 
   reset(mq: MessageQueue, offset: number): void {
-    this.entries.set(mqKey(mq), { mq, offset, lowering: true, dirty: true });
+    this.entries.set(mqKey(mq), { mq, offset, lowering: true, dirty: true, persistedAt: 0 });
   }
 
   remove(mq: MessageQueue): void {
@@ -60,8 +62,9 @@ export class OffsetTable {
   }
 
   /** Marks entries written, unless they changed again meanwhile. */
-  markPersisted(written: ReadonlyArray<{ entry: Entry; offset: number; lowering: boolean }>): void {
+  markPersisted(written: ReadonlyArray<{ entry: Entry; offset: number; lowering: boolean }>, now = Date.now()): void {
     for (const { entry, offset, lowering } of written) {
+      entry.persistedAt = now;
       if (entry.offset === offset) entry.dirty = false;
       if (lowering && entry.offset === offset) entry.lowering = false;
     }
