@@ -4,7 +4,7 @@ import { childScript, runNodeChild } from './bench-process';
 
 describe('bench child processes', () => {
   it('finds the child scripts next to the case sources', () => {
-    for (const name of ['mqkit-consume.child.cjs', 'mqkit-member.child.cjs', 'mqkit-produce.child.cjs']) expect(existsSync(childScript(name)), name).toBe(true);
+    for (const name of ['mqkit-consume.child.cjs', 'mqkit-member.child.cjs', 'mqkit-produce.child.cjs', 'raw-pull.child.cjs', 'mqkit-latency.child.cjs', 'latency-producer.child.cjs', 'mqkit-scale.child.cjs']) expect(existsSync(childScript(name)), name).toBe(true);
   });
 
   it('a child that fails before printing RESULT rejects with its own error output', async () => {

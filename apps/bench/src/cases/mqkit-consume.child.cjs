@@ -5,11 +5,16 @@
  * consumeMessageBatchMaxSize 1, 20 consume threads) and a handler that only counts. Requires the built dist of
  * @mqkit/core and @mqkit/transport-rocketmq, so it measures the packages users get.
  *
- * Argument: one JSON object { namesrvAddr, topic, group, expected, threads, timeoutMs }.
- * Prints "RESULT {json}" as PushConsumerBench does: elapsedMs from start() to the expected-th message, msgsPerSec,
- * firstMessageMs, steadyMsgsPerSec (without the time to the first message) and peakRssKib (VmHWM).
+ * Argument: one JSON object { namesrvAddr, topic, group, expected, from, to, threads, timeoutMs }.
+ * Prints "RESULT {json}" as PushConsumerBench does:
+ * - steadyMsgsPerSec: (to - from) / the time between the from-th and the to-th message (the case's steadyMarks),
+ *   so neither start-up nor the tail of the backlog (queues draining unevenly) is in it;
+ * - totalMsgsPerSec: expected / start() to the expected-th message; firstMessageMs: start() to the first;
+ * - peakRssKib (VmHWM).
+ * With MQKIT_BENCH_CPU_PROF=<file> it also writes a V8 CPU profile of start() to the last message there (the
+ * case's runner starts children with plain `node`, so the profiler is started from inside).
  */
-const { readFileSync } = require('node:fs');
+const { readFileSync, writeFileSync } = require('node:fs');
 const { Consumer, createConsumerApp } = require('@mqkit/core');
 const { rocketmqTransport } = require('@mqkit/transport-rocketmq');
 
@@ -18,10 +23,32 @@ function peakRssKib() {
   return match ? Number(match[1]) : -1;
 }
 
+/** Starts the inspector's CPU profiler; resolves to a function that stops it and writes the profile. */
+async function cpuProfiler(file) {
+  if (!file) return async () => undefined;
+  const { Session } = require('node:inspector');
+  const session = new Session();
+  session.connect();
+  const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 200 });
+  await post('Profiler.start');
+  return async () => {
+    const { profile } = await post('Profiler.stop');
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
+const ms = (a, b) => Number(b - a) / 1e6;
+
 async function main() {
   const settings = JSON.parse(process.argv[2]);
+  const { expected, from, to } = settings;
   let received = 0;
   let firstNs = 0n;
+  let fromNs = 0n;
+  let toNs = 0n;
   let lastNs = 0n;
   let finish;
   const done = new Promise((resolve) => (finish = resolve));
@@ -30,7 +57,9 @@ async function main() {
     handle() {
       const count = ++received;
       if (count === 1) firstNs = process.hrtime.bigint();
-      if (count === settings.expected) {
+      if (count === from) fromNs = process.hrtime.bigint();
+      if (count === to) toNs = process.hrtime.bigint();
+      if (count === expected) {
         lastNs = process.hrtime.bigint();
         finish(true);
       }
@@ -47,24 +76,27 @@ async function main() {
   })(CountingHandler);
 
   const app = await createConsumerApp({ transport: rocketmqTransport({ nameServer: settings.namesrvAddr }), consumers: [CountingHandler] });
+  const stopProfile = await cpuProfiler(process.env.MQKIT_BENCH_CPU_PROF);
   const startNs = process.hrtime.bigint();
   await app.start();
   const timer = setTimeout(() => finish(false), settings.timeoutMs);
   const ok = await done;
   clearTimeout(timer);
+  await stopProfile();
   const endNs = ok ? lastNs : process.hrtime.bigint();
-  const elapsedMs = Number(endNs - startNs) / 1e6;
-  const steadyMs = firstNs ? Number(endNs - firstNs) / 1e6 : 0;
+  const elapsedMs = ms(startNs, endNs);
+  const steadyMs = fromNs && toNs ? ms(fromNs, toNs) : 0;
   const result = {
     client: 'mqkit-push',
     ok,
     received,
-    expected: settings.expected,
+    expected,
     threads: settings.threads,
     elapsedMs: Math.round(elapsedMs),
-    msgsPerSec: elapsedMs > 0 ? Math.round((received * 1000) / elapsedMs) : 0,
-    firstMessageMs: firstNs ? Math.round(Number(firstNs - startNs) / 1e6) : -1,
-    steadyMsgsPerSec: steadyMs > 0 ? Math.round(((received - 1) * 1000) / steadyMs) : 0,
+    totalMsgsPerSec: elapsedMs > 0 ? Math.round((received * 1000) / elapsedMs) : 0,
+    firstMessageMs: firstNs ? Math.round(ms(startNs, firstNs)) : -1,
+    steadyMs: steadyMs > 0 ? Math.round(steadyMs) : -1,
+    steadyMsgsPerSec: steadyMs > 0 ? Math.round(((to - from) * 1000) / steadyMs) : 0,
     peakRssKib: peakRssKib(),
   };
   process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);

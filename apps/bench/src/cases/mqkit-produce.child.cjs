@@ -7,8 +7,11 @@
  * Every message is a new object with the same `size`-byte body; default producer options (sendMsgTimeout 3 s,
  * 2 retries, no fault tolerance), as DefaultMQProducer's defaults.
  *
- * Argument: one JSON object { namesrvAddr, topic, count, size, mode: 'async'|'sync', maxInFlight }.
- * Prints "RESULT {json}" with sent, failed, elapsedMs (first send to last answer), msgsPerSec and peakRssKib (VmHWM).
+ * Argument: one JSON object { namesrvAddr, topic, count, size, mode: 'async'|'sync', maxInFlight, from?, to? }.
+ * Prints "RESULT {json}" with sent (acknowledged SEND_OK), failed, elapsedMs (first send to last answer),
+ * totalMsgsPerSec = sent / elapsedMs, steadyMsgsPerSec = (to - from) / the time between the from-th and the to-th
+ * acknowledged send (the case's steadyMarks: the pipeline filling up and the tail draining stay out of it), and
+ * peakRssKib (VmHWM).
  */
 const { readFileSync } = require('node:fs');
 const { createProducer } = require('@mqkit/core');
@@ -20,13 +23,20 @@ function peakRssKib() {
 }
 
 async function main() {
-  const { namesrvAddr, topic, count, size, mode, maxInFlight } = JSON.parse(process.argv[2]);
+  const { namesrvAddr, topic, count, size, mode, maxInFlight, from = 0, to = 0 } = JSON.parse(process.argv[2]);
   const producer = await createProducer({ transport: rocketmqTransport({ nameServer: namesrvAddr }), group: `mqkit_bench_producer_${process.pid}` });
   const body = Buffer.alloc(size, 0x78);
   let sent = 0;
   let failed = 0;
   let firstError;
-  const ok = (result) => (result.status === 'SEND_OK' ? sent++ : failed++);
+  let fromNs = 0n;
+  let toNs = 0n;
+  const ok = (result) => {
+    if (result.status !== 'SEND_OK') return failed++;
+    sent++;
+    if (sent === from) fromNs = process.hrtime.bigint();
+    if (sent === to) toNs = process.hrtime.bigint();
+  };
   const fail = (error) => {
     failed++;
     if (!firstError) firstError = String(error && error.message ? error.message : error);
@@ -58,6 +68,7 @@ async function main() {
     });
   }
   const elapsedMs = Number(process.hrtime.bigint() - startNs) / 1e6;
+  const steadyMs = fromNs && toNs ? Number(toNs - fromNs) / 1e6 : 0;
   const result = {
     client: 'mqkit-producer',
     mode,
@@ -67,7 +78,9 @@ async function main() {
     sent,
     failed,
     elapsedMs: Math.round(elapsedMs),
-    msgsPerSec: Math.round((sent * 1000) / elapsedMs),
+    totalMsgsPerSec: Math.round((sent * 1000) / elapsedMs),
+    steadyMs: steadyMs > 0 ? Math.round(steadyMs) : -1,
+    steadyMsgsPerSec: steadyMs > 0 ? Math.round(((to - from) * 1000) / steadyMs) : 0,
     peakRssKib: peakRssKib(),
   };
   if (firstError) result.firstError = firstError;

@@ -16,8 +16,11 @@ import org.apache.rocketmq.common.message.Message;
  * - sync: one thread calling send(msg) and awaiting each result.
  * Every message is a new Message (the client writes properties such as UNIQ_KEY into it) with a `size`-byte body.
  *
- * Args: namesrvAddr topic count size async|sync [maxInFlight=1000]
- * Prints: RESULT {"client":"java-producer","mode","sent","failed","elapsedMs","msgsPerSec","peakRssKib",...}
+ * Args: namesrvAddr topic count size async|sync [maxInFlight=1000 [steadyFrom steadyTo]]
+ * Prints: RESULT {"client":"java-producer","mode","sent","failed","elapsedMs","totalMsgsPerSec","steadyMs",
+ * "steadyMsgsPerSec","peakRssKib",...}: sent counts SEND_OK answers; totalMsgsPerSec = sent / first send to last
+ * answer; steadyMsgsPerSec = (steadyTo - steadyFrom) / the time between the steadyFrom-th and the steadyTo-th
+ * acknowledged send (the case's steadyMarks, so one function defines them for both clients).
  */
 public final class ProducerBench {
     public static void main(String[] args) throws Exception {
@@ -31,6 +34,8 @@ public final class ProducerBench {
         int size = Integer.parseInt(args[3]);
         String mode = args[4];
         int maxInFlight = args.length > 5 ? Integer.parseInt(args[5]) : 1000;
+        long from = args.length > 7 ? Long.parseLong(args[6]) : 0;
+        long to = args.length > 7 ? Long.parseLong(args[7]) : 0;
         if (!mode.equals("async") && !mode.equals("sync")) {
             System.err.println("mode must be async or sync");
             System.exit(2);
@@ -45,12 +50,20 @@ public final class ProducerBench {
         AtomicLong sent = new AtomicLong();
         AtomicLong failed = new AtomicLong();
         AtomicReference<String> firstError = new AtomicReference<>();
+        AtomicLong fromNanos = new AtomicLong();
+        AtomicLong toNanos = new AtomicLong();
+        // Callback threads count acknowledged sends; the one whose answer is the from-th or to-th stamps it.
+        Runnable acknowledged = () -> {
+            long n = sent.incrementAndGet();
+            if (n == from) fromNanos.set(System.nanoTime());
+            if (n == to) toNanos.set(System.nanoTime());
+        };
         long startNanos = System.nanoTime();
         if (mode.equals("sync")) {
             for (int i = 0; i < count; i++) {
                 try {
                     SendResult result = producer.send(new Message(topic, body));
-                    if (result.getSendStatus() == SendStatus.SEND_OK) sent.incrementAndGet();
+                    if (result.getSendStatus() == SendStatus.SEND_OK) acknowledged.run();
                     else failed.incrementAndGet();
                 } catch (Exception e) {
                     failed.incrementAndGet();
@@ -65,7 +78,7 @@ public final class ProducerBench {
                     producer.send(new Message(topic, body), new SendCallback() {
                         @Override
                         public void onSuccess(SendResult result) {
-                            if (result.getSendStatus() == SendStatus.SEND_OK) sent.incrementAndGet();
+                            if (result.getSendStatus() == SendStatus.SEND_OK) acknowledged.run();
                             else failed.incrementAndGet();
                             inFlight.release();
                         }
@@ -86,6 +99,7 @@ public final class ProducerBench {
             inFlight.acquire(maxInFlight); // every callback has run
         }
         double elapsedMs = (System.nanoTime() - startNanos) / 1e6;
+        double steadyMs = fromNanos.get() == 0 || toNanos.get() == 0 ? 0 : (toNanos.get() - fromNanos.get()) / 1e6;
         BenchReport report = new BenchReport()
             .put("client", "java-producer")
             .put("mode", mode)
@@ -95,7 +109,9 @@ public final class ProducerBench {
             .put("sent", sent.get())
             .put("failed", failed.get())
             .put("elapsedMs", Math.round(elapsedMs))
-            .put("msgsPerSec", Math.round(sent.get() * 1000.0 / elapsedMs))
+            .put("totalMsgsPerSec", Math.round(sent.get() * 1000.0 / elapsedMs))
+            .put("steadyMs", steadyMs > 0 ? Math.round(steadyMs) : -1)
+            .put("steadyMsgsPerSec", steadyMs > 0 ? Math.round((to - from) * 1000.0 / steadyMs) : 0)
             .put("peakRssKib", BenchReport.peakRssKib());
         if (firstError.get() != null) report.put("firstError", firstError.get());
         report.print();

@@ -13,15 +13,16 @@ import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
  * CONSUME_FROM_FIRST_OFFSET with the settings mqkit's side uses: pullBatchSize 32, consumeMessageBatchMaxSize 1,
  * consumeThreadMin = consumeThreadMax = threads, a handler that only counts.
  *
- * Args: namesrvAddr topic group expectedCount threads [timeoutSeconds=300]
- * Prints: RESULT {"client":"java-push","received","elapsedMs","msgsPerSec","firstMessageMs","steadyMsgsPerSec","peakRssKib"}
- * elapsedMs runs from start() until expectedCount messages were handled; msgsPerSec = received / elapsed;
- * steadyMsgsPerSec leaves out the time to the first message (rebalance and first pull).
+ * Args: namesrvAddr topic group expectedCount threads timeoutSeconds steadyFrom steadyTo
+ * (steadyFrom/steadyTo come from the case's steadyMarks, so one function defines them for every client).
+ * Prints: RESULT {"client":"java-push","ok","received","elapsedMs","totalMsgsPerSec","firstMessageMs","steadyMs",
+ * "steadyMsgsPerSec","peakRssKib"}: totalMsgsPerSec = expected / start() to the expected-th message;
+ * steadyMsgsPerSec = (steadyTo - steadyFrom) / the time between the steadyFrom-th and the steadyTo-th message.
  */
 public final class PushConsumerBench {
     public static void main(String[] args) throws Exception {
-        if (args.length < 5) {
-            System.err.println("usage: PushConsumerBench namesrvAddr topic group expectedCount threads [timeoutSeconds]");
+        if (args.length < 8) {
+            System.err.println("usage: PushConsumerBench namesrvAddr topic group expectedCount threads timeoutSeconds steadyFrom steadyTo");
             System.exit(2);
         }
         String namesrv = args[0];
@@ -29,10 +30,14 @@ public final class PushConsumerBench {
         String group = args[2];
         long expected = Long.parseLong(args[3]);
         int threads = Integer.parseInt(args[4]);
-        long timeoutSeconds = args.length > 5 ? Long.parseLong(args[5]) : 300;
+        long timeoutSeconds = Long.parseLong(args[5]);
+        long from = Long.parseLong(args[6]);
+        long to = Long.parseLong(args[7]);
 
         AtomicLong received = new AtomicLong();
         AtomicLong firstNanos = new AtomicLong();
+        AtomicLong fromNanos = new AtomicLong();
+        AtomicLong toNanos = new AtomicLong();
         AtomicLong lastNanos = new AtomicLong();
         CountDownLatch done = new CountDownLatch(1);
 
@@ -45,10 +50,15 @@ public final class PushConsumerBench {
         consumer.setConsumeThreadMax(threads);
         consumer.subscribe(topic, "*");
         consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
-            long now = System.nanoTime();
-            firstNanos.compareAndSet(0, now);
             long count = received.addAndGet(messages.size());
-            if (count >= expected) {
+            long before = count - messages.size();
+            // The clock is read after the count moved, so a stamp is never earlier than the message it marks;
+            // only the thread whose batch crossed a mark stamps it.
+            long now = System.nanoTime();
+            if (before == 0) firstNanos.compareAndSet(0, now);
+            if (before < from && count >= from) fromNanos.compareAndSet(0, now);
+            if (before < to && count >= to) toNanos.compareAndSet(0, now);
+            if (before < expected && count >= expected) {
                 lastNanos.compareAndSet(0, now);
                 done.countDown();
             }
@@ -61,7 +71,7 @@ public final class PushConsumerBench {
         long endNanos = finished ? lastNanos.get() : System.nanoTime();
         long count = received.get();
         double elapsedMs = (endNanos - startNanos) / 1e6;
-        double steadyMs = firstNanos.get() == 0 ? 0 : (endNanos - firstNanos.get()) / 1e6;
+        double steadyMs = fromNanos.get() == 0 || toNanos.get() == 0 ? 0 : (toNanos.get() - fromNanos.get()) / 1e6;
         new BenchReport()
             .put("client", "java-push")
             .put("ok", finished)
@@ -69,9 +79,10 @@ public final class PushConsumerBench {
             .put("expected", expected)
             .put("threads", threads)
             .put("elapsedMs", Math.round(elapsedMs))
-            .put("msgsPerSec", elapsedMs > 0 ? Math.round(count * 1000.0 / elapsedMs) : 0)
+            .put("totalMsgsPerSec", elapsedMs > 0 ? Math.round(count * 1000.0 / elapsedMs) : 0)
             .put("firstMessageMs", firstNanos.get() == 0 ? -1 : Math.round((firstNanos.get() - startNanos) / 1e6))
-            .put("steadyMsgsPerSec", steadyMs > 0 ? Math.round((count - 1) * 1000.0 / steadyMs) : 0)
+            .put("steadyMs", steadyMs > 0 ? Math.round(steadyMs) : -1)
+            .put("steadyMsgsPerSec", steadyMs > 0 ? Math.round((to - from) * 1000.0 / steadyMs) : 0)
             .put("peakRssKib", BenchReport.peakRssKib())
             .print();
         consumer.shutdown();
