@@ -2,9 +2,13 @@ import { MessageConst, PullStatus, type MessageQueue, type MessageRecord, type P
 import { formatLong } from '../protocol/checked-long';
 import { decodeMessageRecords } from '../protocol/message-record.decoder';
 import { PullSysFlag, RequestCode, ResponseCode } from '../protocol/remoting-codes';
-import { copyFields, type RemotingCommand } from '../protocol/remoting-command';
+import type { RemotingCommand } from '../protocol/remoting-command';
+
 import type { OutgoingRequest } from '../remoting/remoting-request';
 import { expectCode, longField, optionalLongField } from './broker-response';
+
+/** A record while its decoder completes it. */
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * PULL_MESSAGE (11), as the Java push consumer sends it (PullAPIWrapper.pullKernelImpl) with
@@ -69,12 +73,17 @@ export function parsePullResponse(response: RemotingCommand, mq: MessageQueue): 
     const offsetDelta = optionalLongField(response, 'offsetDelta') ?? 0;
     const min = String(minOffset);
     const max = String(maxOffset);
-    messages = decodeMessageRecords(response.body, { brokerName: mq.brokerName }).map((record) => {
-      const properties = copyFields(record.properties);
+    messages = decodeMessageRecords(response.body, { brokerName: mq.brokerName });
+    // The decoded records and their properties are fresh objects of this response's own: they are completed in
+    // place. A copy of each record and of its properties cost two allocations per message on the hottest path of
+    // a real cluster (`npm run bench -- rocketmq`, profile of the raw client).
+    for (const record of messages as Writable<MessageRecord>[]) {
+      const properties = record.properties as Record<string, string>;
       properties[MessageConst.MIN_OFFSET] = min;
       properties[MessageConst.MAX_OFFSET] = max;
-      return { ...record, queueId: mq.queueId, queueOffset: record.queueOffset + offsetDelta, properties };
-    });
+      record.queueId = mq.queueId;
+      if (offsetDelta !== 0) record.queueOffset += offsetDelta;
+    }
   }
   return { result: { status, nextBeginOffset, minOffset, maxOffset, messages }, suggestWhichBrokerId };
 }
