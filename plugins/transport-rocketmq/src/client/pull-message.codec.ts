@@ -3,7 +3,6 @@ import { formatLong } from '../protocol/checked-long';
 import { decodeMessageRecords } from '../protocol/message-record.decoder';
 import { PullSysFlag, RequestCode, ResponseCode } from '../protocol/remoting-codes';
 import type { RemotingCommand } from '../protocol/remoting-command';
-
 import type { OutgoingRequest } from '../remoting/remoting-request';
 import { expectCode, longField, optionalLongField } from './broker-response';
 
