@@ -55,7 +55,7 @@ export type { MqkitEventName, MqkitEvents, MqkitListener } from './events/event-
 // SPI
 export type { AllocationInput, AllocationStrategy, StrategyOption } from './spi/allocation-strategy';
 export type { Codec } from './spi/codec';
-export type { OffsetStore, OffsetStoreContext, OffsetStoreProvider, ReadOffsetFrom } from './spi/offset-store';
+export type { OffsetStore, OffsetStoreContext, OffsetStoreProvider, PersistOptions, ReadOffsetFrom } from './spi/offset-store';
 export type { MqkitPlugin, PluginContext } from './spi/plugin';
 export type { OptionalRole, TransportContext, TransportPlugin, TransportRoles } from './spi/transport.plugin';
 export { Tokens } from './spi/tokens';

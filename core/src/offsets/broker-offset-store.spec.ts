@@ -44,6 +44,16 @@ describe('BrokerOffsetStore persists', () => {
     expect(broker.commits).toHaveLength(4);
   });
 
+  it('every offset, changed or not, when asked for unchanged ones too (after a route change)', async () => {
+    const broker = recordingBroker({ 1: 40 });
+    const store = new BrokerOffsetStore('g', broker, new EventBus());
+    store.update(a, 10, { increaseOnly: true });
+    await store.read(b, 'store');
+    await store.persist([a, b]);
+    await store.persist([a, b], { unchanged: true });
+    expect(broker.commits.slice(1).sort()).toEqual(['0=10', '1=40']);
+  });
+
   it('a failed commit is written again at the next persist', async () => {
     const broker = recordingBroker();
     let fail = true;

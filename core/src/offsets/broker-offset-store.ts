@@ -1,6 +1,6 @@
 import { OffsetStoreError } from '../errors/offset-store.error';
 import { mqLabel, type MessageQueue } from '../model/message-queue';
-import type { OffsetStore, OffsetStoreProvider, ReadOffsetFrom } from '../spi/offset-store';
+import type { OffsetStore, OffsetStoreProvider, PersistOptions, ReadOffsetFrom } from '../spi/offset-store';
 import type { BrokerOffsets } from '../spi/transport.roles';
 import type { EventBus } from '../events/event-bus';
 import { toError } from '../util/deferred';
@@ -52,9 +52,10 @@ export class BrokerOffsetStore implements OffsetStore {
     this.table.reset(mq, offset);
   }
 
-  async persist(mqs: Iterable<MessageQueue>): Promise<void> {
+  async persist(mqs: Iterable<MessageQueue>, options: PersistOptions = {}): Promise<void> {
     const now = Date.now();
-    const entries = this.table.select(mqs).filter((e) => e.dirty || now - e.persistedAt >= UNCHANGED_OFFSET_REFRESH_MS);
+    const all = this.table.select(mqs);
+    const entries = options.unchanged ? all : all.filter((e) => e.dirty || now - e.persistedAt >= UNCHANGED_OFFSET_REFRESH_MS);
     const failures: Error[] = [];
     await Promise.all(
       entries.map(async (entry) => {

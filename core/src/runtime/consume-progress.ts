@@ -1,5 +1,5 @@
 import { mqKey, type MessageQueue } from '../model/message-queue';
-import type { OffsetStore } from '../spi/offset-store';
+import type { OffsetStore, PersistOptions } from '../spi/offset-store';
 import type { GroupContext } from './group-context';
 import { reportError } from './group-context';
 import type { ProcessQueue } from './process-queue';
@@ -109,9 +109,9 @@ export class ConsumeProgress {
    * Hands each queue's committable offset to the store and persists them (the periodic commit). Never rejects;
    * resolves true when the store acknowledged them.
    */
-  async persist(pqs: readonly ProcessQueue[], where = 'persist'): Promise<boolean> {
+  async persist(pqs: readonly ProcessQueue[], where = 'persist', options?: PersistOptions): Promise<boolean> {
     try {
-      await this.write(pqs);
+      await this.write(pqs, options);
       return true;
     } catch (error) {
       reportError(this.ctx, where, error, pqs.length === 1 ? pqs[0]!.mq : undefined);
@@ -119,11 +119,11 @@ export class ConsumeProgress {
     }
   }
 
-  private async write(pqs: readonly ProcessQueue[]): Promise<void> {
+  private async write(pqs: readonly ProcessQueue[], options?: PersistOptions): Promise<void> {
     if (pqs.length === 0) return;
     const handed = pqs.map((pq) => pq.progress.committable);
     for (let i = 0; i < pqs.length; i++) if (handed[i]! >= 0) this.store.update(pqs[i]!.mq, handed[i]!, { increaseOnly: true });
-    await this.store.persist(pqs.map((pq) => pq.mq));
+    await this.store.persist(pqs.map((pq) => pq.mq), options);
     for (let i = 0; i < pqs.length; i++) {
       const progress = pqs[i]!.progress as ProgressRecord;
       if (handed[i]! > progress.persisted) progress.persisted = handed[i]!;

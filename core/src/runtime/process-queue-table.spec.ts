@@ -67,6 +67,17 @@ function setup(options: Parameters<typeof testGroup>[0], handler: (m: unknown, c
 }
 
 describe('ProcessQueueTable', () => {
+  it('after a route change, persists every owned queue of the topic, unchanged offsets included (the broker behind a queue may be another)', async () => {
+    const { store, table } = setup({}, () => undefined);
+    await table.applyAllocation('T', [q(0), q(1)]);
+    await expect.poll(() => table.statuses().map((s) => s.committableOffset)).toEqual([3, 3]);
+    await table.beforeAllocation('T', [q(0), q(1)], false);
+    expect(store.persists).toHaveLength(0);
+    await table.beforeAllocation('T', [q(0), q(1)], true);
+    expect(store.persists.map((mqs) => mqs.map((mq) => mq.queueId).sort())).toEqual([[0, 1]]);
+    expect(store.persistOptions).toEqual([{ unchanged: true }]);
+  });
+
   it('adds allocated queues at their start offsets and pulls them; a removed queue is drained, committed and reported', async () => {
     const { group, store, table } = setup({}, () => undefined, { start: async (mq) => (mq.queueId === 1 ? 1 : 0) });
     const first = await table.applyAllocation('T', [q(0), q(1)]);

@@ -135,7 +135,8 @@ export class ProcessQueueTable {
    */
   async beforeAllocation(topic: string, mqAll: readonly MessageQueue[], routeChanged: boolean): Promise<void> {
     await this.parts.progress.offerBack(mqAll);
-    if (routeChanged) await this.parts.progress.persist(this.active().filter((pq) => pq.mq.topic === topic));
+    // Every offset, changed or not: the broker behind a queue may be another, which never received them.
+    if (routeChanged) await this.parts.progress.persist(this.active().filter((pq) => pq.mq.topic === topic), 'persist-on-route-change', { unchanged: true });
   }
 
   /** Releases the queues of topics no longer subscribed. */

@@ -10,7 +10,7 @@ import { IssueCollector } from '../options/option-checks';
 import { FAST_PROFILE, type Profile } from '../options/profile';
 import { resolveGroupOptions } from '../options/validate-consumer-options';
 import { OffsetTable } from '../offsets/offset-table';
-import type { OffsetStore, ReadOffsetFrom } from '../spi/offset-store';
+import type { OffsetStore, PersistOptions, ReadOffsetFrom } from '../spi/offset-store';
 import { deferred, type Deferred } from '../util/deferred';
 import { ByteBudget } from './byte-budget';
 import { ConsumeProgress } from './consume-progress';
@@ -90,6 +90,8 @@ export class MemoryOffsetStore implements OffsetStore {
   readonly table = new OffsetTable();
   readonly persisted = new Map<string, number>();
   readonly persists: MessageQueue[][] = [];
+  /** The options of each persist, in the order of `persists`. */
+  readonly persistOptions: (PersistOptions | undefined)[] = [];
   failPersist: Error | undefined;
   /** When set, persist() waits for it. */
   gate: Deferred | undefined;
@@ -105,9 +107,10 @@ export class MemoryOffsetStore implements OffsetStore {
   reset(mq: MessageQueue, offset: number): void {
     this.table.reset(mq, offset);
   }
-  async persist(mqs: Iterable<MessageQueue>): Promise<void> {
+  async persist(mqs: Iterable<MessageQueue>, options?: PersistOptions): Promise<void> {
     const list = [...mqs];
     this.persists.push(list);
+    this.persistOptions.push(options);
     await this.gate?.promise;
     if (this.failPersist) throw this.failPersist;
     for (const entry of this.table.select(list)) {

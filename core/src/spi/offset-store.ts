@@ -14,6 +14,11 @@ export type ReadOffsetFrom = 'store' | 'memory-then-store';
  * Consumer progress for one group, with RocketMQ's OffsetStore semantics (consumer-semantics.md §8):
  * an in-memory table updated on every commit and persisted in the background, on queue drop and on stop.
  */
+export interface PersistOptions {
+  /** Write unchanged offsets too. */
+  readonly unchanged?: boolean;
+}
+
 export interface OffsetStore {
   load(): Promise<void>;
   /** Resolves to the next offset to consume, or -1 when none is stored; rejects with OffsetStoreError. */
@@ -22,8 +27,12 @@ export interface OffsetStore {
   update(mq: MessageQueue, offset: number, options: { increaseOnly: boolean }): void;
   /** An explicit lowering write (admin reset, reset-to-timestamp, OFFSET_ILLEGAL repair), persisted as such. */
   reset(mq: MessageQueue, offset: number): void;
-  /** Writes the in-memory offsets of these queues to the store; resolves when written. */
-  persist(mqs: Iterable<MessageQueue>): Promise<void>;
+  /**
+   * Writes the in-memory offsets of these queues to the store; resolves when written. A store may skip offsets
+   * it wrote before and that did not change since, unless `options.unchanged` asks for every one (after a route
+   * change: the broker behind a queue may be another, which never received them).
+   */
+  persist(mqs: Iterable<MessageQueue>, options?: PersistOptions): Promise<void>;
   /** Forgets the in-memory entry (after a queue is released); the stored value stays. */
   remove(mq: MessageQueue): void;
   /** Releases resources (connections, timers). */
