@@ -14,31 +14,11 @@
  * With MQKIT_BENCH_CPU_PROF=<file> it also writes a V8 CPU profile of start() to the last message there (the
  * case's runner starts children with plain `node`, so the profiler is started from inside).
  */
-const { readFileSync, writeFileSync } = require('node:fs');
+const { peakRssKib, cpuProfiler } = require('./child-util.cjs');
 const { Consumer, createConsumerApp } = require('@mqkit/core');
 const { rocketmqTransport } = require('@mqkit/transport-rocketmq');
 
-function peakRssKib() {
-  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
-  return match ? Number(match[1]) : -1;
-}
 
-/** Starts the inspector's CPU profiler; resolves to a function that stops it and writes the profile. */
-async function cpuProfiler(file) {
-  if (!file) return async () => undefined;
-  const { Session } = require('node:inspector');
-  const session = new Session();
-  session.connect();
-  const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))));
-  await post('Profiler.enable');
-  await post('Profiler.setSamplingInterval', { interval: 200 });
-  await post('Profiler.start');
-  return async () => {
-    const { profile } = await post('Profiler.stop');
-    writeFileSync(file, JSON.stringify(profile));
-    session.disconnect();
-  };
-}
 
 const ms = (a, b) => Number(b - a) / 1e6;
 

@@ -12,16 +12,13 @@
  * Argument: one JSON object { namesrvAddr, topic, group, threads, handlerMs, pullBatchSize, consumeFromWhere,
  * outDir, phases, capacityPerPhase, timeoutMs }.
  */
-const { readFileSync, writeFileSync } = require('node:fs');
+const { peakRssKib } = require('./child-util.cjs');
+const { writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { performance } = require('node:perf_hooks');
 const { Consumer, createConsumerApp } = require('@mqkit/core');
 const { rocketmqTransport } = require('@mqkit/transport-rocketmq');
 
-function peakRssKib() {
-  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
-  return match ? Number(match[1]) : -1;
-}
 
 async function main() {
   const s = JSON.parse(process.argv[2]);

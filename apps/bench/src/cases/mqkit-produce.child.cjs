@@ -13,14 +13,10 @@
  * acknowledged send (the case's steadyMarks: the pipeline filling up and the tail draining stay out of it), and
  * peakRssKib (VmHWM).
  */
-const { readFileSync } = require('node:fs');
+const { peakRssKib } = require('./child-util.cjs');
 const { createProducer } = require('@mqkit/core');
 const { rocketmqTransport } = require('@mqkit/transport-rocketmq');
 
-function peakRssKib() {
-  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
-  return match ? Number(match[1]) : -1;
-}
 
 async function main() {
   const { namesrvAddr, topic, count, size, mode, maxInFlight, from = 0, to = 0 } = JSON.parse(process.argv[2]);

@@ -15,7 +15,7 @@
  * - groups { namesrvAddr, groups: [{ group, topic }] }: one createConsumerApp with one @Consumer class per group;
  *   prints "GROUP {at}" at each group's first message and "FIRST {at}" once every group has. Runs until SIGTERM or SIGKILL.
  */
-const { readFileSync } = require('node:fs');
+const { peakRssKib } = require('./child-util.cjs');
 const { Consumer, createConsumerApp } = require('@mqkit/core');
 const { rocketmqTransport } = require('@mqkit/transport-rocketmq');
 
@@ -27,10 +27,6 @@ const SETTINGS = {
   consumeThreadMax: 20,
 };
 
-function peakRssKib() {
-  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
-  return match ? Number(match[1]) : -1;
-}
 
 /** One handler class per topic, all in `group`: mqkit merges same-group declarations into one consumer. */
 function handlers(group, topics, onMessage) {

@@ -1,0 +1,35 @@
+'use strict';
+/**
+ * What every bench child process (*.child.cjs) reports the same way: its peak resident set, and a CPU profile of
+ * its run when asked (MQKIT_BENCH_CPU_PROF=<file>).
+ */
+const { readFileSync, writeFileSync } = require('node:fs');
+
+/** VmHWM (peak resident set) of this process in KiB, the figure the Java programs read of themselves; -1 without /proc. */
+function peakRssKib() {
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    return match ? Number(match[1]) : -1;
+  } catch {
+    return -1;
+  }
+}
+
+/** Starts the inspector's CPU profiler when `file` is set; resolves to a function that stops it and writes the profile. */
+async function cpuProfiler(file) {
+  if (!file) return async () => undefined;
+  const { Session } = require('node:inspector');
+  const session = new Session();
+  session.connect();
+  const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 200 });
+  await post('Profiler.start');
+  return async () => {
+    const { profile } = await post('Profiler.stop');
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
+module.exports = { peakRssKib, cpuProfiler };
