@@ -7,37 +7,34 @@
  * Every message is a new object with the same `size`-byte body; default producer options (sendMsgTimeout 3 s,
  * 2 retries, no fault tolerance), as DefaultMQProducer's defaults.
  *
- * Argument: one JSON object { namesrvAddr, topic, count, size, mode: 'async'|'sync', maxInFlight, from?, to? }.
+ * Argument: one JSON object { namesrvAddr, topic, count, size, mode: 'async'|'sync', maxInFlight }.
  * Prints "RESULT {json}" with sent (acknowledged SEND_OK), failed, elapsedMs (first send to last answer),
- * totalMsgsPerSec = sent / elapsedMs, steadyMsgsPerSec = (to - from) / the time between the from-th and the to-th
- * acknowledged send (the case's steadyMarks: the pipeline filling up and the tail draining stay out of it), and
+ * totalMsgsPerSec = sent / elapsedMs, steadyMsgsPerSec between the 10 % and the 90 % acknowledged send
+ * (SteadyMeter, the marks the case's steadyMarks gives: the pipeline filling up and the tail draining stay out), and
  * peakRssKib (VmHWM).
  */
 const { peakRssKib } = require('./child-util.cjs');
+const { SteadyMeter } = require('../../dist/report/steady-meter.js');
 const { createProducer } = require('@mqkit/core');
 const { rocketmqTransport } = require('@mqkit/transport-rocketmq');
 
-
 async function main() {
-  const { namesrvAddr, topic, count, size, mode, maxInFlight, from = 0, to = 0 } = JSON.parse(process.argv[2]);
+  const { namesrvAddr, topic, count, size, mode, maxInFlight } = JSON.parse(process.argv[2]);
   const producer = await createProducer({ transport: rocketmqTransport({ nameServer: namesrvAddr }), group: `mqkit_bench_producer_${process.pid}` });
   const body = Buffer.alloc(size, 0x78);
-  let sent = 0;
   let failed = 0;
   let firstError;
-  let fromNs = 0n;
-  let toNs = 0n;
+  // Counts acknowledged sends; its clock starts at the first send.
+  let meter;
   const ok = (result) => {
     if (result.status !== 'SEND_OK') return failed++;
-    sent++;
-    if (sent === from) fromNs = process.hrtime.bigint();
-    if (sent === to) toNs = process.hrtime.bigint();
+    meter.add(1);
   };
   const fail = (error) => {
     failed++;
     if (!firstError) firstError = String(error && error.message ? error.message : error);
   };
-  const startNs = process.hrtime.bigint();
+  meter = new SteadyMeter(count);
   if (mode === 'sync') {
     for (let i = 0; i < count; i++) {
       try {
@@ -63,20 +60,19 @@ async function main() {
       pump();
     });
   }
-  const elapsedMs = Number(process.hrtime.bigint() - startNs) / 1e6;
-  const steadyMs = fromNs && toNs ? Number(toNs - fromNs) / 1e6 : 0;
+  const m = meter.result();
   const result = {
     client: 'mqkit-producer',
     mode,
     count,
     size,
     maxInFlight: mode === 'async' ? maxInFlight : 1,
-    sent,
+    sent: meter.count,
     failed,
-    elapsedMs: Math.round(elapsedMs),
-    totalMsgsPerSec: Math.round((sent * 1000) / elapsedMs),
-    steadyMs: steadyMs > 0 ? Math.round(steadyMs) : -1,
-    steadyMsgsPerSec: steadyMs > 0 ? Math.round(((to - from) * 1000) / steadyMs) : 0,
+    elapsedMs: m.elapsedMs,
+    totalMsgsPerSec: m.totalMsgsPerSec,
+    steadyMs: m.steadyWindowMs > 0 ? Math.round(m.steadyWindowMs) : -1,
+    steadyMsgsPerSec: m.steadyMsgsPerSec,
     peakRssKib: peakRssKib(),
   };
   if (firstError) result.firstError = firstError;

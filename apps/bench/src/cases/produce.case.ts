@@ -65,7 +65,7 @@ export const produceCase: BenchCase = {
       const start = (side: Side, mode: Mode, topic: string): BenchChild => {
         const n = mode === 'async' ? count : syncCount;
         const { from, to } = steadyMarks(n);
-        if (side === 'mqkit') return runNodeChild('mqkit-produce.child.cjs', { namesrvAddr: bench.namesrvAddr, topic, count: n, size, mode, maxInFlight: inFlight, from, to }, { timeoutMs: 600_000 });
+        if (side === 'mqkit') return runNodeChild('mqkit-produce.child.cjs', { namesrvAddr: bench.namesrvAddr, topic, count: n, size, mode, maxInFlight: inFlight }, { timeoutMs: 600_000 });
         return java.run('ProducerBench', [bench.namesrvAddr, topic, n, size, mode, inFlight, from, to].map(String), 600_000);
       };
       for (let r = 0; r < rounds; r++) {

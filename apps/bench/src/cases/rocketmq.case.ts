@@ -89,7 +89,8 @@ export const rocketmqCase: BenchCase = {
       const childTimeoutMs = (timeoutSec + 60) * 1000;
       const start = (side: Side): BenchChild => {
         const group = uniqueName(`bench_${side}`);
-        const settings = { namesrvAddr: bench.namesrvAddr, topic, group, expected, from: marks.from, to: marks.to, timeoutMs: timeoutSec * 1000 };
+        // The Node children derive the marks from `expected` with the same steadyMarks (SteadyMeter); Java is given them.
+        const settings = { namesrvAddr: bench.namesrvAddr, topic, group, expected, timeoutMs: timeoutSec * 1000 };
         if (side === 'raw') return runNodeChild('raw-pull.child.cjs', settings, { timeoutMs: childTimeoutMs });
         if (side === 'mqkit') return runNodeChild('mqkit-consume.child.cjs', { ...settings, threads }, { timeoutMs: childTimeoutMs });
         const javaArgs = [bench.namesrvAddr, topic, group, expected, threads, timeoutSec, marks.from, marks.to].map(String);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { percentile, spreadOf, steadyMarks, steadyRate } from './run-stats';
-import { SteadyMeter } from '../cases/pipeline/steady-meter';
+import { SteadyMeter } from './steady-meter';
 
 describe('run statistics', () => {
   it('steady marks are the 10 % and 90 % messages', () => {

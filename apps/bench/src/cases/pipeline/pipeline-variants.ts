@@ -3,7 +3,7 @@ import { EmbeddedBroker, memoryTransport } from '@mqkit/transport-memory';
 import { container } from 'tsyringe';
 import { settleHeap, until } from '../bench-util';
 import { observabilityPlugins, type Observability } from '../observability-plugins';
-import { SteadyMeter } from './steady-meter';
+import { SteadyMeter } from '../../report/steady-meter';
 
 export const TOPIC = 'BenchPipeline';
 export const QUEUES = 8;

@@ -1,6 +1,9 @@
-import { steadyMarks } from '../../report/run-stats';
+import { steadyMarks } from './run-stats';
 
 /**
+ * The one steady-rate meter of the bench, for the TypeScript cases and for the Node child programs alike (they
+ * require its built copy, dist/report/steady-meter.js); the Java programs stamp the same marks, passed to them.
+ *
  * Counts handled messages of one run and stamps the clock when the count first reaches the 10 % and the 90 % mark,
  * keeping the exact count at each stamp (a batch of 32 steps over a mark), so the steady rate is exact:
  * (count at 90 % - count at 10 %) / (time between the stamps).
@@ -38,17 +41,22 @@ export class SteadyMeter {
     return this.count >= this.expected;
   }
 
-  /** Steady msg/s (10 %-90 %), total msg/s from the meter's creation (start-up included) and start-up ms. */
-  result(): { steadyMsgsPerSec: number; totalMsgsPerSec: number; firstMessageMs: number; steadyWindowMs: number; steadyWindowUs: [number, number] } {
+  /**
+   * Steady msg/s (10 %-90 %), total msg/s and elapsed ms from the start to the expected-th message (to now when the
+   * run fell short), and start-up ms (to the first message).
+   */
+  result(): { steadyMsgsPerSec: number; totalMsgsPerSec: number; elapsedMs: number; firstMessageMs: number; steadyWindowMs: number; steadyWindowUs: [number, number] } {
     const ms = (a: bigint, b: bigint): number => Number(b - a) / 1e6;
-    const window = ms(this.fromNs, this.toNs);
+    const window = this.toNs > 0n ? ms(this.fromNs, this.toNs) : 0;
+    const elapsed = ms(this.startNs, this.lastNs > 0n ? this.lastNs : process.hrtime.bigint());
     return {
       // The window on the monotonic clock in µs, the clock of `node --cpu-prof`'s sample timestamps: a profile
       // of the whole process can be cut down to the steady phase.
       steadyWindowUs: [Number(this.fromNs / 1000n), Number(this.toNs / 1000n)],
-      steadyMsgsPerSec: Math.round(((this.toCount - this.fromCount) * 1000) / window),
-      totalMsgsPerSec: Math.round((this.count * 1000) / ms(this.startNs, this.lastNs)),
-      firstMessageMs: Math.round(ms(this.startNs, this.firstNs) * 10) / 10,
+      steadyMsgsPerSec: window > 0 ? Math.round(((this.toCount - this.fromCount) * 1000) / window) : 0,
+      totalMsgsPerSec: elapsed > 0 ? Math.round((this.count * 1000) / elapsed) : 0,
+      elapsedMs: Math.round(elapsed),
+      firstMessageMs: this.firstNs > 0n ? Math.round(ms(this.startNs, this.firstNs) * 10) / 10 : -1,
       steadyWindowMs: Math.round(window * 10) / 10,
     };
   }
