@@ -1,5 +1,6 @@
 import { Consumer, createAdmin, createConsumerApp, createProducer, type Admin, type BrokerOffsets, type ConsumerApp, type RouteResolver } from '@mqkit/core';
 import { rocketmqTransport } from '@mqkit/transport-rocketmq';
+import { clearPlacement, pinServers } from './cpu-placement';
 import { startRocketMqCluster, uniqueName, type RocketMqCluster, type RocketMqClusterOptions } from '@mqkit/transport-rocketmq/testing';
 
 /**
@@ -18,11 +19,13 @@ export class BenchCluster {
     const cluster = await startRocketMqCluster(options);
     log(`RocketMQ ${cluster.version} cluster at ${cluster.namesrvAddr} (${cluster.brokers.map((b) => b.name).join(', ')}) ready in ${Date.now() - started} ms`);
     try {
+      log(`settings: ${pinServers(cluster.pids())}`);
       const admin = await createAdmin({ transport: rocketmqTransport({ nameServer: cluster.namesrvAddr }), instanceName: uniqueName('benchAdmin') });
       const probe = await createConsumerApp({ transport: rocketmqTransport({ nameServer: cluster.namesrvAddr }), consumers: [], instanceName: uniqueName('benchProbe') });
       await probe.start();
       return new BenchCluster(cluster, admin, probe);
     } catch (error) {
+      clearPlacement();
       await cluster.stop();
       throw error;
     }
@@ -117,5 +120,6 @@ export class BenchCluster {
     await this.probe.stop({ timeoutMs: 5_000 }).catch(() => undefined);
     await this.admin.close().catch(() => undefined);
     await this.cluster.stop();
+    clearPlacement();
   }
 }

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ensureJavaBench, parseBenchResult } from '../../java/build-java-bench.cjs';
+import { placeCommand, type CpuRole } from './cpu-placement';
 
 /**
  * Child processes of the RocketMQ benches: mqkit's side runs a small .cjs script that requires the built dist of
@@ -26,8 +27,16 @@ export interface BenchChild {
   readonly result: Promise<Record<string, unknown>>;
 }
 
-function run(command: string, args: readonly string[], options: { timeoutMs: number; onLine?: (line: string) => void; label: string }): BenchChild {
-  const child = spawn(command, [...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Options of a bench child; `cpus` is where it runs when the cluster's CPU placement is active (default: client). */
+export interface ChildOptions {
+  readonly timeoutMs: number;
+  readonly onLine?: (line: string) => void;
+  readonly cpus?: CpuRole;
+}
+
+function run(command: string, args: readonly string[], options: ChildOptions & { label: string }): BenchChild {
+  const placed = placeCommand(command, args, options.cpus);
+  const child = spawn(placed.command, placed.args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   let partial = '';
@@ -57,7 +66,7 @@ function run(command: string, args: readonly string[], options: { timeoutMs: num
 }
 
 /** Runs a child .cjs script with `node`, passing its settings as one JSON argument. */
-export function runNodeChild(script: string, settings: Record<string, unknown>, options: { timeoutMs: number; onLine?: (line: string) => void }): BenchChild {
+export function runNodeChild(script: string, settings: Record<string, unknown>, options: ChildOptions): BenchChild {
   return run(process.execPath, [childScript(script), JSON.stringify(settings)], { ...options, label: script });
 }
 

@@ -116,7 +116,7 @@ export const offsetsCase: BenchCase = {
   description: 'Redis offset store: 1,000 queues committed continuously, flushed every 100 ms and every 5 s (needs redis-server on PATH, or REDIS_URL)',
   async run(args) {
     const queues = flag(args, 'queues', 1_000);
-    const rounds = flag(args, 'rounds', 3);
+    const rounds = flag(args, 'rounds', 4);
     const fastFlushes = flag(args, 'flushes', 50);
     const slowFlushes = flag(args, 'flushes5s', 2);
     const redis = await startRedisServer();

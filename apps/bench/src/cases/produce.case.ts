@@ -2,7 +2,7 @@ import type { BenchCase } from './bench-case';
 import { BenchCluster } from './bench-cluster';
 import { javaRunner, runNodeChild, type BenchChild } from './bench-process';
 import { flag, log } from './bench-util';
-import { describeSpread, median, round, spreadOf, steadyMarks, type Spread } from '../report/run-stats';
+import { describeSpread, median, round, shortSpread, spreadOf, steadyMarks, type Spread } from '../report/run-stats';
 
 /** What both producer programs report (ProducerBench and mqkit-produce.child.cjs print the same fields). */
 interface ProduceRun {
@@ -43,7 +43,7 @@ export const produceCase: BenchCase = {
     const syncCount = flag(args, 'sync-messages', 10_000);
     const warmSends = flag(args, 'warm', 100_000);
     const size = flag(args, 'size', 1024);
-    const rounds = flag(args, 'rounds', 3);
+    const rounds = flag(args, 'rounds', 4);
     const inFlight = flag(args, 'in-flight', 1000);
     const queues = flag(args, 'queues', 4);
     const attempts = flag(args, 'attempts', 3);
@@ -131,14 +131,13 @@ export const produceCase: BenchCase = {
   readmeRow(file) {
     const r = file.result;
     const spreads = r['spreads'] as Record<Series, Spread> | undefined;
-    const pct = (s: Spread | undefined): string => (s ? `${(s.spread * 100).toFixed(1)} %` : '?');
     const met = r['ratioAtLeast1'] === true && r['storedEqualsSent'] === true;
     return {
       measured:
         `${fmt(r['size'])} B sends to a real two-broker cluster by mqkit and Java's DefaultMQProducer, each in its own process: async ${fmt(r['messages'])} with at most ` +
         `${fmt(r['inFlight'])} in flight, sync ${fmt(r['syncMessages'])} one at a time; steady rate between the 10 % and the 90 % acknowledged send, median of ${fmt(r['rounds'])} interleaved rounds; runs with failed sends discarded`,
       result:
-        `async: mqkit **${fmt(r['mqkitSteadyMsgsPerSec'])} msg/s** steady, Java ${fmt(r['javaSteadyMsgsPerSec'])} (ratio **${String(r['ratio'])}**; spreads ${pct(spreads?.['mqkit-async'])} / ${pct(spreads?.['java-async'])}); ` +
+        `async: mqkit **${fmt(r['mqkitSteadyMsgsPerSec'])} msg/s** steady, Java ${fmt(r['javaSteadyMsgsPerSec'])} (ratio **${String(r['ratio'])}**; mqkit ${shortSpread(spreads?.['mqkit-async'])}, Java ${shortSpread(spreads?.['java-async'])}); ` +
         `first send to last answer ${fmt(r['mqkitTotalMsgsPerSec'])} against ${fmt(r['javaTotalMsgsPerSec'])}; sync: mqkit ${fmt(r['mqkitSyncSteadyMsgsPerSec'])}, Java ${fmt(r['javaSyncSteadyMsgsPerSec'])} msg/s; ` +
         `stored == acknowledged in every kept run, ${fmt(r['discardedRuns'])} run(s) discarded for failed sends`,
       target: `ratio >= 1 and stored == sent: ${met ? 'met' : 'missed'}`,

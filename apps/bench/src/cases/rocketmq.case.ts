@@ -5,7 +5,7 @@ import { BenchCluster } from './bench-cluster';
 import { javaRunner, runNodeChild, type BenchChild } from './bench-process';
 import { flag, log } from './bench-util';
 import { measureConvergence } from './group-convergence';
-import { describeSpread, median, round, spreadOf, steadyMarks, type Spread } from '../report/run-stats';
+import { describeSpread, median, round, shortSpread, spreadOf, steadyMarks, type Spread } from '../report/run-stats';
 
 /** What the three consumer programs report (raw-pull.child.cjs, mqkit-consume.child.cjs, PushConsumerBench). */
 interface ConsumeRun {
@@ -30,7 +30,7 @@ const TARGET_OF_RAW = 0.9;
 const mb = (kib: number): number => round(kib / 1024, 1);
 const fmt = (n: unknown): string => (typeof n === 'number' ? Math.round(n).toLocaleString('en-US') : String(n));
 
-/** Round r's order: the sides rotated by r, so each goes first, second and third once in 3 rounds. */
+/** Round r's order: the sides rotated by r, so each goes first, second and third once in every 3 rounds. */
 function orderOf(r: number): readonly Side[] {
   return SIDES.map((_, i) => SIDES[(i + r) % SIDES.length]!);
 }
@@ -54,7 +54,7 @@ export const rocketmqCase: BenchCase = {
     // still spread 12-16 % between reruns); ~3.2 GiB of commit log, well within 40 % of RAM (checked below).
     const count = flag(args, 'messages', 3_000_000);
     const size = flag(args, 'size', 1024);
-    const rounds = flag(args, 'rounds', 3);
+    const rounds = flag(args, 'rounds', 4);
     const threads = flag(args, 'threads', 20);
     const queues = flag(args, 'queues', 8);
     const trials = flag(args, 'convergence-rounds', 3);
@@ -160,7 +160,6 @@ export const rocketmqCase: BenchCase = {
   readmeRow(file) {
     const r = file.result;
     const spreads = r['spreads'] as Record<Side, Spread> | undefined;
-    const pct = (s: Spread | undefined): string => (s ? `${(s.spread * 100).toFixed(1)} %` : '?');
     const met = r['mqkitAtLeast2xJava'] === true && r['mqkitAtLeast90pctOfRaw'] === true;
     return {
       measured:
@@ -168,7 +167,7 @@ export const rocketmqCase: BenchCase = {
         `mqkit and Java's DefaultMQPushConsumer, each in its own process, same settings; steady rate between the 10 % and the 90 % message, median of ${fmt(r['rounds'])} interleaved rounds`,
       result:
         `mqkit **${fmt(r['mqkitSteadyMsgsPerSec'])} msg/s** steady (${fmt(Number(r['mqkitOfRaw']) * 100)} % of raw ${fmt(r['rawMsgsPerSec'])}), ` +
-        `Java ${fmt(r['javaSteadyMsgsPerSec'])} (ratio **${String(r['ratio'])}**); spreads raw ${pct(spreads?.raw)}, mqkit ${pct(spreads?.mqkit)}, Java ${pct(spreads?.java)}; ` +
+        `Java ${fmt(r['javaSteadyMsgsPerSec'])} (ratio **${String(r['ratio'])}**); raw ${shortSpread(spreads?.raw)}, mqkit ${shortSpread(spreads?.mqkit)}, Java ${shortSpread(spreads?.java)}; ` +
         `start() to last message: mqkit ${fmt(r['mqkitTotalMsgsPerSec'])}, Java ${fmt(r['javaTotalMsgsPerSec'])} msg/s; ` +
         `peak RSS ${String(r['mqkitPeakRssMb'])} MB against ${String(r['javaPeakRssMb'])} MB; every queue covered again ${fmt(r['convergenceMs'])} ms after SIGKILL of one of 3 members`,
       target: `mqkit steady >= ${TARGET_OF_JAVA} x Java and >= ${TARGET_OF_RAW} x raw: ${met ? 'met' : `missed (>= 2 x Java: ${r['mqkitAtLeast2xJava'] ? 'met' : 'missed'}; >= 0.9 x raw: ${r['mqkitAtLeast90pctOfRaw'] ? 'met' : 'missed'})`}`,

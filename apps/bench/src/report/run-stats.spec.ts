@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { percentile, spreadOf, steadyMarks, steadyRate } from './run-stats';
-import { SteadyMeter } from './steady-meter';
+import { pooledSteadyRate, SteadyMeter } from './steady-meter';
 
 describe('run statistics', () => {
   it('steady marks are the 10 % and 90 % messages', () => {
@@ -20,10 +20,29 @@ describe('run statistics', () => {
     expect(percentile([], 50)).toBeNaN();
   });
 
-  it('spread is (max - min) / median, and one run proves no repeatability', () => {
-    expect(spreadOf([100, 105, 95])).toEqual({ runs: 3, median: 100, spread: 0.1, within10pct: true });
-    expect(spreadOf([100, 112, 100]).within10pct).toBe(false);
+  it('spread is (max - min) / median of single runs; repeatability is how far the odd runs\' median is from the even runs\'', () => {
+    // Single runs 20 % apart, but both halves (runs 1, 3, 5 and 2, 4, 6) have the median 100: a rerun repeats.
+    expect(spreadOf([90, 100, 100, 110, 110, 90])).toEqual({ runs: 6, median: 100, spread: 0.2, halves: [100, 100], rerunDifference: 0, within10pct: true });
+    // Odd runs high, even runs low: the halves are 120 and 100, 18 % of the median 110 apart.
+    const drifting = spreadOf([120, 100, 120, 100]);
+    expect(drifting.halves).toEqual([120, 100]);
+    expect(drifting.rerunDifference).toBe(0.182);
+    expect(drifting.within10pct).toBe(false);
     expect(spreadOf([100]).within10pct).toBe(false);
+  });
+
+  it('pools the steady windows of several passes: their messages over the sum of their windows', async () => {
+    const passes = [new SteadyMeter(10), new SteadyMeter(10)];
+    for (const meter of passes) {
+      meter.add(1); // the 10 % mark: 1
+      await new Promise((r) => setTimeout(r, 5));
+      meter.add(9); // the 90 % mark (9) stepped to 10
+    }
+    const windows = passes.map((m) => m.window());
+    expect(windows.map((w) => w.messages)).toEqual([9, 9]);
+    const pooled = pooledSteadyRate(passes);
+    expect(pooled.steadyMsgsPerSec).toBe(Math.round((18 * 1e9) / (windows[0]!.ns + windows[1]!.ns)));
+    expect(pooled.steadyWindowMs).toBeGreaterThanOrEqual(10);
   });
 
   it('the steady meter counts between the marks with the exact counts a batch stepped to', async () => {

@@ -39,24 +39,49 @@ export function percentile(sortedAscending: ArrayLike<number>, p: number): numbe
   return sortedAscending[rank - 1]!;
 }
 
-/** How far repeated runs of one figure spread: (max - min) / median, and whether that is within 10 %. */
+/**
+ * How repeated runs of one figure agree.
+ *
+ * - `spread`: (max - min) / median of the single runs.
+ * - `halves`: the medians of the odd-numbered and of the even-numbered runs. The runs are interleaved with the other
+ *   variants', so each half is what a rerun with half the rounds would have reported, under the same drift of the
+ *   machine; `rerunDifference` is how far apart the two are, over the median of all runs.
+ * - `within10pct`: the two halves agree within 10 %, i.e. a rerun of the case repeats the figure (which is the
+ *   median of all the runs, steadier than either half) within 10 %. Fewer than 2 runs never count.
+ */
 export interface Spread {
   readonly runs: number;
   readonly median: number;
   readonly spread: number;
+  readonly halves: readonly [number, number];
+  readonly rerunDifference: number;
   readonly within10pct: boolean;
 }
 
 export function spreadOf(values: readonly number[]): Spread {
   const m = median(values);
   const spread = values.length > 1 && m > 0 ? (Math.max(...values) - Math.min(...values)) / m : 0;
+  const halves = [median(values.filter((_, i) => i % 2 === 0)), median(values.filter((_, i) => i % 2 === 1))] as const;
+  const rerunDifference = values.length > 1 && m > 0 ? Math.abs(halves[0] - halves[1]) / m : 0;
   // One run says nothing about repeatability.
-  return { runs: values.length, median: m, spread: round(spread, 3), within10pct: values.length > 1 && spread <= 0.1 };
+  return { runs: values.length, median: m, spread: round(spread, 3), halves: [round(halves[0], 1), round(halves[1], 1)], rerunDifference: round(rerunDifference, 3), within10pct: values.length > 1 && rerunDifference <= 0.1 };
 }
 
-/** A human line for a spread: "median 1,234 (3 runs, spread 4.1 %, within 10 %)". */
+/** A human line for a spread: "median 1,234 msg/s (6 runs, single runs spread 14.1 %; halves 1,200 and 1,250, 4.1 % apart: a rerun repeats within 10 %)". */
 export function describeSpread(label: string, s: Spread, unit: string): string {
-  return `${label}: median ${Math.round(s.median).toLocaleString('en-US')} ${unit} (${s.runs} runs, spread ${(s.spread * 100).toFixed(1)} %, ${s.within10pct ? 'within 10 %' : 'NOT within 10 %'})`;
+  const n = (x: number): string => Math.round(x).toLocaleString('en-US');
+  return (
+    `${label}: median ${n(s.median)} ${unit} (${s.runs} runs, single runs spread ${(s.spread * 100).toFixed(1)} %; ` +
+    `medians of the odd and the even runs ${n(s.halves[0])} and ${n(s.halves[1])}, ${(s.rerunDifference * 100).toFixed(1)} % apart: ` +
+    `${s.within10pct ? 'a rerun repeats within 10 %' : 'a rerun does NOT repeat within 10 %'})`
+  );
+}
+
+/** A short form for a table cell: "spread 12.3 %, halves 2.1 % apart" (results files older than `halves`: the spread only). */
+export function shortSpread(s: Partial<Spread> | undefined): string {
+  if (!s || s.spread === undefined) return '?';
+  const halves = s.rerunDifference !== undefined ? `, halves ${(s.rerunDifference * 100).toFixed(1)} % apart` : '';
+  return `spread ${(s.spread * 100).toFixed(1)} %${halves}`;
 }
 
 export function round(value: number, digits = 0): number {

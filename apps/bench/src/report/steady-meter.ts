@@ -37,6 +37,11 @@ export class SteadyMeter {
     if (before < this.expected && this.count >= this.expected) this.lastNs = process.hrtime.bigint();
   }
 
+  /** The steady window: the messages counted between the two stamps and the ns between them (0 before the 90 % mark). */
+  window(): { messages: number; ns: number } {
+    return this.toNs > 0n ? { messages: this.toCount - this.fromCount, ns: Number(this.toNs - this.fromNs) } : { messages: 0, ns: 0 };
+  }
+
   get done(): boolean {
     return this.count >= this.expected;
   }
@@ -60,4 +65,19 @@ export class SteadyMeter {
       steadyWindowMs: Math.round(window * 10) / 10,
     };
   }
+}
+
+/**
+ * The steady rate of several passes over the same backlog: the messages of every pass's steady window over the sum
+ * of the windows, so start-up and drain of each pass stay out, and a short pass weighs as much as its window.
+ */
+export function pooledSteadyRate(meters: readonly SteadyMeter[]): { steadyMsgsPerSec: number; steadyWindowMs: number } {
+  let messages = 0;
+  let ns = 0;
+  for (const m of meters) {
+    const w = m.window();
+    messages += w.messages;
+    ns += w.ns;
+  }
+  return { steadyMsgsPerSec: ns > 0 ? Math.round((messages * 1e9) / ns) : 0, steadyWindowMs: Math.round(ns / 1e5) / 10 };
 }

@@ -80,7 +80,8 @@ export async function runSession(o: SessionOptions): Promise<PhaseRun[]> {
     for (let phase = 0; phase < o.rates.length; phase++) {
       const rate = o.rates[phase]!;
       const settings = { namesrvAddr: o.namesrvAddr, topic: o.topic, phase, rate, seconds: o.seconds, warmupSec: o.warmupSec, size: o.size, batchMax: o.batchMax, maxInFlight: o.maxInFlight };
-      const run = (await runNodeChild('latency-producer.child.cjs', settings, { timeoutMs: (o.seconds + 60) * 1000 }).result) as unknown as ProducerRun;
+      // The producer is load, not the client under test: it shares the broker's CPU, the consumer has its own.
+      const run = (await runNodeChild('latency-producer.child.cjs', settings, { timeoutMs: (o.seconds + 60) * 1000, cpus: 'server' }).result) as unknown as ProducerRun;
       producers.push(run);
       expected += run.sent;
       await drain(() => handled, expected, () => gone, o.log, `${o.side} at ${rate} msg/s`);

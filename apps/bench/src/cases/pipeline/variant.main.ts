@@ -8,8 +8,8 @@ import { runVariant, type VariantSettings } from './pipeline-variants';
  */
 async function main(): Promise<void> {
   const settings = JSON.parse(process.argv[2] ?? '{}') as VariantSettings;
-  const meter = await runVariant(settings);
-  process.stdout.write(`RESULT ${JSON.stringify({ variant: settings.variant, ...meter.result(), peakRssMb: peakRssMb() })}\n`);
+  const result = await runVariant(settings);
+  process.stdout.write(`RESULT ${JSON.stringify({ variant: settings.variant, ...result, peakRssMb: peakRssMb() })}\n`);
 }
 
 main().then(
