@@ -2,7 +2,7 @@ import { createAdmin, createProducer } from '@mqkit/core';
 import { rocketmqTransport } from '@mqkit/transport-rocketmq';
 import { uniqueName } from '@mqkit/transport-rocketmq/testing';
 import type { ResultsFile } from '../report/bench-results';
-import { median, round } from '../report/run-stats';
+import { median, round, shortSpread, spreadOf, type Spread } from '../report/run-stats';
 import type { BenchCase } from './bench-case';
 import { BenchCluster } from './bench-cluster';
 import { javaRunner } from './bench-process';
@@ -66,7 +66,11 @@ export const scaleCase: BenchCase = {
     const idleSmallSec = flag(args, 'idle-seconds-small', 20);
     const windows = flag(args, 'idle-windows', 2);
     const settleSec = flag(args, 'settle-seconds', 10);
-    const messages = flag(args, 'backlog', 200_000);
+    // 200k lasted 1-3 s per read, too short for a steady rate; 400k is 2.5-4 s, read 4 times per size (600k would
+    // take the case past its 15-minute budget).
+    const messages = flag(args, 'backlog', 400_000);
+    const backlogReads = flag(args, 'backlog-reads', 4);
+    const joinTrials = flag(args, 'join-trials', 2);
     const size = flag(args, 'size', 1024);
     const groupCount = flag(args, 'groups', 50);
     const timeoutSec = flag(args, 'timeout', 300);
@@ -74,12 +78,14 @@ export const scaleCase: BenchCase = {
     log(
       `settings: two brokers (broker-a, broker-b, heap 512 MiB each); sizes ${sizes.join(', ')} queues = ${topicsPerSize} topics x (size/${topicsPerSize * 2}) queues per broker x 2 brokers, one group on all ${topicsPerSize}; ` +
         `both clients: CONSUME_FROM_FIRST_OFFSET, pullBatchSize 32, consumeMessageBatchMaxSize 1, consumeThreadMin/Max 20 (mqkit: 20 concurrent handler calls), default pull interval (0) and intervals, ` +
-        `AVG allocation, counting handler; Java -Xmx512m; each variant in its own process, one run per variant (the 15-minute budget); ` +
+        `AVG allocation, counting handler; Java -Xmx512m; each variant in its own process; ` +
         `idle: one member on empty topics, ${settleSec} s after it owns every queue, CPU = utime+stime deltas of /proc/<pid>/stat (CLK_TCK ${clockTicksPerSecond()}) as % of one core over ${idleLargeSec} s at ${largest} queues ` +
         `(${windows} consecutive windows in the same process, median) and ${idleSmallSec} s at smaller sizes; RSS = VmRSS at the end of the idle window, HWM = VmHWM; ` +
         `join: a second member of the group starts, converged when both members' own reports (mqkit: consumer.rebalance event; Java: process queue table matching its allocation) ` +
-        `give each half and every queue exactly one owner, from its start() call (and from its spawn), then checked with admin.consumerProgress; ` +
-        `backlog: ${messages} x ${size} B stored over the size's topics, a fresh group, steady rate between the 10 % and the 90 % message, untimed warm-up read first; ` +
+        `give each half and every queue exactly one owner, from its start() call (and from its spawn), then checked with admin.consumerProgress; ${joinTrials} join trials per side and size ` +
+        `(the second member stops and the first owns everything again in between), median; ` +
+        `backlog: ${messages} x ${size} B stored over the size's topics, read ${backlogReads} times per size (order alternates), each by a fresh group in a fresh process, ` +
+        `steady rate between the 10 % and the 90 % message, median; untimed warm-up read first; ` +
         `${groupCount} groups: one process (mqkit: one createConsumerApp with ${groupCount} @Consumer classes; Java: ${groupCount} DefaultMQPushConsumers in one JVM), each group on its own topic ` +
         `(1 queue per broker) with one stored message, start = process spawn to every group's first message, RSS 5 s later; ` +
         `diagnosis (${diagnose}; auto = when a target is missed): a separate mqkit member at ${largest} queues with a CPU profile over ${idleSmallSec} s idle and a heap snapshot`,
@@ -101,7 +107,7 @@ export const scaleCase: BenchCase = {
         log(`${queues} queues (${set.topics.length} topics x ${perBroker} per broker):`);
         const member: Record<string, Awaited<ReturnType<typeof idleAndJoin>>> = {};
         for (const side of SIDES) {
-          member[side] = await idleAndJoin(launcher, admin, side, set, { settleSec, idleSec, windows: isLargest ? windows : 1, log });
+          member[side] = await idleAndJoin(launcher, admin, side, set, { settleSec, idleSec, windows: isLargest ? windows : 1, joinTrials, log });
           confirmed &&= member[side]!.confirmedByAdmin;
         }
         const perTopic = Math.ceil(messages / set.topics.length);
@@ -112,8 +118,11 @@ export const scaleCase: BenchCase = {
           const warm = Math.min(50_000, await bench.stored(set.topics[0]!));
           log(`  warm-up (untimed): a throwaway group read ${warm} messages in ${await bench.warmReads(set.topics[0]!, warm)} ms`);
         }
-        const read: Record<string, Awaited<ReturnType<typeof backlog>>> = {};
-        for (const side of SIDES) read[side] = await backlog(launcher, side, set, expected, timeoutSec, log);
+        const reads: Record<Side, Awaited<ReturnType<typeof backlog>>[]> = { mqkit: [], java: [] };
+        for (let r = 0; r < backlogReads; r++) {
+          for (const side of r % 2 === 0 ? SIDES : [...SIDES].reverse()) reads[side].push(await backlog(launcher, side, set, expected, timeoutSec, log));
+        }
+        const backlogSpread = (side: Side): Spread => spreadOf(reads[side].map((x) => x.steadyMsgsPerSec));
         const idleOf = (side: Side) => member[side]!.idle;
         bySize[String(queues)] = {
           idleSeconds: idleSec,
@@ -121,9 +130,11 @@ export const scaleCase: BenchCase = {
           ...(idleOf('mqkit').length > 1 ? both((s) => idleOf(s).map((w) => w.cpuPct), 'IdleCpuWindowsPct') : {}),
           ...both((s) => idleOf(s)[idleOf(s).length - 1]!.rssMb, 'RssMb'),
           ...both((s) => idleOf(s)[idleOf(s).length - 1]!.hwmMb, 'HwmMb'),
-          ...both((s) => read[s]!.steadyMsgsPerSec, 'BacklogMsgsPerSec'),
-          ...both((s) => read[s]!.peakRssMb, 'BacklogPeakRssMb'),
+          ...both((s) => Math.round(backlogSpread(s).median), 'BacklogMsgsPerSec'),
+          ...both((s) => backlogSpread(s), 'BacklogSpread'),
+          ...both((s) => round(median(reads[s].map((x) => x.peakRssMb)), 1), 'BacklogPeakRssMb'),
           ...both((s) => member[s]!.convergeMs, 'ConvergeMs'),
+          ...both((s) => member[s]!.convergeRunsMs, 'ConvergeRunsMs'),
           ...both((s) => member[s]!.convergeFromSpawnMs, 'ConvergeFromSpawnMs'),
         };
       }
@@ -163,7 +174,8 @@ export const scaleCase: BenchCase = {
         },
         backlogMessages: messages,
         messageSize: size,
-        runsPerVariant: 1,
+        backlogReads,
+        joinTrials,
         convergeConfirmedByAdmin: confirmed,
         targets,
         ...(diagnosis ? { diagnosis } : {}),
@@ -185,13 +197,19 @@ export const scaleCase: BenchCase = {
     const small = r.sizes[String(r.growth.fromQueues)] ?? {};
     const f = (n: number | undefined): string => (n === undefined ? '?' : n.toLocaleString('en-US'));
     const pair = (s: Record<string, number>, key: string, unit: string): string => `mqkit ${f(s[`mqkit${key}`])} vs Java ${f(s[`java${key}`])}${unit}`;
+    const spreadAt = (s: Record<string, unknown>, side: string): Partial<Spread> | undefined => s[`${side}BacklogSpread`] as Partial<Spread> | undefined;
+    const windowsOf = (s: Record<string, unknown>): string => {
+      const [m, j] = [s['mqkitIdleCpuWindowsPct'], s['javaIdleCpuWindowsPct']] as (number[] | undefined)[];
+      return m && j ? ` (windows: mqkit ${m.join(' / ')}, Java ${j.join(' / ')})` : '';
+    };
     const met = (b: boolean | null | undefined): string => (b === true ? 'met' : b === false ? 'missed' : 'not measured');
     return {
       measured:
         `One member owning ${f(r.growth.fromQueues)} to ${f(r.growth.toQueues)} queues (8 topics on two brokers): idle CPU and RSS, steady rate on a backlog and the time until a second member's join is balanced; ` +
-        `${f(r.groups50['groups'])} groups in one process: start time and RSS; mqkit vs Java's DefaultMQPushConsumer, same settings, one run per variant`,
+        `${f(r.groups50['groups'])} groups in one process: start time and RSS; mqkit vs Java's DefaultMQPushConsumer, same settings; backlog: median of several reads, join: median of trials`,
       result:
-        `${f(r.growth.toQueues)} queues: idle CPU **${pair(big, 'IdleCpuPct', ' %')}** of a core, RSS **${pair(big, 'RssMb', ' MB')}**, backlog ${pair(big, 'BacklogMsgsPerSec', ' msg/s')}, join ${pair(big, 'ConvergeMs', ' ms')}; ` +
+        `${f(r.growth.toQueues)} queues: idle CPU **${pair(big, 'IdleCpuPct', ' %')}** of a core${windowsOf(big)}, RSS **${pair(big, 'RssMb', ' MB')}**, ` +
+        `backlog ${pair(big, 'BacklogMsgsPerSec', ' msg/s')} (mqkit ${shortSpread(spreadAt(big, 'mqkit'))}, Java ${shortSpread(spreadAt(big, 'java'))}), join ${pair(big, 'ConvergeMs', ' ms')}; ` +
         `${f(r.growth.fromQueues)} queues: idle CPU ${pair(small, 'IdleCpuPct', ' %')}, RSS ${pair(small, 'RssMb', ' MB')}; ` +
         `${f(r.groups50['groups'])} groups: RSS ${pair(r.groups50, 'RssMb', ' MB')}, start ${pair(r.groups50, 'StartMs', ' ms')}`,
       target: `idle CPU at 1,024 queues at most Java's: ${met(r.targets['idleCpuAtMostJavaAt1024'])}; RSS at most half of Java's at every size: ${met(r.targets['rssAtMostHalfOfJavaAtEverySize'])}`,

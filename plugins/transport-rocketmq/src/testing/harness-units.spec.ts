@@ -150,7 +150,9 @@ describe('harness pieces that need no Java', () => {
     expect(ratio).toBeGreaterThan(0);
     expect(ratio).toBeLessThan(1);
     await expect(assertDiskHasRoom(tmpdir(), ratio / 2)).rejects.toMatchObject({ failure: 'disk-full' });
-    await expect(assertDiskHasRoom(tmpdir(), 1)).resolves.toBe(ratio);
+    // Other processes write to the same disk between the two reads: the ratio it returns is close, not equal.
+    const allowed = await assertDiskHasRoom(tmpdir(), 1);
+    expect(Math.abs(allowed - ratio)).toBeLessThan(0.01);
     await expect(assertDiskHasRoom(tmpdir(), 0)).rejects.toBeInstanceOf(RocketMqHarnessError);
   });
 

@@ -1,6 +1,6 @@
 import type { Admin } from '@mqkit/core';
 import { uniqueName } from '@mqkit/transport-rocketmq/testing';
-import { round, steadyMarks, steadyRate } from '../../report/run-stats';
+import { median, round, steadyMarks, steadyRate } from '../../report/run-stats';
 import { idleWindow, memoryMb, type IdleWindow } from './proc-stat';
 import type { LineChild, ScaleLauncher, Side } from './scale-launcher';
 
@@ -72,24 +72,27 @@ async function confirmByAdmin(admin: Admin, group: string, set: TopicSet, member
 export interface MemberFigures {
   /** Idle windows (the first is the headline figure when there is one; several are consecutive windows). */
   readonly idle: readonly IdleWindow[];
-  /** From the second member's start() call (its STARTING line) to the balanced assignment. */
+  /** From the second member's start() call (its STARTING line) to the balanced assignment: the median of the trials. */
   readonly convergeMs: number;
-  /** From the parent spawning the second member's process to the balanced assignment (process start included). */
+  /** Each join trial's convergeMs, in order. */
+  readonly convergeRunsMs: readonly number[];
+  /** From the parent spawning the second member's process to the balanced assignment (process start included), median. */
   readonly convergeFromSpawnMs: number;
   readonly confirmedByAdmin: boolean;
 }
 
 /**
  * One member owning every queue of the set: started, given `settleSec` once it owns them all (start-up work and the
- * first long polls), then idle windows; then a second member joins the group and the time to a balanced
- * assignment is taken from both members' ALLOC lines.
+ * first long polls), then idle windows; then `joinTrials` times a second member joins the group and the time to a
+ * balanced assignment is taken from both members' ALLOC lines (between trials the second member stops and the
+ * first owns every queue again).
  */
 export async function idleAndJoin(
   launcher: ScaleLauncher,
   admin: Admin,
   side: Side,
   set: TopicSet,
-  options: { settleSec: number; idleSec: number; windows: number; log: (line: string) => void },
+  options: { settleSec: number; idleSec: number; windows: number; joinTrials: number; log: (line: string) => void },
 ): Promise<MemberFigures> {
   const group = uniqueName(`scale_${side}`);
   const total = set.topics.length * set.queuesPerTopic;
@@ -106,14 +109,24 @@ export async function idleAndJoin(
       idle.push(window);
       options.log(`  ${side} idle window ${w + 1} (${options.idleSec} s): ${window.cpuPct} % of a core (system ${window.systemPct} %; per 5 s: ${window.slicesPct.join(', ')}), RSS ${window.rssMb} MB, HWM ${window.hwmMb} MB`);
     }
-    second = launcher.member(side, group, set.topics);
-    const pair = [first, second];
-    let at: number | undefined;
-    await waitFor(() => (at = balancedAt(pair, set)) !== undefined, 90_000, () => `two members sharing ${total} queues (${describe(pair)})`);
-    const startedAt = second.startingAt ?? second.spawnedAt;
-    const figures = { idle, convergeMs: Math.max(0, at! - startedAt), convergeFromSpawnMs: Math.max(0, at! - second.spawnedAt) };
-    options.log(`  ${side}: second member joined; balanced ${figures.convergeMs} ms after its start() (${figures.convergeFromSpawnMs} ms after spawn)`);
-    return { ...figures, confirmedByAdmin: await confirmByAdmin(admin, group, set, 2, options.log) };
+    const fromStart: number[] = [];
+    const fromSpawn: number[] = [];
+    let confirmedByAdmin = true;
+    for (let trial = 1; trial <= options.joinTrials; trial++) {
+      if (second) {
+        await second.stop();
+        await waitFor(() => balancedAt([first], set) !== undefined, 90_000, () => `the first member owning all ${total} queues again (${describe([first])})`);
+      }
+      second = launcher.member(side, group, set.topics);
+      const pair = [first, second];
+      let at: number | undefined;
+      await waitFor(() => (at = balancedAt(pair, set)) !== undefined, 90_000, () => `two members sharing ${total} queues (${describe(pair)})`);
+      fromStart.push(Math.max(0, at! - (second.startingAt ?? second.spawnedAt)));
+      fromSpawn.push(Math.max(0, at! - second.spawnedAt));
+      options.log(`  ${side}: join ${trial}: balanced ${fromStart.at(-1)} ms after the second member's start() (${fromSpawn.at(-1)} ms after spawn)`);
+      confirmedByAdmin &&= await confirmByAdmin(admin, group, set, 2, options.log);
+    }
+    return { idle, convergeMs: median(fromStart), convergeRunsMs: fromStart, convergeFromSpawnMs: median(fromSpawn), confirmedByAdmin };
   } finally {
     await Promise.all([first.stop(), second?.stop()]);
   }
