@@ -19,11 +19,18 @@ export interface ProducerRun {
   readonly firstError?: string;
 }
 
+/** How late the consumer's event loop ran during a phase (mqkit only: monitorEventLoopDelay in its process). */
+export interface LoopDelay {
+  readonly p99Ms: number;
+  readonly maxMs: number;
+}
+
 /** One phase (one rate) of a session: the producer's report and the consumer's latencies, sorted ascending. */
 export interface PhaseRun {
   readonly rate: number;
   readonly producer: ProducerRun;
   readonly latencies: Float64Array;
+  readonly loopDelay?: LoopDelay;
 }
 
 export interface SessionOptions {
@@ -94,7 +101,8 @@ export async function runSession(o: SessionOptions): Promise<PhaseRun[]> {
     return o.rates.map((rate, phase) => {
       const latencies = readLatencies(join(outDir, `${o.side}-${phase}.f64`));
       if (latencies.length !== recorded[phase]) throw new Error(`${o.side} phase ${phase}: file has ${latencies.length} latencies, RESULT says ${recorded[phase]}`);
-      return { rate, producer: producers[phase]!, latencies };
+      const loopDelay = (report['loopDelay'] as (LoopDelay | null)[] | undefined)?.[phase] ?? undefined;
+      return { rate, producer: producers[phase]!, latencies, ...(loopDelay ? { loopDelay } : {}) };
     });
   } finally {
     if (!gone) consumer.process.kill('SIGKILL');

@@ -24,5 +24,13 @@ describe('latency statistics', () => {
     expect(summary['p99TargetMet']).toBe(false);
     const met = summarizeRate({ mqkit: [run(1000, 0.011)], java: [run(1000, 0.01)] });
     expect(met['p99TargetMet']).toBe(true);
+    expect(met).not.toHaveProperty('mqkitLoopDelayP99Ms');
+  });
+
+  it('reports the median event-loop delay of mqkit\'s runs beside its latencies', () => {
+    const withLoop = (p99Ms: number, maxMs: number): PhaseRun => ({ ...run(100, 0.01), loopDelay: { p99Ms, maxMs } });
+    const summary = summarizeRate({ mqkit: [withLoop(2, 30), withLoop(9, 12), withLoop(4, 18)], java: [run(100, 0.01)] });
+    expect(summary['mqkitLoopDelayP99Ms']).toBe(4);
+    expect(summary['mqkitLoopDelayMaxMs']).toBe(18);
   });
 });

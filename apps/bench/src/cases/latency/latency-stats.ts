@@ -45,6 +45,12 @@ export function summarizeRate(runs: RateRuns): Record<string, unknown> {
   const limit = p99Limit(out['javaP99Ms'] as number);
   out['sentPerSec'] = Math.round(median([...runs.mqkit, ...runs.java].map((r) => r.producer.sentPerSec)));
   out['sendFailed'] = [...runs.mqkit, ...runs.java].reduce((n, r) => n + r.producer.failed, 0);
+  const loops = runs.mqkit.flatMap((r) => (r.loopDelay ? [r.loopDelay] : []));
+  if (loops.length > 0) {
+    // Whether mqkit's tail is its process stalling: the event loop's own lateness in the same phases.
+    out['mqkitLoopDelayP99Ms'] = ms(median(loops.map((l) => l.p99Ms)));
+    out['mqkitLoopDelayMaxMs'] = ms(median(loops.map((l) => l.maxMs)));
+  }
   out['mqkitP99RunsMs'] = p99Runs.mqkit;
   out['javaP99RunsMs'] = p99Runs.java;
   out['p99LimitMs'] = ms(limit);
@@ -59,6 +65,7 @@ export function describeRun(side: Side, run: PhaseRun): string {
   return (
     `${side} ${run.rate} msg/s: p50 ${f(p.p50)} p99 ${f(p.p99)} p99.9 ${f(p.p999)} max ${f(p.max)} ms over ${p.samples} messages; ` +
     `producer ${run.producer.sentPerSec} msg/s (${run.producer.steadySentPerSec} after warm-up, ${run.producer.requests} requests, ` +
-    `at most ${run.producer.maxBehindMs} ms behind schedule${run.producer.failed ? `, ${run.producer.failed} failed` : ''})`
+    `at most ${run.producer.maxBehindMs} ms behind schedule${run.producer.failed ? `, ${run.producer.failed} failed` : ''})` +
+    (run.loopDelay ? `; event-loop delay p99 ${f(run.loopDelay.p99Ms)} max ${f(run.loopDelay.maxMs)} ms` : '')
   );
 }
