@@ -91,7 +91,10 @@ async function enginePass(broker: EmbeddedBroker, settings: VariantSettings, bat
   if (settings.observe.includes('tracing') && spans < settings.messages / batchSize) throw new Error(`tracing exported ${spans} spans for ${settings.messages / batchSize} calls`);
 }
 
-/** Runs `warmups` untimed passes, then `passes` timed ones, each metered afresh, and pools the timed ones. */
+/**
+ * Runs `warmups` untimed passes, then timed ones, each metered afresh, until their steady windows add up to
+ * `windowSec`, and pools the timed ones.
+ */
 async function passes(settings: VariantSettings, pass: (name: string, meter: SteadyMeter) => Promise<void>): Promise<VariantResult> {
   for (let w = 0; w < settings.warmups; w++) {
     await pass(`warm-${w}`, new SteadyMeter(settings.messages));
@@ -102,6 +105,8 @@ async function passes(settings: VariantSettings, pass: (name: string, meter: Ste
     const meter = new SteadyMeter(settings.messages);
     await pass(`timed-${p}`, meter);
     if (meter.count !== settings.messages) throw new Error(`pass ${p} read ${meter.count} of ${settings.messages}`);
+    // A backlog smaller than a pull's batch steps over both marks at once: no window, and no end to this loop.
+    if (meter.window().ns === 0) throw new Error(`a pass over ${settings.messages} messages has no steady window to time: use a larger --messages`);
     meters.push(meter);
     windowNs += meter.window().ns;
   }
