@@ -1,7 +1,7 @@
 'use strict';
 /**
- * What every bench child process (*.child.cjs) reports the same way: its peak resident set, and a CPU profile of
- * its run when asked (MQKIT_BENCH_CPU_PROF=<file>).
+ * What every bench child process (*.child.cjs) reports the same way: its peak resident set, a CPU profile of its
+ * run when asked (MQKIT_BENCH_CPU_PROF=<file>), and a consume run's metered figures.
  */
 const { readFileSync, writeFileSync } = require('node:fs');
 
@@ -32,4 +32,21 @@ async function cpuProfiler(file) {
   };
 }
 
-module.exports = { peakRssKib, cpuProfiler };
+/**
+ * The figures of a consume child's RESULT line that come from its SteadyMeter (steady-meter.ts) and /proc, named as
+ * the rocketmq case reads them (steadyMs is -1 when the run never reached the 90 % mark).
+ */
+function meterReport(meter) {
+  const m = meter.result();
+  return {
+    received: meter.count,
+    elapsedMs: m.elapsedMs,
+    totalMsgsPerSec: m.totalMsgsPerSec,
+    firstMessageMs: m.firstMessageMs,
+    steadyMs: m.steadyWindowMs > 0 ? Math.round(m.steadyWindowMs) : -1,
+    steadyMsgsPerSec: m.steadyMsgsPerSec,
+    peakRssKib: peakRssKib(),
+  };
+}
+
+module.exports = { peakRssKib, cpuProfiler, meterReport };

@@ -15,7 +15,7 @@
  * With MQKIT_BENCH_CPU_PROF=<file> it also writes a V8 CPU profile of start() to the last message there (the
  * case's runner starts children with plain `node`, so the profiler is started from inside).
  */
-const { peakRssKib, cpuProfiler } = require('./child-util.cjs');
+const { cpuProfiler, meterReport } = require('./child-util.cjs');
 const { SteadyMeter } = require('../../dist/report/steady-meter.js');
 const { Consumer, createConsumerApp } = require('@mqkit/core');
 const { rocketmqTransport } = require('@mqkit/transport-rocketmq');
@@ -51,20 +51,7 @@ async function main() {
   const ok = await done;
   clearTimeout(timer);
   await stopProfile();
-  const m = meter.result();
-  const result = {
-    client: 'mqkit-push',
-    ok,
-    received: meter.count,
-    expected,
-    threads: settings.threads,
-    elapsedMs: m.elapsedMs,
-    totalMsgsPerSec: m.totalMsgsPerSec,
-    firstMessageMs: m.firstMessageMs,
-    steadyMs: m.steadyWindowMs > 0 ? Math.round(m.steadyWindowMs) : -1,
-    steadyMsgsPerSec: m.steadyMsgsPerSec,
-    peakRssKib: peakRssKib(),
-  };
+  const result = { client: 'mqkit-push', ok, expected, threads: settings.threads, ...meterReport(meter) };
   process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
   await app.stop({ timeoutMs: 5_000 });
   process.exit(ok ? 0 : 1);

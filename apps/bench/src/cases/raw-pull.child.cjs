@@ -11,7 +11,7 @@
  * 10 % and the 90 % record, totalMsgsPerSec and firstMessageMs from connect() on, peakRssKib (VmHWM).
  * With MQKIT_BENCH_CPU_PROF=<file> it writes a V8 CPU profile of the run there, to set beside mqkit's.
  */
-const { peakRssKib, cpuProfiler } = require('./child-util.cjs');
+const { cpuProfiler, meterReport } = require('./child-util.cjs');
 const { SteadyMeter } = require('../../dist/report/steady-meter.js');
 const { DEFAULT_PROFILE, EventBus, PullStatus, parseSubscription } = require('@mqkit/core');
 const { rocketmqTransport } = require('@mqkit/transport-rocketmq');
@@ -50,20 +50,7 @@ async function main() {
   clearTimeout(timer);
   await stopProfile();
   const ok = !error && meter.done;
-  const m = meter.result();
-  const result = {
-    client: 'raw-pull',
-    ok,
-    received: meter.count,
-    expected,
-    queues: queues.length,
-    elapsedMs: m.elapsedMs,
-    totalMsgsPerSec: m.totalMsgsPerSec,
-    firstMessageMs: m.firstMessageMs,
-    steadyMs: m.steadyWindowMs > 0 ? Math.round(m.steadyWindowMs) : -1,
-    steadyMsgsPerSec: m.steadyMsgsPerSec,
-    peakRssKib: peakRssKib(),
-  };
+  const result = { client: 'raw-pull', ok, expected, queues: queues.length, ...meterReport(meter) };
   if (error) result.error = String(error && error.message ? error.message : error);
   process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
   await transport.close();
