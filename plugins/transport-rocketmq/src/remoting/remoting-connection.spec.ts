@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import * as net from 'node:net';
 import { ProtocolError, TimeoutError } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -45,6 +46,33 @@ describe('RemotingConnection', () => {
     for (const answer of held.reverse()) answer();
     expect((await Promise.all(answers)).map((r) => r.extFields['i'])).toEqual(Array.from({ length: 200 }, (_, i) => String(i)));
     expect(server.peers).toHaveLength(1);
+  });
+
+  it('coalesces the frames written in one tick into one socket write, and a later tick\'s into the next', async () => {
+    const { server, connection } = await setup();
+    server.onRequest = (request, peer) => peer.reply(request, { extFields: { i: request.extFields['i'] ?? '' } });
+    await connection.connect();
+    // Every socket write of the client's socket (its remote port is the server's), with the frames it carried.
+    const serverPort = Number(server.address.split(':').pop());
+    const writes: number[] = [];
+    const proto = net.Socket.prototype as unknown as Record<'_write' | '_writev', (this: net.Socket, ...args: unknown[]) => void>;
+    const saved = { _write: proto._write, _writev: proto._writev };
+    proto._write = function (...args) {
+      if (this.remotePort === serverPort) writes.push(1);
+      return saved._write.apply(this, args);
+    };
+    proto._writev = function (...args) {
+      if (this.remotePort === serverPort) writes.push((args[0] as unknown[]).length);
+      return saved._writev.apply(this, args);
+    };
+    cleanups.push(async () => Object.assign(proto, saved));
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => connection.request({ code: 11, extFields: { i } }, { timeoutMs: 2000 })));
+    expect(answers.map((a) => a.extFields['i'])).toEqual(Array.from({ length: 20 }, (_, i) => String(i)));
+    expect(writes).toEqual([20]);
+    await connection.oneway({ code: 11, extFields: { i: 'oneway' } });
+    await connection.request({ code: 11, extFields: { i: 'after' } }, { timeoutMs: 2000 });
+    expect(writes).toEqual([20, 1, 1]);
+    await waitFor(() => server.requests.length === 22);
   });
 
   it('reassembles responses written one byte at a time, and many responses in one write', async () => {

@@ -95,7 +95,7 @@ export class RemotingConnection {
     const socket = await this.ensureSocket(options.timeoutMs);
     options.signal?.throwIfAborted();
     const answer = this.pending.add(opaque, options.timeoutMs - (Date.now() - started), options.signal, () => `request ${request.code} to ${this.address}`);
-    socket.write(frame, (error) => {
+    writeFrame(socket, frame, (error) => {
       if (error) this.pending.reject(opaque, new RemotingConnectionError(`write failed: ${error.message}`, { address: this.address, cause: error }));
     });
     return answer;
@@ -106,7 +106,7 @@ export class RemotingConnection {
     const frame = this.encodeRequest(request, this.allocateOpaque(), RemotingFlag.ONEWAY);
     const socket = await this.ensureSocket(options.timeoutMs ?? this.options.connectTimeoutMs ?? 3000);
     await new Promise<void>((resolve, reject) => {
-      socket.write(frame, (error) => (error ? reject(new RemotingConnectionError(`write failed: ${error.message}`, { address: this.address, cause: error })) : resolve()));
+      writeFrame(socket, frame, (error) => (error ? reject(new RemotingConnectionError(`write failed: ${error.message}`, { address: this.address, cause: error })) : resolve()));
     });
   }
 
@@ -243,7 +243,7 @@ export class RemotingConnection {
         extFields: reply.extFields,
         body: reply.body,
       });
-      socket.write(encodeCommand(response));
+      writeFrame(socket, encodeCommand(response));
     } catch (error) {
       // An unencodable reply (e.g. over 16 MiB): report it, and let the broker time out as it would on no reply.
       this.events.next({ type: 'request-handler-error', address: this.address, code: request.code, error: error as Error });
@@ -273,4 +273,19 @@ export class RemotingConnection {
     }, delayMs);
     this.reconnectTimer.unref?.();
   }
+}
+
+/**
+ * Writes a frame, coalescing every frame written to the socket in the same tick into one socket write. Bursts are
+ * the normal case: the broker answers held long polls in batches and each answer's next pull is sent in the same
+ * tick, and offset commits go out for every queue at once; one write (and one system call) per frame cost an idle
+ * member owning 1,024 queues about a quarter of its CPU. The socket is corked on the tick's first frame and uncorked
+ * once the tick's synchronous work and microtasks are done (process.nextTick), so no frame waits for I/O or a timer.
+ */
+function writeFrame(socket: net.Socket, frame: Buffer, done?: (error: Error | null | undefined) => void): void {
+  if (socket.writableCorked === 0) {
+    socket.cork();
+    process.nextTick(() => socket.uncork());
+  }
+  socket.write(frame, done);
 }
