@@ -40,8 +40,12 @@ export const latencyCase: BenchCase = {
   description: "end-to-end latency (send to handler start) of mqkit vs RocketMQ's Java push consumer at fixed send rates on a real cluster",
   async run(args) {
     const runs = flag(args, 'runs', 3);
-    const seconds = flag(args, 'seconds', 10);
+    // 10 s per rate gave p99s 2-10x apart between runs, and the first run of each side ran high (the first session
+    // after the bulk warm-up paid the paced path's warm-up): 20 s per rate, after a warm-up round that is not kept.
+    const seconds = flag(args, 'seconds', 20);
     const warmupSec = flag(args, 'warmup', 2);
+    const warmRuns = flag(args, 'warm-runs', 1);
+    const warmSeconds = flag(args, 'warm-seconds', 5);
     const size = flag(args, 'size', 1024);
     const queues = flag(args, 'queues', 8);
     const threads = flag(args, 'threads', 20);
@@ -65,7 +69,9 @@ export const latencyCase: BenchCase = {
         `consumeThreadMin = consumeThreadMax = ${threads} with a no-op handler, ${handlerThreads} with a ${handlerMs} ms async handler ` +
         `(mqkit: await setTimeout; Java: Thread.sleep) at ${variants[1]!.rates.join(' / ')} msg/s; Java -Xmx512m; mqkit default profile; ` +
         `untimed warm-up of the fresh broker first (${warmCount} sends, read back by a throwaway group); ` +
-        `each consumer probed until it pulls every queue before sending; ${runs} interleaved runs (order alternates), medians of each percentile`,
+        `${warmRuns} warm-up round (both clients, no-op handler, every rate for ${warmSeconds} s) run and not kept; ` +
+        `each consumer probed until it pulls every queue before sending; ${runs} interleaved runs (order alternates), medians of each percentile; ` +
+        `beside each latency its stored-to-handler part (handler start - the broker's storeTimestamp, ms resolution)`,
     );
     const java = await javaRunner(log);
     const bench = await BenchCluster.start({ brokers: ['broker-a'], brokerHeapMb: 512 }, log);
@@ -76,33 +82,39 @@ export const latencyCase: BenchCase = {
       const warmTopic = await bench.createTopic('BenchLatencyWarm', queues);
       const warm = await bench.warmSends(warmTopic, warmCount, size);
       log(`warm-up (untimed): ${warmCount} sends in ${warm.ms} ms (${warm.failed} failed), read back in ${await bench.warmReads(warmTopic, warmCount)} ms`);
+      const session = async (side: Side, variant: Variant, phaseSeconds: number) =>
+        runSession({
+          side,
+          namesrvAddr: bench.namesrvAddr,
+          topic: await bench.createTopic('BenchLatency', queues),
+          group: uniqueName(`benchLatency_${side}`),
+          queueCount: queues,
+          threads: variant.threads,
+          handlerMs: variant.handlerMs,
+          pullBatchSize,
+          rates: variant.rates,
+          seconds: phaseSeconds,
+          warmupSec: Math.min(warmupSec, phaseSeconds / 2),
+          size,
+          batchMax,
+          maxInFlight,
+          prober,
+          java,
+          log,
+        });
+      for (let r = 0; r < warmRuns; r++) {
+        for (const side of ['mqkit', 'java'] as const) {
+          log(`warm-up round ${r + 1}/${warmRuns} (not kept) ${variants[0]!.name} ${side}`);
+          for (const phase of await session(side, variants[0]!, warmSeconds)) log(`  (not kept) ${describeRun(side, phase)}`);
+        }
+      }
       for (let r = 0; r < runs; r++) {
         const order: Side[] = r % 2 === 0 ? ['mqkit', 'java'] : ['java', 'mqkit'];
         for (const variant of variants) {
           if (variant.rates.length === 0) continue;
           for (const side of order) {
             log(`run ${r + 1}/${runs} ${variant.name} ${side}`);
-            const topic = await bench.createTopic('BenchLatency', queues);
-            const phases = await runSession({
-              side,
-              namesrvAddr: bench.namesrvAddr,
-              topic,
-              group: uniqueName(`benchLatency_${side}`),
-              queueCount: queues,
-              threads: variant.threads,
-              handlerMs: variant.handlerMs,
-              pullBatchSize,
-              rates: variant.rates,
-              seconds,
-              warmupSec,
-              size,
-              batchMax,
-              maxInFlight,
-              prober,
-              java,
-              log,
-            });
-            for (const phase of phases) {
+            for (const phase of await session(side, variant, seconds)) {
               log(`  ${describeRun(side, phase)}`);
               keep(collected, `${variant.name}:${phase.rate}`, side, phase);
             }
@@ -146,7 +158,8 @@ function latencyRow(file: ResultsFile): { measured: string; result: string; targ
       if (e['p99TargetMet']) met++;
       if (!e['p99TargetMet']) misses.push(`${label} ${Number(rate).toLocaleString('en-US')}/s`);
       const sent = Number(e['sentPerSec']) < Number(rate) * 0.95 ? ` (producer reached ${Number(e['sentPerSec']).toLocaleString('en-US')})` : '';
-      return `${Number(rate).toLocaleString('en-US')}/s${sent}: mqkit **${e['mqkitP50Ms']} / ${e['mqkitP99Ms']}**, Java ${e['javaP50Ms']} / ${e['javaP99Ms']}`;
+      const deliver = e['mqkitDeliverP99Ms'] !== undefined ? ` (stored to handler p99: mqkit ${e['mqkitDeliverP99Ms']}, Java ${e['javaDeliverP99Ms']})` : '';
+      return `${Number(rate).toLocaleString('en-US')}/s${sent}: mqkit **${e['mqkitP50Ms']} / ${e['mqkitP99Ms']}**, Java ${e['javaP50Ms']} / ${e['javaP99Ms']}${deliver}`;
     });
     if (rates.length > 0) parts.push(`${label}: ${rates.join('; ')}`);
   }

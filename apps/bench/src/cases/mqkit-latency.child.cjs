@@ -8,6 +8,10 @@
  * microseconds). Both stamps are performance.timeOrigin + performance.now(): the wall clock at process start plus
  * a monotonic offset, resolution well under a microsecond; producer and consumer run on this machine, so the
  * difference has no clock offset in it (only the drift of the two processes' anchors, microseconds per minute).
+ * Beside it, the delivery part: now - the broker's storeTimestamp (epoch ms, the broker's wall clock on this
+ * machine), the time from the message being stored to the handler. It is what the consumer is responsible for;
+ * the rest (send to stored) is the producer's and the broker's, the same for both clients. Its resolution is the
+ * store stamp's millisecond, so it reads up to 1 ms high.
  *
  * Argument: one JSON object { namesrvAddr, topic, group, threads, handlerMs, pullBatchSize, consumeFromWhere,
  * outDir, phases, capacityPerPhase, timeoutMs }.
@@ -24,6 +28,7 @@ async function main() {
   const s = JSON.parse(process.argv[2]);
   // One preallocated array per phase, as on the Java side; a message past the capacity is counted as overflow.
   const latencies = Array.from({ length: s.phases }, () => new Float64Array(s.capacityPerPhase));
+  const deliveries = Array.from({ length: s.phases }, () => new Float64Array(s.capacityPerPhase));
   const recorded = new Array(s.phases).fill(0);
   let handled = 0;
   let overflow = 0;
@@ -56,8 +61,12 @@ async function main() {
           loop.reset();
           loopPhase = phase;
         }
-        if (recorded[phase] < s.capacityPerPhase) latencies[phase][recorded[phase]++] = nowMs - Number(p.mqkitT) / 1000;
-        else overflow++;
+        const slot = recorded[phase];
+        if (slot < s.capacityPerPhase) {
+          latencies[phase][slot] = nowMs - Number(p.mqkitT) / 1000;
+          deliveries[phase][slot] = nowMs - message.storeTimestamp;
+          recorded[phase]++;
+        } else overflow++;
       }
       // The slow-handler variant: Java's side sleeps the consume thread for the same time.
       if (s.handlerMs > 0) return sleep(s.handlerMs);
@@ -81,6 +90,7 @@ async function main() {
     done = true;
     for (let i = 0; i < s.phases; i++) {
       writeFileSync(join(s.outDir, `mqkit-${i}.f64`), Buffer.from(latencies[i].buffer, 0, recorded[i] * 8));
+      writeFileSync(join(s.outDir, `mqkit-${i}.deliver.f64`), Buffer.from(deliveries[i].buffer, 0, recorded[i] * 8));
     }
     closeLoopPhase();
     const result = { client: 'mqkit-push', handled, recorded: recorded.join(','), overflow, loopDelay, peakRssKib: peakRssKib() };

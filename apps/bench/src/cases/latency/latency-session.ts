@@ -29,7 +29,13 @@ export interface LoopDelay {
 export interface PhaseRun {
   readonly rate: number;
   readonly producer: ProducerRun;
+  /** Send stamp to handler start, ms. */
   readonly latencies: Float64Array;
+  /**
+   * The consumer's part of the same messages: the broker's store stamp to handler start, ms (sorted on its own, so
+   * not paired with `latencies` by index). The store stamp has millisecond resolution.
+   */
+  readonly deliveries?: Float64Array;
   readonly loopDelay?: LoopDelay;
 }
 
@@ -99,10 +105,10 @@ export async function runSession(o: SessionOptions): Promise<PhaseRun[]> {
     const recorded = String(report['recorded'] ?? '').split(',').map(Number);
     if (Number(report['overflow'] ?? 0) > 0) o.log(`  ${o.side}: ${String(report['overflow'])} latencies past the capacity were not kept`);
     return o.rates.map((rate, phase) => {
-      const latencies = readLatencies(join(outDir, `${o.side}-${phase}.f64`));
-      if (latencies.length !== recorded[phase]) throw new Error(`${o.side} phase ${phase}: file has ${latencies.length} latencies, RESULT says ${recorded[phase]}`);
+      const latencies = readLatencies(join(outDir, `${o.side}-${phase}.f64`), recorded[phase]!);
+      const deliveries = readLatencies(join(outDir, `${o.side}-${phase}.deliver.f64`), recorded[phase]!);
       const loopDelay = (report['loopDelay'] as (LoopDelay | null)[] | undefined)?.[phase] ?? undefined;
-      return { rate, producer: producers[phase]!, latencies, ...(loopDelay ? { loopDelay } : {}) };
+      return { rate, producer: producers[phase]!, latencies, deliveries, ...(loopDelay ? { loopDelay } : {}) };
     });
   } finally {
     if (!gone) consumer.process.kill('SIGKILL');
@@ -166,9 +172,10 @@ async function drain(handled: () => number, expected: number, gone: () => boolea
   }
 }
 
-/** A consumer's latency file (float64, little endian, ms) as an ascending Float64Array. */
-function readLatencies(path: string): Float64Array {
+/** A consumer's latency file (float64, little endian, ms) as an ascending Float64Array; it must hold what RESULT says it recorded. */
+function readLatencies(path: string, recorded: number): Float64Array {
   const bytes = readFileSync(path);
+  if (bytes.length !== recorded * 8) throw new Error(`${path} holds ${bytes.length / 8} latencies, the consumer's RESULT says ${recorded}`);
   const values = new Float64Array(bytes.length / 8);
   for (let i = 0; i < values.length; i++) values[i] = bytes.readDoubleLE(i * 8);
   return values.sort();

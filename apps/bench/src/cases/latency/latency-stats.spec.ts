@@ -33,4 +33,26 @@ describe('latency statistics', () => {
     expect(summary['mqkitLoopDelayP99Ms']).toBe(4);
     expect(summary['mqkitLoopDelayMaxMs']).toBe(18);
   });
+
+  it('reports the consumer\'s stored-to-handler part beside the end-to-end figures, and whether the runs\' p99s repeat', () => {
+    const split = (n: number, scale: number, deliverScale: number): PhaseRun => ({ ...run(n, scale), deliveries: run(n, deliverScale).latencies });
+    const summary = summarizeRate({
+      mqkit: [split(1000, 0.01, 0.005), split(1000, 0.03, 0.006), split(1000, 0.02, 0.004)],
+      java: [split(1000, 0.01, 0.002), split(1000, 0.0105, 0.003), split(1000, 0.0102, 0.001)],
+    });
+    // mqkit's end-to-end p99s (9.9, 29.7, 19.8) move while its stored-to-handler p99s (4.95, 5.94, 3.96) stay small.
+    expect(summary['mqkitDeliverP99RunsMs']).toEqual([4.95, 5.94, 3.96]);
+    expect(summary['mqkitDeliverP99Ms']).toBe(4.95);
+    expect(summary['mqkitDeliverP50Ms']).toBe(2.5);
+    expect(summary['javaDeliverP99Ms']).toBe(1.98);
+    // Halves: runs 1 and 3 (median 14.85) against run 2 (29.7): far apart. Java's agree within 10 %.
+    expect(summary['mqkitP99Spread']).toMatchObject({ runs: 3, halves: [14.9, 29.7], within10pct: false });
+    expect(summary['javaP99Spread']).toMatchObject({ runs: 3, within10pct: true });
+  });
+
+  it('leaves the stored-to-handler figures out when a run did not record them', () => {
+    const summary = summarizeRate({ mqkit: [{ ...run(100, 0.01), deliveries: run(100, 0.005).latencies }, run(100, 0.01)], java: [run(100, 0.01)] });
+    expect(summary).not.toHaveProperty('mqkitDeliverP99Ms');
+    expect(summary).not.toHaveProperty('javaDeliverP99Ms');
+  });
 });

@@ -1,4 +1,4 @@
-import { median, percentile, round } from '../../report/run-stats';
+import { median, percentile, round, spreadOf } from '../../report/run-stats';
 import type { PhaseRun, Side } from './latency-session';
 
 /** Exact percentiles of one run's latencies (ms), from the sorted sample. */
@@ -27,7 +27,10 @@ const ms = (value: number): number => round(value, 2);
 /**
  * One rate's entry of the result: the medians over the runs of each percentile (each run's percentile computed
  * from all its latencies), median sample counts, the producer's median achieved rate per side, each run's p99
- * (to show the spread), and the p99 target check.
+ * and how the runs' p99s agree (`P99Spread`: a rerun repeats within 10 % or not), the p99 target check; and, when
+ * every run of a side recorded them, the p50 and p99 of the consumer's own part (store stamp to handler start,
+ * `DeliverP50Ms` / `DeliverP99Ms`): when a side's end-to-end tail moves between runs while this part does not,
+ * the producer and the broker moved it.
  */
 export function summarizeRate(runs: RateRuns): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -41,6 +44,13 @@ export function summarizeRate(runs: RateRuns): Record<string, unknown> {
     out[`${side}Samples`] = Math.round(median(each.map((p) => p.samples)));
     out[`${side}SentPerSec`] = Math.round(median(runs[side].map((r) => r.producer.sentPerSec)));
     p99Runs[side] = each.map((p) => ms(p.p99));
+    out[`${side}P99Spread`] = spreadOf(p99Runs[side]);
+    const deliveries = runs[side].flatMap((r) => (r.deliveries ? [percentilesOf(r.deliveries)] : []));
+    if (deliveries.length > 0 && deliveries.length === runs[side].length) {
+      out[`${side}DeliverP50Ms`] = ms(median(deliveries.map((p) => p.p50)));
+      out[`${side}DeliverP99Ms`] = ms(median(deliveries.map((p) => p.p99)));
+      out[`${side}DeliverP99RunsMs`] = deliveries.map((p) => ms(p.p99));
+    }
   }
   const limit = p99Limit(out['javaP99Ms'] as number);
   out['sentPerSec'] = Math.round(median([...runs.mqkit, ...runs.java].map((r) => r.producer.sentPerSec)));
@@ -63,7 +73,9 @@ export function describeRun(side: Side, run: PhaseRun): string {
   const p = percentilesOf(run.latencies);
   const f = (v: number): string => v.toFixed(2);
   return (
-    `${side} ${run.rate} msg/s: p50 ${f(p.p50)} p99 ${f(p.p99)} p99.9 ${f(p.p999)} max ${f(p.max)} ms over ${p.samples} messages; ` +
+    `${side} ${run.rate} msg/s: p50 ${f(p.p50)} p99 ${f(p.p99)} p99.9 ${f(p.p999)} max ${f(p.max)} ms over ${p.samples} messages` +
+    (run.deliveries ? ` (stored to handler: p50 ${f(percentilesOf(run.deliveries).p50)} p99 ${f(percentilesOf(run.deliveries).p99)})` : '') +
+    '; ' +
     `producer ${run.producer.sentPerSec} msg/s (${run.producer.steadySentPerSec} after warm-up, ${run.producer.requests} requests, ` +
     `at most ${run.producer.maxBehindMs} ms behind schedule${run.producer.failed ? `, ${run.producer.failed} failed` : ''})` +
     (run.loopDelay ? `; event-loop delay p99 ${f(run.loopDelay.p99Ms)} max ${f(run.loopDelay.maxMs)} ms` : '')

@@ -27,7 +27,8 @@ import org.apache.rocketmq.common.message.MessageExt;
  *   which proves the consumer owns and pulls every queue before the timed sends start); it is not counted;
  * - "COUNT n" every 200 ms: messages handled (warm-up ones included), so the parent knows when a phase drained;
  * - on SIGTERM (a shutdown hook) or after timeoutSeconds it writes each phase's latencies (ms, float64 little
- *   endian) to outDir/java-<phase>.f64 and prints RESULT via BenchReport. Messages with mqkitWarm are counted,
+ *   endian) to outDir/java-<phase>.f64, and each one's delivery part (handler start - the broker's storeTimestamp,
+ *   ms) to outDir/java-<phase>.deliver.f64, and prints RESULT via BenchReport. Messages with mqkitWarm are counted,
  *   not recorded (the warm-up at the start of each phase).
  *
  * Args: namesrvAddr topic group threads handlerMs pullBatchSize LAST|FIRST outDir phases capacityPerPhase timeoutSeconds
@@ -61,6 +62,7 @@ public final class LatencyConsumerBench {
 
         // One preallocated array per phase with an atomic cursor: consume threads record without locking.
         double[][] latencies = new double[phases][capacity];
+        double[][] deliveries = new double[phases][capacity];
         AtomicInteger[] recorded = new AtomicInteger[phases];
         for (int i = 0; i < phases; i++) recorded[i] = new AtomicInteger();
         AtomicLong handled = new AtomicLong();
@@ -86,8 +88,12 @@ public final class LatencyConsumerBench {
                 if (stamp == null || m.getProperty("mqkitWarm") != null) continue;
                 int phase = Integer.parseInt(m.getProperty("mqkitPhase"));
                 int slot = recorded[phase].getAndIncrement();
-                if (slot < capacity) latencies[phase][slot] = (now - Double.parseDouble(stamp)) / 1000.0;
-                else overflow.incrementAndGet();
+                if (slot < capacity) {
+                    latencies[phase][slot] = (now - Double.parseDouble(stamp)) / 1000.0;
+                    deliveries[phase][slot] = now / 1000.0 - m.getStoreTimestamp();
+                } else {
+                    overflow.incrementAndGet();
+                }
             }
             if (handlerMs > 0) {
                 try {
@@ -108,6 +114,7 @@ public final class LatencyConsumerBench {
                 for (int i = 0; i < phases; i++) {
                     counts[i] = Math.min(capacity, recorded[i].get());
                     write(Paths.get(outDir, "java-" + i + ".f64").toString(), latencies[i], counts[i]);
+                    write(Paths.get(outDir, "java-" + i + ".deliver.f64").toString(), deliveries[i], counts[i]);
                     list.append(i > 0 ? "," : "").append(counts[i]);
                 }
                 new BenchReport()
