@@ -62,13 +62,18 @@ export const scaleCase: BenchCase = {
     const topicsPerSize = flag(args, 'topics', 8);
     const sizes = sizesFlag(args, topicsPerSize);
     const largest = sizes[sizes.length - 1]!;
-    const idleLargeSec = flag(args, 'idle-seconds', 60);
-    const idleSmallSec = flag(args, 'idle-seconds-small', 20);
-    const windows = flag(args, 'idle-windows', 2);
-    const settleSec = flag(args, 'settle-seconds', 10);
-    // 200k lasted 1-3 s per read, too short for a steady rate; 400k is 2.5-4 s, read 4 times per size (600k would
-    // take the case past its 15-minute budget).
-    const messages = flag(args, 'backlog', 400_000);
+    const idleSec = flag(args, 'idle-seconds', 60);
+    const windows = flag(args, 'idle-windows', 3);
+    // Consecutive 60 s windows after a 10 s settle, at 1,024 queues: mqkit 1.58, 1.00, 0.87, 1.08, 1.10 % of a core,
+    // Java 5.11, 1.93, 1.38, 1.52, 0.82 %: both clients warm up for minutes (Java the longer), so every member
+    // settles this long before its windows.
+    const settleSec = flag(args, 'settle-seconds', 180);
+    const profileSec = flag(args, 'profile-seconds', 20);
+    // The diagnosis runs only when a target is missed, inside the case's budget: a shorter settle than the measured members'.
+    const diagnoseSettleSec = flag(args, 'diagnose-settle-seconds', 30);
+    // 200k lasted 1-3 s per read, too short for a steady rate; 400k (2.5-4 s) left 2 of 6 halves of the reads more
+    // than 10 % apart. 600k fits the 15-minute budget since every size idles at once.
+    const messages = flag(args, 'backlog', 600_000);
     const backlogReads = flag(args, 'backlog-reads', 4);
     const joinTrials = flag(args, 'join-trials', 2);
     const size = flag(args, 'size', 1024);
@@ -79,16 +84,17 @@ export const scaleCase: BenchCase = {
       `settings: two brokers (broker-a, broker-b, heap 512 MiB each); sizes ${sizes.join(', ')} queues = ${topicsPerSize} topics x (size/${topicsPerSize * 2}) queues per broker x 2 brokers, one group on all ${topicsPerSize}; ` +
         `both clients: CONSUME_FROM_FIRST_OFFSET, pullBatchSize 32, consumeMessageBatchMaxSize 1, consumeThreadMin/Max 20 (mqkit: 20 concurrent handler calls), default pull interval (0) and intervals, ` +
         `AVG allocation, counting handler; Java -Xmx512m; each variant in its own process; ` +
-        `idle: one member on empty topics, ${settleSec} s after it owns every queue, CPU = utime+stime deltas of /proc/<pid>/stat (CLK_TCK ${clockTicksPerSecond()}) as % of one core over ${idleLargeSec} s at ${largest} queues ` +
-        `(${windows} consecutive windows in the same process, median) and ${idleSmallSec} s at smaller sizes; RSS = VmRSS at the end of the idle window, HWM = VmHWM; ` +
+        `idle: one member per client and size on empty topics, all started together (each its own group and process) and measured over the same seconds, ` +
+        `${settleSec} s after every one owns its queues; CPU = utime+stime deltas of /proc/<pid>/stat (CLK_TCK ${clockTicksPerSecond()}) as % of one core over ${idleSec} s, ` +
+        `${windows} consecutive windows in the same process, median; RSS = VmRSS at the end of the last window, HWM = VmHWM; ` +
         `join: a second member of the group starts, converged when both members' own reports (mqkit: consumer.rebalance event; Java: process queue table matching its allocation) ` +
         `give each half and every queue exactly one owner, from its start() call (and from its spawn), then checked with admin.consumerProgress; ${joinTrials} join trials per side and size ` +
-        `(the second member stops and the first owns everything again in between), median; ` +
+        `(the second member stops and the first owns everything again in between; the other idle members run meanwhile), median; ` +
         `backlog: ${messages} x ${size} B stored over the size's topics, read ${backlogReads} times per size (order alternates), each by a fresh group in a fresh process, ` +
         `steady rate between the 10 % and the 90 % message, median; untimed warm-up read first; ` +
         `${groupCount} groups: one process (mqkit: one createConsumerApp with ${groupCount} @Consumer classes; Java: ${groupCount} DefaultMQPushConsumers in one JVM), each group on its own topic ` +
         `(1 queue per broker) with one stored message, start = process spawn to every group's first message, RSS 5 s later; ` +
-        `diagnosis (${diagnose}; auto = when a target is missed): a separate mqkit member at ${largest} queues with a CPU profile over ${idleSmallSec} s idle and a heap snapshot`,
+        `diagnosis (${diagnose}; auto = when a target is missed): a separate mqkit member at ${largest} queues, ${diagnoseSettleSec} s after it owns them, with a CPU profile over ${profileSec} s idle and a heap snapshot`,
     );
     const java = await javaRunner(log);
     const bench = await BenchCluster.start({ brokers: BROKERS, brokerHeapMb: 512 }, log);
@@ -97,19 +103,19 @@ export const scaleCase: BenchCase = {
     try {
       const bySize: Record<string, Record<string, unknown>> = {};
       let confirmed = true;
-      let largestSet: TopicSet | undefined;
-      for (const [index, queues] of sizes.entries()) {
+      const sets: TopicSet[] = [];
+      for (const queues of sizes) {
         const perBroker = queues / (topicsPerSize * BROKERS.length);
-        const set: TopicSet = { topics: await limited(Array.from({ length: topicsPerSize }), 4, () => bench.createTopic(`Scale${queues}`, perBroker)), queuesPerTopic: perBroker * BROKERS.length };
-        const isLargest = queues === largest;
-        if (isLargest) largestSet = set;
-        const idleSec = isLargest ? idleLargeSec : idleSmallSec;
-        log(`${queues} queues (${set.topics.length} topics x ${perBroker} per broker):`);
-        const member: Record<string, Awaited<ReturnType<typeof idleAndJoin>>> = {};
-        for (const side of SIDES) {
-          member[side] = await idleAndJoin(launcher, admin, side, set, { settleSec, idleSec, windows: isLargest ? windows : 1, joinTrials, log });
-          confirmed &&= member[side]!.confirmedByAdmin;
-        }
+        sets.push({ topics: await limited(Array.from({ length: topicsPerSize }), 4, () => bench.createTopic(`Scale${queues}`, perBroker)), queuesPerTopic: perBroker * BROKERS.length });
+      }
+      const largestSet = sets[sets.length - 1]!;
+      log(`idle and join: ${sizes.map((q) => `${q} queues (${topicsPerSize} topics x ${q / (topicsPerSize * BROKERS.length)} per broker)`).join(', ')}, one member per client and size:`);
+      const members = await idleAndJoin(launcher, admin, sets, { settleSec, idleSec, windows, joinTrials, log });
+      for (const [index, queues] of sizes.entries()) {
+        const set = sets[index]!;
+        const member = members[index]!;
+        for (const side of SIDES) confirmed &&= member[side].confirmedByAdmin;
+        log(`${queues} queues:`);
         const perTopic = Math.ceil(messages / set.topics.length);
         const fillMs = (await Promise.all(set.topics.map((t) => bench.fill(t, perTopic, size)))).reduce((a, b) => Math.max(a, b), 0);
         const expected = await storedOnceDispatched(bench, set.topics, perTopic * set.topics.length);
@@ -123,11 +129,13 @@ export const scaleCase: BenchCase = {
           for (const side of r % 2 === 0 ? SIDES : [...SIDES].reverse()) reads[side].push(await backlog(launcher, side, set, expected, timeoutSec, log));
         }
         const backlogSpread = (side: Side): Spread => spreadOf(reads[side].map((x) => x.steadyMsgsPerSec));
-        const idleOf = (side: Side) => member[side]!.idle;
+        const idleOf = (side: Side) => member[side].idle;
         bySize[String(queues)] = {
           idleSeconds: idleSec,
           ...both((s) => round(median(idleOf(s).map((w) => w.cpuPct)), 2), 'IdleCpuPct'),
-          ...(idleOf('mqkit').length > 1 ? both((s) => idleOf(s).map((w) => w.cpuPct), 'IdleCpuWindowsPct') : {}),
+          ...both((s) => idleOf(s).map((w) => w.cpuPct), 'IdleCpuWindowsPct'),
+          ...both((s) => spreadOf(idleOf(s).map((w) => w.cpuPct)), 'IdleCpuSpread'),
+          ...both((s) => round(median(idleOf(s).map((w) => w.writesPerSec)), 1), 'IdleWritesPerSec'),
           ...both((s) => idleOf(s)[idleOf(s).length - 1]!.rssMb, 'RssMb'),
           ...both((s) => idleOf(s)[idleOf(s).length - 1]!.hwmMb, 'HwmMb'),
           ...both((s) => Math.round(backlogSpread(s).median), 'BacklogMsgsPerSec'),
@@ -136,6 +144,7 @@ export const scaleCase: BenchCase = {
           ...both((s) => member[s]!.convergeMs, 'ConvergeMs'),
           ...both((s) => member[s]!.convergeRunsMs, 'ConvergeRunsMs'),
           ...both((s) => member[s]!.convergeFromSpawnMs, 'ConvergeFromSpawnMs'),
+          ...both((s) => member[s]!.confirmedByAdmin, 'ConvergeConfirmedByAdmin'),
         };
       }
       const groups = await limited(Array.from({ length: groupCount }, (_, i) => i), 8, async (i) => ({ group: uniqueName(`scale_g${i}`), topic: await bench.createTopic(`ScaleG${i}`, 1) }));
@@ -155,7 +164,7 @@ export const scaleCase: BenchCase = {
       let diagnosis: Record<string, unknown> | undefined;
       if (diagnose === 'on' || (diagnose === 'auto' && missed)) {
         // A failed diagnosis must not cost the measured figures: it is reported instead.
-        diagnosis = await diagnoseMqkitMember(launcher, largestSet!, { settleSec, profileSec: idleSmallSec, log }).catch((error: unknown) => {
+        diagnosis = await diagnoseMqkitMember(launcher, largestSet, { settleSec: diagnoseSettleSec, profileSec, log }).catch((error: unknown) => {
           log(`  diagnosis failed: ${(error as Error).message}`);
           return { failed: (error as Error).message };
         });

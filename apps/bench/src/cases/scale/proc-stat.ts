@@ -28,6 +28,13 @@ export function cpuTicks(pid: number): { user: number; system: number } {
   return { user: Number(fields[11]), system: Number(fields[12]) };
 }
 
+/** Read and write system calls the process made so far (syscr, syscw of /proc/<pid>/io; socket reads and writes count). */
+export function syscalls(pid: number): { reads: number; writes: number } {
+  const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+  const count = (key: string): number => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(io)?.[1] ?? Number.NaN);
+  return { reads: count('syscr'), writes: count('syscw') };
+}
+
 /** VmRSS (now) and VmHWM (peak) of the process, in MiB with one decimal. */
 export function memoryMb(pid: number): { rssMb: number; hwmMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -42,6 +49,13 @@ export interface IdleWindow {
   readonly systemPct: number;
   /** The same per slice of the window, to show a warm-up tail or a periodic task. */
   readonly slicesPct: readonly number[];
+  /**
+   * Read and write system calls per second over the window: an idle consumer's work is its requests (pulls that
+   * the broker holds, heartbeats, offset commits), so a CPU figure that moves while these do not is the process's
+   * own (JIT, GC), and one that moves with them is traffic.
+   */
+  readonly readsPerSec: number;
+  readonly writesPerSec: number;
   readonly rssMb: number;
   readonly hwmMb: number;
 }
@@ -55,6 +69,7 @@ export async function idleWindow(pid: number, seconds: number, sliceSeconds = 5)
   const pct = (ticks: number, ns: bigint): number => round((ticks / hz / (Number(ns) / 1e9)) * 100, 2);
   const started = process.hrtime.bigint();
   const first = cpuTicks(pid);
+  const firstCalls = syscalls(pid);
   const slices: number[] = [];
   let last = first;
   let lastAt = started;
@@ -66,7 +81,16 @@ export async function idleWindow(pid: number, seconds: number, sliceSeconds = 5)
     last = ticks;
     lastAt = now;
   }
+  const calls = syscalls(pid);
   const user = last.user - first.user;
   const system = last.system - first.system;
-  return { cpuPct: pct(user + system, lastAt - started), systemPct: pct(system, lastAt - started), slicesPct: slices, ...memoryMb(pid) };
+  const perSec = (n: number): number => round(n / (Number(lastAt - started) / 1e9), 1);
+  return {
+    cpuPct: pct(user + system, lastAt - started),
+    systemPct: pct(system, lastAt - started),
+    slicesPct: slices,
+    readsPerSec: perSec(calls.reads - firstCalls.reads),
+    writesPerSec: perSec(calls.writes - firstCalls.writes),
+    ...memoryMb(pid),
+  };
 }

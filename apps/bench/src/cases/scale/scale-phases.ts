@@ -2,7 +2,7 @@ import type { Admin } from '@mqkit/core';
 import { uniqueName } from '@mqkit/transport-rocketmq/testing';
 import { median, round, steadyMarks, steadyRate } from '../../report/run-stats';
 import { idleWindow, memoryMb, type IdleWindow } from './proc-stat';
-import type { LineChild, ScaleLauncher, Side } from './scale-launcher';
+import { SIDES, type LineChild, type ScaleLauncher, type Side } from './scale-launcher';
 
 /** The measured phases of `npm run bench -- scale`, each the same code for both clients. */
 
@@ -82,53 +82,81 @@ export interface MemberFigures {
 }
 
 /**
- * One member owning every queue of the set: started, given `settleSec` once it owns them all (start-up work and the
- * first long polls), then idle windows; then `joinTrials` times a second member joins the group and the time to a
- * balanced assignment is taken from both members' ALLOC lines (between trials the second member stops and the
- * first owns every queue again).
+ * For every set (one per size) and each client, one member owning every queue of the set, all started together
+ * (each its own group and process): given `settleSec` once every one owns its queues (start-up work, the first long
+ * polls, JIT; both clients' idle CPU fell for minutes), then idle windows measured over the same seconds for all,
+ * so a drift of the machine hits every size and both clients alike (a few idle processes on one CPU barely meet).
+ * Then, size after size and client after client, `joinTrials` times a second member joins the group and the time
+ * to a balanced assignment is taken from both members' ALLOC lines (between trials the second member stops and the
+ * first owns every queue again); the other members idle meanwhile.
  */
 export async function idleAndJoin(
   launcher: ScaleLauncher,
   admin: Admin,
-  side: Side,
-  set: TopicSet,
+  sets: readonly TopicSet[],
   options: { settleSec: number; idleSec: number; windows: number; joinTrials: number; log: (line: string) => void },
-): Promise<MemberFigures> {
-  const group = uniqueName(`scale_${side}`);
-  const total = set.topics.length * set.queuesPerTopic;
-  const first = launcher.member(side, group, set.topics);
-  let second: LineChild | undefined;
+): Promise<Record<Side, MemberFigures>[]> {
+  const totalOf = (set: TopicSet): number => set.topics.length * set.queuesPerTopic;
+  const label = (i: number, side: Side): string => `${side} at ${totalOf(sets[i]!)} queues`;
+  const members = sets.map((set) => {
+    const bySide = {} as Record<Side, { group: string; first: LineChild }>;
+    for (const side of SIDES) {
+      const group = uniqueName(`scale_${side}`);
+      bySide[side] = { group, first: launcher.member(side, group, set.topics) };
+    }
+    return bySide;
+  });
+  const each = sets.flatMap((set, i) => SIDES.map((side) => ({ i, side, set, ...members[i]![side] })));
+  const seconds: LineChild[] = [];
   try {
-    await waitFor(() => first.owned() === total && first.latest.size === set.topics.length, 120_000, () => `one member owning ${total} queues (${describe([first])})`);
-    options.log(`  ${side}: one member owns ${total} queues ${Date.now() - first.spawnedAt} ms after spawn; settling ${options.settleSec} s`);
+    await Promise.all(
+      each.map(async ({ i, side, set, first }) => {
+        await waitFor(() => first.owned() === totalOf(set) && first.latest.size === set.topics.length, 120_000, () => `one member ${label(i, side)} owning them all (${describe([first])})`);
+        options.log(`  ${label(i, side)}: one member owns them all ${Date.now() - first.spawnedAt} ms after spawn`);
+      }),
+    );
+    options.log(`  ${each.length} members own their queues; settling ${options.settleSec} s`);
     await sleep(options.settleSec * 1000);
-    const idle: IdleWindow[] = [];
+    const idle = each.map((): IdleWindow[] => []);
     for (let w = 0; w < options.windows; w++) {
-      const window = await idleWindow(first.pid, options.idleSec);
-      if (!first.alive) throw new Error(`${side} member exited during the idle window`);
-      idle.push(window);
-      options.log(`  ${side} idle window ${w + 1} (${options.idleSec} s): ${window.cpuPct} % of a core (system ${window.systemPct} %; per 5 s: ${window.slicesPct.join(', ')}), RSS ${window.rssMb} MB, HWM ${window.hwmMb} MB`);
-    }
-    const fromStart: number[] = [];
-    const fromSpawn: number[] = [];
-    let confirmedByAdmin = true;
-    for (let trial = 1; trial <= options.joinTrials; trial++) {
-      if (second) {
-        await second.stop();
-        await waitFor(() => balancedAt([first], set) !== undefined, 90_000, () => `the first member owning all ${total} queues again (${describe([first])})`);
+      const measured = await Promise.all(each.map(({ first }) => idleWindow(first.pid, options.idleSec)));
+      for (const [k, { i, side, first }] of each.entries()) {
+        if (!first.alive) throw new Error(`the member ${label(i, side)} exited during the idle window`);
+        const window = measured[k]!;
+        idle[k]!.push(window);
+        options.log(
+          `  ${label(i, side)} idle window ${w + 1} (${options.idleSec} s): ${window.cpuPct} % of a core (system ${window.systemPct} %; per 5 s: ${window.slicesPct.join(', ')}; ` +
+            `${window.readsPerSec} reads/s, ${window.writesPerSec} writes/s), RSS ${window.rssMb} MB, HWM ${window.hwmMb} MB`,
+        );
       }
-      second = launcher.member(side, group, set.topics);
-      const pair = [first, second];
-      let at: number | undefined;
-      await waitFor(() => (at = balancedAt(pair, set)) !== undefined, 90_000, () => `two members sharing ${total} queues (${describe(pair)})`);
-      fromStart.push(Math.max(0, at! - (second.startingAt ?? second.spawnedAt)));
-      fromSpawn.push(Math.max(0, at! - second.spawnedAt));
-      options.log(`  ${side}: join ${trial}: balanced ${fromStart.at(-1)} ms after the second member's start() (${fromSpawn.at(-1)} ms after spawn)`);
-      confirmedByAdmin &&= await confirmByAdmin(admin, group, set, 2, options.log);
     }
-    return { idle, convergeMs: median(fromStart), convergeRunsMs: fromStart, convergeFromSpawnMs: median(fromSpawn), confirmedByAdmin };
+    const figures = sets.map(() => ({}) as Record<Side, MemberFigures>);
+    for (const [k, { i, side, set, group, first }] of each.entries()) {
+      const fromStart: number[] = [];
+      const fromSpawn: number[] = [];
+      let confirmedByAdmin = true;
+      let second: LineChild | undefined;
+      for (let trial = 1; trial <= options.joinTrials; trial++) {
+        if (second) {
+          await second.stop();
+          await waitFor(() => balancedAt([first], set) !== undefined, 90_000, () => `the first member ${label(i, side)} owning them all again (${describe([first])})`);
+        }
+        second = launcher.member(side, group, set.topics);
+        seconds.push(second);
+        const pair = [first, second];
+        let at: number | undefined;
+        await waitFor(() => (at = balancedAt(pair, set)) !== undefined, 90_000, () => `two members ${label(i, side)} sharing them (${describe(pair)})`);
+        fromStart.push(Math.max(0, at! - (second.startingAt ?? second.spawnedAt)));
+        fromSpawn.push(Math.max(0, at! - second.spawnedAt));
+        options.log(`  ${label(i, side)}: join ${trial}: balanced ${fromStart.at(-1)} ms after the second member's start() (${fromSpawn.at(-1)} ms after spawn)`);
+        confirmedByAdmin &&= await confirmByAdmin(admin, group, set, 2, options.log);
+      }
+      await second?.stop();
+      figures[i]![side] = { idle: idle[k]!, convergeMs: median(fromStart), convergeRunsMs: fromStart, convergeFromSpawnMs: median(fromSpawn), confirmedByAdmin };
+    }
+    return figures;
   } finally {
-    await Promise.all([first.stop(), second?.stop()]);
+    await Promise.all([...each.map(({ first }) => first.stop()), ...seconds.map((c) => c.stop())]);
   }
 }
 
