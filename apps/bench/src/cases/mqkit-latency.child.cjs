@@ -14,9 +14,10 @@
  * store stamp's millisecond, so it reads up to 1 ms high.
  *
  * Argument: one JSON object { namesrvAddr, topic, group, threads, handlerMs, pullBatchSize, consumeFromWhere,
- * outDir, phases, capacityPerPhase, timeoutMs }.
+ * outDir, phases, capacityPerPhase, timeoutMs }. With MQKIT_BENCH_CPU_PROF=<prefix> it writes a V8 CPU profile of
+ * the whole session to <prefix>-<group>.cpuprofile (the profiler costs time: never on a measured run).
  */
-const { peakRssKib } = require('./child-util.cjs');
+const { cpuProfiler, peakRssKib } = require('./child-util.cjs');
 const { writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { monitorEventLoopDelay, performance } = require('node:perf_hooks');
@@ -84,10 +85,13 @@ async function main() {
   })(LatencyHandler);
 
   const app = await createConsumerApp({ transport: rocketmqTransport({ nameServer: s.namesrvAddr }), consumers: [LatencyHandler] });
+  const prof = process.env.MQKIT_BENCH_CPU_PROF;
+  const stopProfile = await cpuProfiler(prof ? `${prof}-${s.group}.cpuprofile` : undefined);
   let done = false;
-  const finish = (code) => {
+  const finish = async (code) => {
     if (done) return;
     done = true;
+    await stopProfile().catch((error) => process.stderr.write(`CPU profile not written: ${error}\n`));
     for (let i = 0; i < s.phases; i++) {
       writeFileSync(join(s.outDir, `mqkit-${i}.f64`), Buffer.from(latencies[i].buffer, 0, recorded[i] * 8));
       writeFileSync(join(s.outDir, `mqkit-${i}.deliver.f64`), Buffer.from(deliveries[i].buffer, 0, recorded[i] * 8));

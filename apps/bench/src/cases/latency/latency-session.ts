@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StandaloneProducer } from '@mqkit/core';
 import { runNodeChild, type BenchChild, type javaRunner } from '../bench-process';
+import { clockTicksPerSecond, cpuTicks } from '../scale/proc-stat';
 
 export type Side = 'mqkit' | 'java';
 type JavaRunner = Awaited<ReturnType<typeof javaRunner>>;
@@ -36,6 +37,8 @@ export interface PhaseRun {
    * not paired with `latencies` by index). The store stamp has millisecond resolution.
    */
   readonly deliveries?: Float64Array;
+  /** The consumer process's CPU time (all threads) from the phase's first send to its drain, as % of one core. */
+  readonly consumerCpuPct?: number;
   readonly loopDelay?: LoopDelay;
 }
 
@@ -89,15 +92,19 @@ export async function runSession(o: SessionOptions): Promise<PhaseRun[]> {
     const readyMs = await probeUntilReady(o, probed, () => gone);
     o.log(`  ${o.side} consumer pulls all ${o.queueCount} queues (probe from each) ${readyMs} ms after spawn`);
     const producers: ProducerRun[] = [];
+    const cpuPct: number[] = [];
     let expected = 0;
     for (let phase = 0; phase < o.rates.length; phase++) {
       const rate = o.rates[phase]!;
       const settings = { namesrvAddr: o.namesrvAddr, topic: o.topic, phase, rate, seconds: o.seconds, warmupSec: o.warmupSec, size: o.size, batchMax: o.batchMax, maxInFlight: o.maxInFlight };
+      const cpuBefore = consumerCpu(consumer);
       // The producer is load, not the client under test: it shares the broker's CPU, the consumer has its own.
       const run = (await runNodeChild('latency-producer.child.cjs', settings, { timeoutMs: (o.seconds + 60) * 1000, cpus: 'server' }).result) as unknown as ProducerRun;
       producers.push(run);
       expected += run.sent;
       await drain(() => handled, expected, () => gone, o.log, `${o.side} at ${rate} msg/s`);
+      const cpuAfter = consumerCpu(consumer);
+      cpuPct.push(Math.round(((cpuAfter.ticks - cpuBefore.ticks) / clockTicksPerSecond() / ((cpuAfter.at - cpuBefore.at) / 1000)) * 1000) / 10);
       if (run.failed > 0) o.log(`  producer at ${rate} msg/s: ${run.failed} sends failed (${run.firstError ?? 'no error text'})`);
     }
     consumer.process.kill('SIGTERM');
@@ -108,13 +115,19 @@ export async function runSession(o: SessionOptions): Promise<PhaseRun[]> {
       const latencies = readLatencies(join(outDir, `${o.side}-${phase}.f64`), recorded[phase]!);
       const deliveries = readLatencies(join(outDir, `${o.side}-${phase}.deliver.f64`), recorded[phase]!);
       const loopDelay = (report['loopDelay'] as (LoopDelay | null)[] | undefined)?.[phase] ?? undefined;
-      return { rate, producer: producers[phase]!, latencies, deliveries, ...(loopDelay ? { loopDelay } : {}) };
+      return { rate, producer: producers[phase]!, latencies, deliveries, consumerCpuPct: cpuPct[phase]!, ...(loopDelay ? { loopDelay } : {}) };
     });
   } finally {
     if (!gone) consumer.process.kill('SIGKILL');
     await Promise.race([exited, sleep(5_000)]);
     rmSync(outDir, { recursive: true, force: true });
   }
+}
+
+/** The consumer's CPU ticks (user + system, all threads) now, read from /proc by this process for either client. */
+function consumerCpu(consumer: BenchChild): { ticks: number; at: number } {
+  const t = cpuTicks(consumer.process.pid!);
+  return { ticks: t.user + t.system, at: Date.now() };
 }
 
 function startConsumer(o: SessionOptions, c: { outDir: string; capacityPerPhase: number; timeoutSec: number; onLine: (line: string) => void }): BenchChild {

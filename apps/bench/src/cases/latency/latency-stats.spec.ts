@@ -35,7 +35,7 @@ describe('latency statistics', () => {
   });
 
   it('reports the consumer\'s stored-to-handler part beside the end-to-end figures, and whether the runs\' p99s repeat', () => {
-    const split = (n: number, scale: number, deliverScale: number): PhaseRun => ({ ...run(n, scale), deliveries: run(n, deliverScale).latencies });
+    const split = (n: number, scale: number, deliverScale: number): PhaseRun => ({ ...run(n, scale), deliveries: run(n, deliverScale).latencies, consumerCpuPct: scale * 1000 });
     const summary = summarizeRate({
       mqkit: [split(1000, 0.01, 0.005), split(1000, 0.03, 0.006), split(1000, 0.02, 0.004)],
       java: [split(1000, 0.01, 0.002), split(1000, 0.0105, 0.003), split(1000, 0.0102, 0.001)],
@@ -45,6 +45,8 @@ describe('latency statistics', () => {
     expect(summary['mqkitDeliverP99Ms']).toBe(4.95);
     expect(summary['mqkitDeliverP50Ms']).toBe(2.5);
     expect(summary['javaDeliverP99Ms']).toBe(1.98);
+    // Each run's consumer CPU (10, 30, 20 %): the median.
+    expect(summary['mqkitCpuPct']).toBe(20);
     // Halves: runs 1 and 3 (median 14.85) against run 2 (29.7): far apart. Java's agree within 10 %.
     expect(summary['mqkitP99Spread']).toMatchObject({ runs: 3, halves: [14.9, 29.7], within10pct: false });
     expect(summary['javaP99Spread']).toMatchObject({ runs: 3, within10pct: true });

@@ -43,6 +43,9 @@ export function summarizeRate(runs: RateRuns): Record<string, unknown> {
     out[`${side}MaxMs`] = ms(median(each.map((p) => p.max)));
     out[`${side}Samples`] = Math.round(median(each.map((p) => p.samples)));
     out[`${side}SentPerSec`] = Math.round(median(runs[side].map((r) => r.producer.sentPerSec)));
+    const cpu = runs[side].flatMap((r) => (r.consumerCpuPct === undefined ? [] : [r.consumerCpuPct]));
+    // How busy the consumer's one CPU was: a tail that grows with it is queueing in the consumer.
+    if (cpu.length > 0) out[`${side}CpuPct`] = round(median(cpu), 1);
     p99Runs[side] = each.map((p) => ms(p.p99));
     out[`${side}P99Spread`] = spreadOf(p99Runs[side]);
     const deliveries = runs[side].flatMap((r) => (r.deliveries ? [percentilesOf(r.deliveries)] : []));
@@ -78,6 +81,7 @@ export function describeRun(side: Side, run: PhaseRun): string {
     '; ' +
     `producer ${run.producer.sentPerSec} msg/s (${run.producer.steadySentPerSec} after warm-up, ${run.producer.requests} requests, ` +
     `at most ${run.producer.maxBehindMs} ms behind schedule${run.producer.failed ? `, ${run.producer.failed} failed` : ''})` +
-    (run.loopDelay ? `; event-loop delay p99 ${f(run.loopDelay.p99Ms)} max ${f(run.loopDelay.maxMs)} ms` : '')
+    (run.loopDelay ? `; event-loop delay p99 ${f(run.loopDelay.p99Ms)} max ${f(run.loopDelay.maxMs)} ms` : '') +
+    (run.consumerCpuPct === undefined ? '' : `; consumer CPU ${run.consumerCpuPct} % of a core`)
   );
 }
