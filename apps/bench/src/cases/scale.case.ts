@@ -85,7 +85,8 @@ export const scaleCase: BenchCase = {
         `both clients: CONSUME_FROM_FIRST_OFFSET, pullBatchSize 32, consumeMessageBatchMaxSize 1, consumeThreadMin/Max 20 (mqkit: 20 concurrent handler calls), default pull interval (0) and intervals, ` +
         `AVG allocation, counting handler; Java -Xmx512m; each variant in its own process; ` +
         `idle: one member per client and size on empty topics, all started together (each its own group and process) and measured over the same seconds, ` +
-        `${settleSec} s after every one owns its queues; CPU = utime+stime deltas of /proc/<pid>/stat (CLK_TCK ${clockTicksPerSecond()}) as % of one core over ${idleSec} s, ` +
+        `${settleSec} s after every one owns its queues; CPU = the scheduler's on-CPU nanoseconds of every thread (/proc/<pid>/task/*/schedstat, read every 5 s; ` +
+        `the system share from stime, CLK_TCK ${clockTicksPerSecond()}) as % of one core over ${idleSec} s, ` +
         `${windows} consecutive windows in the same process, median; RSS = VmRSS at the end of the last window, HWM = VmHWM; ` +
         `join: a second member of the group starts, converged when both members' own reports (mqkit: consumer.rebalance event; Java: process queue table matching its allocation) ` +
         `give each half and every queue exactly one owner, from its start() call (and from its spawn), then checked with admin.consumerProgress; ${joinTrials} join trials per side and size ` +

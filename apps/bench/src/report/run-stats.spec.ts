@@ -29,6 +29,8 @@ describe('run statistics', () => {
     expect(drifting.rerunDifference).toBe(0.182);
     expect(drifting.within10pct).toBe(false);
     expect(spreadOf([100]).within10pct).toBe(false);
+    // Small figures (idle CPU in % of a core) keep three significant digits in their halves.
+    expect(spreadOf([0.58, 0.53, 0.63]).halves).toEqual([0.605, 0.53]);
   });
 
   it('pools the steady windows of several passes: their messages over the sum of their windows', async () => {

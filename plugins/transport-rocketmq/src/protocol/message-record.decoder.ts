@@ -6,6 +6,7 @@ import { readSafeInt64 } from './checked-long';
 import { decodeProperties } from './properties.codec';
 import { MessageMagic, MessageSysFlag } from './remoting-codes';
 import { formatSocketAddress, isV4Mapped } from './socket-address.codec';
+import { v4HostAt } from './v4-host-cache';
 
 /** Where the records come from and how far to go. */
 export interface MessageDecodeOptions {
@@ -73,17 +74,27 @@ function decodeRecordAt(bytes: Buffer, start: number, options: MessageDecodeOpti
 
   const bornIpLength = (storedSysFlag & MessageSysFlag.BORNHOST_V6) === 0 ? 4 : 16;
   need(at, bornIpLength + 4 + 8, 'born host');
-  const bornHost = formatSocketAddress(bytes.subarray(at, at + bornIpLength), port(bytes, at + bornIpLength, 'born'));
+  const bornPort = port(bytes, at + bornIpLength, 'born');
+  const bornHost = bornIpLength === 4 ? v4HostAt(bytes, at, bornPort).host : formatSocketAddress(bytes.subarray(at, at + bornIpLength), bornPort);
   at += bornIpLength + 4;
   const storeTimestamp = readSafeInt64(bytes, at, 'storeTimestamp');
   at += 8;
 
   const storeIpLength = (storedSysFlag & MessageSysFlag.STOREHOSTADDRESS_V6) === 0 ? 4 : 16;
   need(at, storeIpLength + 4 + 4 + 8 + 4, 'store host');
-  const storeIp = bytes.subarray(at, at + storeIpLength);
   const storePort = port(bytes, at + storeIpLength, 'store');
-  const storeHost = formatSocketAddress(storeIp, storePort);
-  const offsetMsgId = offsetMsgIdOf(storeIp, bytes.subarray(at + storeIpLength, at + storeIpLength + 4), bytes.subarray(start + 28, start + 36));
+  let storeHost: string;
+  let offsetMsgId: string;
+  if (storeIpLength === 4) {
+    const host = v4HostAt(bytes, at, storePort);
+    storeHost = host.host;
+    // The id is the store host's 8 bytes then the commit-log offset's 8, in uppercase hex (offsetMsgIdOf's layout).
+    offsetMsgId = host.idPrefix + bytes.toString('hex', start + 28, start + 36).toUpperCase();
+  } else {
+    const storeIp = bytes.subarray(at, at + storeIpLength);
+    storeHost = formatSocketAddress(storeIp, storePort);
+    offsetMsgId = offsetMsgIdOf(storeIp, bytes.subarray(at + storeIpLength, at + storeIpLength + 4), bytes.subarray(start + 28, start + 36));
+  }
   at += storeIpLength + 4;
   const reconsumeTimes = bytes.readInt32BE(at);
   const preparedTransactionOffset = readSafeInt64(bytes, at + 4, 'preparedTransactionOffset');

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { round } from '../../report/run-stats';
+import { ThreadCpuClock } from './thread-cpu-clock';
 
 /**
  * CPU and memory of a child process read by the parent from /proc, so mqkit's Node process and the JVM are
@@ -43,7 +44,7 @@ export function memoryMb(pid: number): { rssMb: number; hwmMb: number } {
 }
 
 export interface IdleWindow {
-  /** CPU time (utime + stime) over the window as % of one core. */
+  /** CPU time of all threads (the scheduler's ns) over the window as % of one core. */
   readonly cpuPct: number;
   /** The stime part of it (system calls: sockets, timers, epoll). */
   readonly systemPct: number;
@@ -61,33 +62,35 @@ export interface IdleWindow {
 }
 
 /**
- * CPU use of an otherwise idle process over `seconds`: utime+stime deltas, read at the start, every `sliceSeconds`
- * and at the end (reading /proc costs the child nothing); memory at the end of the window.
+ * CPU use of an otherwise idle process over `seconds`: the scheduler's nanoseconds of all its threads
+ * (ThreadCpuClock), read at the start, every `sliceSeconds` and at the end (reading /proc costs the child nothing);
+ * the system part from stime ticks; memory at the end of the window.
  */
 export async function idleWindow(pid: number, seconds: number, sliceSeconds = 5): Promise<IdleWindow> {
   const hz = clockTicksPerSecond();
-  const pct = (ticks: number, ns: bigint): number => round((ticks / hz / (Number(ns) / 1e9)) * 100, 2);
+  const pctOfNs = (cpuNs: number, ns: bigint): number => round((cpuNs / Number(ns)) * 100, 2);
   const started = process.hrtime.bigint();
+  const clock = new ThreadCpuClock(pid);
   const first = cpuTicks(pid);
   const firstCalls = syscalls(pid);
   const slices: number[] = [];
-  let last = first;
+  let lastNs = 0;
   let lastAt = started;
   for (let left = seconds; left > 0; left -= sliceSeconds) {
     await new Promise((r) => setTimeout(r, Math.min(left, sliceSeconds) * 1000));
     const now = process.hrtime.bigint();
-    const ticks = cpuTicks(pid);
-    slices.push(pct(ticks.user + ticks.system - last.user - last.system, now - lastAt));
-    last = ticks;
+    const cpuNs = clock.read();
+    slices.push(pctOfNs(cpuNs - lastNs, now - lastAt));
+    lastNs = cpuNs;
     lastAt = now;
   }
   const calls = syscalls(pid);
-  const user = last.user - first.user;
-  const system = last.system - first.system;
-  const perSec = (n: number): number => round(n / (Number(lastAt - started) / 1e9), 1);
+  const system = cpuTicks(pid).system - first.system;
+  const elapsed = lastAt - started;
+  const perSec = (n: number): number => round(n / (Number(elapsed) / 1e9), 1);
   return {
-    cpuPct: pct(user + system, lastAt - started),
-    systemPct: pct(system, lastAt - started),
+    cpuPct: pctOfNs(lastNs, elapsed),
+    systemPct: round((system / hz / (Number(elapsed) / 1e9)) * 100, 2),
     slicesPct: slices,
     readsPerSec: perSec(calls.reads - firstCalls.reads),
     writesPerSec: perSec(calls.writes - firstCalls.writes),
