@@ -130,6 +130,27 @@ describe('RemotingConnection', () => {
     expect(server.requests.map((r) => r.opaque)).toEqual([0x7ffffffe, 0x7fffffff, 0]);
   });
 
+  it('still sends the reply to a broker request when the connection is closed in the tick the reply was written', async () => {
+    // As a request-reply caller does: the handler's answer ends the caller's wait, and the caller stops at once,
+    // a few microtasks after the reply frame was written (corked until the tick ends).
+    let connection!: RemotingConnection;
+    const { server, connection: c } = await setup({
+      requestHandler: () => {
+        void (async () => {
+          for (let i = 0; i < 10; i++) await null;
+          await connection.close();
+        })();
+        return { code: ResponseCode.SUCCESS, remark: 'replied' };
+      },
+    });
+    connection = c;
+    await connection.connect();
+    await waitFor(() => server.peers.length === 1);
+    const push = server.last.send(RequestCode.PUSH_REPLY_MESSAGE_TO_CLIENT, { extFields: { topic: 't' } });
+    expect(await push.answer).toMatchObject({ code: 0, remark: 'replied', opaque: push.opaque });
+    expect(connection.state).toBe('closed');
+  });
+
   it('hands broker requests to the handler and answers sync ones on the same socket', async () => {
     const seen: number[] = [];
     const { server, connection } = await setup({

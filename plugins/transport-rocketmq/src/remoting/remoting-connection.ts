@@ -119,6 +119,9 @@ export class RemotingConnection {
     const socket = this.socket;
     this.pending.rejectAll(new RemotingConnectionError('connection closed by the client', { address: this.address }));
     if (socket && !socket.destroyed) {
+      // Frames corked in this tick (writeFrame) go to the socket first: a reply to a broker request may have been
+      // written in the same tick as the close (a request-reply caller stopping on its last reply).
+      while (socket.writableCorked > 0) socket.uncork();
       await new Promise<void>((resolve) => {
         socket.once('close', () => resolve());
         socket.destroy();
