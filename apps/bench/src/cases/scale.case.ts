@@ -114,9 +114,9 @@ export const scaleCase: BenchCase = {
       const members = await idleAndJoin(launcher, admin, sets, { settleSec, idleSec, windows, joinTrials, log });
       const idleCpu = (index: number, side: Side): number => round(median(members[index]![side].idle.map((w) => w.cpuPct)), 2);
       const rss = (index: number, side: Side): number => members[index]![side].idle.at(-1)!.rssMb;
-      const largestIndex = sizes.length - 1;
+      const at1024 = sizes.indexOf(1024);
       const targets = {
-        idleCpuAtMostJavaAt1024: largest === 1024 ? idleCpu(largestIndex, 'mqkit') <= idleCpu(largestIndex, 'java') : null,
+        idleCpuAtMostJavaAt1024: at1024 >= 0 ? idleCpu(at1024, 'mqkit') <= idleCpu(at1024, 'java') : null,
         rssAtMostHalfOfJavaAtEverySize: sizes.every((_, i) => rss(i, 'mqkit') * 2 <= rss(i, 'java')),
       };
       let diagnosis: Record<string, unknown> | undefined;
