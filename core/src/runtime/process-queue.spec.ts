@@ -69,6 +69,33 @@ describe('ProcessQueue', () => {
     expect(pq.msgCount).toBe(0);
   });
 
+  it('keeps the window in order while it wraps around its ring and grows with unfinished messages in it', () => {
+    // A reference model: the unfinished offsets. Batches put, some finished out of order, others left behind, so
+    // the window's start moves around the ring and the ring doubles while it is not at slot 0.
+    const pq = newQueue();
+    const open = new Map<number, number>();
+    let offset = 0;
+    let widest = 0;
+    for (let round = 0; round < 60; round++) {
+      const batch = Array.from({ length: 7 + (round % 5) }, () => offset++);
+      put(pq, batch, 1 + (round % 3)).forEach((seq, i) => open.set(seq, batch[i]!));
+      const seqs = [...open.keys()];
+      // Finish every other message, and the oldest one only every seventh round (a slow message holds the start).
+      seqs.forEach((seq, i) => (i % 2 === 1 || (i === 0 && round % 7 === 0)) && (pq.removeOne(seq), open.delete(seq)));
+      widest = Math.max(widest, pq.maxSpan);
+      const smallest = Math.min(...open.values());
+      expect(pq.committableOffset()).toBe(open.size === 0 ? offset : smallest);
+      expect(pq.msgCount).toBe(open.size);
+      for (const seq of seqs) expect(pq.contains(seq)).toBe(open.has(seq));
+    }
+    // The window spanned several times the first ring (16 slots), so it grew, and wrapped in between.
+    expect(widest).toBeGreaterThan(64);
+    pq.remove([...open.keys()]);
+    expect(pq.msgCount).toBe(0);
+    expect(pq.msgBytes).toBe(0);
+    expect(pq.committableOffset()).toBe(offset);
+  });
+
   it('wakes a flow-controlled waiter only once back under its marks', async () => {
     const pq = newQueue();
     const seqs = put(pq, [0, 1, 2, 3]);

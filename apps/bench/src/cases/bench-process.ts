@@ -65,9 +65,17 @@ function run(command: string, args: readonly string[], options: ChildOptions & {
   return { process: child, result };
 }
 
+/**
+ * Node flags for the mqkit client children (`MQKIT_BENCH_NODE_FLAGS`, space-separated, e.g. `--trace-gc`), for
+ * diagnosis; the producer and other load processes never get them.
+ */
+export function clientNodeFlags(): string[] {
+  return (process.env['MQKIT_BENCH_NODE_FLAGS'] ?? '').split(/\s+/).filter((f) => f.length > 0);
+}
+
 /** Runs a child .cjs script with `node`, passing its settings as one JSON argument. */
-export function runNodeChild(script: string, settings: Record<string, unknown>, options: ChildOptions): BenchChild {
-  return run(process.execPath, [childScript(script), JSON.stringify(settings)], { ...options, label: script });
+export function runNodeChild(script: string, settings: Record<string, unknown>, options: ChildOptions & { readonly nodeFlags?: readonly string[] }): BenchChild {
+  return run(process.execPath, [...(options.nodeFlags ?? []), childScript(script), JSON.stringify(settings)], { ...options, label: script });
 }
 
 /** Runs a compiled module of this app (a path under dist/, e.g. `cases/pipeline/variant.main.js`) with `node --expose-gc`. */

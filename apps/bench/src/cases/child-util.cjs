@@ -1,7 +1,8 @@
 'use strict';
 /**
  * What every bench child process (*.child.cjs) reports the same way: its peak resident set, a CPU profile of its
- * run when asked (MQKIT_BENCH_CPU_PROF=<file>), and a consume run's metered figures.
+ * run when asked (MQKIT_BENCH_CPU_PROF=<file>), a heap profile of what it allocates (MQKIT_BENCH_HEAP_PROF, the latency
+ * child), and a consume run's metered figures.
  */
 const { readFileSync, writeFileSync } = require('node:fs');
 
@@ -15,18 +16,40 @@ function peakRssKib() {
   }
 }
 
-/** Starts the inspector's CPU profiler when `file` is set; resolves to a function that stops it and writes the profile. */
-async function cpuProfiler(file) {
-  if (!file) return async () => undefined;
+/** An inspector session on this process and a promise-returning `post` for it. */
+function inspectorSession() {
   const { Session } = require('node:inspector');
   const session = new Session();
   session.connect();
   const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))));
+  return { session, post };
+}
+
+/** Starts the inspector's CPU profiler when `file` is set; resolves to a function that stops it and writes the profile. */
+async function cpuProfiler(file) {
+  if (!file) return async () => undefined;
+  const { session, post } = inspectorSession();
   await post('Profiler.enable');
   await post('Profiler.setSamplingInterval', { interval: 200 });
   await post('Profiler.start');
   return async () => {
     const { profile } = await post('Profiler.stop');
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
+/**
+ * Starts V8's sampling heap profiler when `file` is set, counting objects the collector already freed too (what a
+ * process allocates, not what it keeps: the young-generation churn behind its scavenges); resolves to a function
+ * that stops it and writes the profile (.heapprofile, which Chrome DevTools opens).
+ */
+async function heapProfiler(file) {
+  if (!file) return async () => undefined;
+  const { session, post } = inspectorSession();
+  await post('HeapProfiler.startSampling', { samplingInterval: 8192, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  return async () => {
+    const { profile } = await post('HeapProfiler.stopSampling');
     writeFileSync(file, JSON.stringify(profile));
     session.disconnect();
   };
@@ -49,4 +72,4 @@ function meterReport(meter) {
   };
 }
 
-module.exports = { peakRssKib, cpuProfiler, meterReport };
+module.exports = { peakRssKib, cpuProfiler, heapProfiler, meterReport };

@@ -4,15 +4,16 @@ import { uniqueName } from '@mqkit/transport-rocketmq/testing';
 import type { ResultsFile } from '../report/bench-results';
 import type { BenchCase } from './bench-case';
 import { BenchCluster } from './bench-cluster';
-import { javaRunner } from './bench-process';
+import { clientNodeFlags, javaRunner } from './bench-process';
 import { flag, log } from './bench-util';
 import { runSession, type PhaseRun, type Side } from './latency/latency-session';
 import { describeRun, summarizeRate, type RateRuns } from './latency/latency-stats';
 
-/** `--name 1000,5000`: a list of positive numbers. */
+/** `--name 1000,5000`: a list of positive numbers; `--name none`: an empty list (the variant is skipped). */
 function listFlag(args: readonly string[], name: string, fallback: readonly number[]): number[] {
   const i = args.indexOf(`--${name}`);
   if (i < 0 || i + 1 >= args.length) return [...fallback];
+  if (args[i + 1] === 'none') return [];
   const values = args[i + 1]!.split(',').map(Number);
   if (values.some((n) => !Number.isFinite(n) || n <= 0)) throw new Error(`--${name} needs positive numbers separated by commas (got ${args[i + 1]})`);
   return values;
@@ -45,7 +46,11 @@ export const latencyCase: BenchCase = {
     const seconds = flag(args, 'seconds', 20);
     const warmupSec = flag(args, 'warmup', 2);
     const warmRuns = flag(args, 'warm-runs', 1);
-    const warmSeconds = flag(args, 'warm-seconds', 5);
+    // 5 s per rate left the broker still warming when the first kept session began: the first run's p99 at
+    // 5,000 msg/s came out at 37-52 ms and the second's at 6-9 in three trials, and the broker's CPU at that rate
+    // fell from 77 % to 50 % over the sessions. With 15 s the first and second runs agreed (18 and 21 ms; 7.6 and
+    // 5.8 ms in a trial with both clients).
+    const warmSeconds = flag(args, 'warm-seconds', 15);
     const size = flag(args, 'size', 1024);
     const queues = flag(args, 'queues', 8);
     const threads = flag(args, 'threads', 20);
@@ -56,6 +61,8 @@ export const latencyCase: BenchCase = {
     const maxInFlight = flag(args, 'in-flight', 64);
     const warmCount = flag(args, 'warm-messages', 50_000);
     if (warmupSec >= seconds) throw new Error('--warmup must be shorter than --seconds');
+    // `--sides mqkit` runs one client only: for diagnosis (a profile, GC flags); the result then has no target check.
+    const sides = sidesFlag(args);
     const variants: Variant[] = [
       { name: 'noop', rates: listFlag(args, 'rates', [1000, 5000, 20000]), threads, handlerMs: 0 },
       { name: 'handler', rates: listFlag(args, 'handler-rates', [1000, 5000]), threads: handlerThreads, handlerMs },
@@ -63,7 +70,7 @@ export const latencyCase: BenchCase = {
     log(
       `settings: one broker (broker-a, heap 512 MiB), ${queues} queues, a fresh topic and group per consumer process; ${size} B messages at ` +
         `${variants[0]!.rates.join(' / ')} msg/s, each rate ${seconds} s from one paced Node producer process (mqkit's producer; what is due by the ` +
-        `elapsed time, sent each ~1 ms tick as one sendBatch of at most ${batchMax} or a single send, at most ${maxInFlight} requests in flight), ` +
+        `elapsed time, sent each ~1 ms tick as one sendBatch of at most ${batchMax} or a single send, at most ${maxInFlight} requests in flight; an answer sends more only while that cap holds messages back), ` +
         `the first ${warmupSec} s of every rate left out of the statistics; latency = handler start - send stamp (epoch µs in a user property, same machine); ` +
         `both consumers in their own process with equal settings: CONSUME_FROM_LAST_OFFSET, pullBatchSize ${pullBatchSize}, consumeMessageBatchMaxSize 1, ` +
         `consumeThreadMin = consumeThreadMax = ${threads} with a no-op handler, ${handlerThreads} with a ${handlerMs} ms async handler ` +
@@ -71,7 +78,8 @@ export const latencyCase: BenchCase = {
         `untimed warm-up of the fresh broker first (${warmCount} sends, read back by a throwaway group); ` +
         `${warmRuns} warm-up round (both clients, no-op handler, every rate for ${warmSeconds} s) run and not kept; ` +
         `each consumer probed until it pulls every queue before sending; ${runs} interleaved runs (order alternates), medians of each percentile; ` +
-        `beside each latency its stored-to-handler part (handler start - the broker's storeTimestamp, ms resolution)`,
+        `beside each latency its stored-to-handler part (handler start - the broker's storeTimestamp, ms resolution); per phase the consumer's and the broker's CPU, and mqkit's event-loop lateness and GC pauses` +
+        (clientNodeFlags().length > 0 ? `; mqkit's consumer runs with node ${clientNodeFlags().join(' ')} (MQKIT_BENCH_NODE_FLAGS)` : ''),
     );
     const java = await javaRunner(log);
     const bench = await BenchCluster.start({ brokers: ['broker-a'], brokerHeapMb: 512 }, log);
@@ -89,6 +97,7 @@ export const latencyCase: BenchCase = {
           topic: await bench.createTopic('BenchLatency', queues),
           group: uniqueName(`benchLatency_${side}`),
           queueCount: queues,
+          brokerPid: bench.cluster.brokers[0]?.pid,
           threads: variant.threads,
           handlerMs: variant.handlerMs,
           pullBatchSize,
@@ -103,13 +112,13 @@ export const latencyCase: BenchCase = {
           log,
         });
       for (let r = 0; r < warmRuns; r++) {
-        for (const side of ['mqkit', 'java'] as const) {
+        for (const side of sides) {
           log(`warm-up round ${r + 1}/${warmRuns} (not kept) ${variants[0]!.name} ${side}`);
           for (const phase of await session(side, variants[0]!, warmSeconds)) log(`  (not kept) ${describeRun(side, phase)}`);
         }
       }
       for (let r = 0; r < runs; r++) {
-        const order: Side[] = r % 2 === 0 ? ['mqkit', 'java'] : ['java', 'mqkit'];
+        const order: Side[] = r % 2 === 0 ? sides : [...sides].reverse();
         for (const variant of variants) {
           if (variant.rates.length === 0) continue;
           for (const side of order) {
@@ -132,6 +141,14 @@ export const latencyCase: BenchCase = {
   },
   readmeRow: (file) => latencyRow(file),
 };
+
+function sidesFlag(args: readonly string[]): Side[] {
+  const i = args.indexOf('--sides');
+  if (i < 0 || i + 1 >= args.length) return ['mqkit', 'java'];
+  const sides = args[i + 1]!.split(',');
+  if (sides.length === 0 || sides.some((s) => s !== 'mqkit' && s !== 'java')) throw new Error(`--sides takes mqkit, java or both separated by a comma (got ${args[i + 1]})`);
+  return sides as Side[];
+}
 
 function keep(collected: Map<string, RateRuns>, key: string, side: Side, run: PhaseRun): void {
   const runs = collected.get(key) ?? { mqkit: [], java: [] };

@@ -17,6 +17,18 @@ describe('frame codec', () => {
     expect(decodeCommand(frame.subarray(4))).toEqual(cmd);
   });
 
+  it('counts a JSON header written in place by its UTF-8 bytes, not its characters', () => {
+    // 'é' and the emoji are 2 and 4 bytes: a header length in characters would cut the header short.
+    const cmd = remotingCommand({ code: 310, opaque: 9, language: 'JAVA', version: 479, remark: 'é 🚀', extFields: { topic: 'Café' }, body: Buffer.from('b') });
+    const frame = encodeCommand(cmd);
+    const headerLength = frame.readUInt32BE(4) & 0xffffff;
+    const text = frame.toString('utf8', 8, 8 + headerLength);
+    expect(headerLength).toBe(Buffer.byteLength(text));
+    expect(headerLength).toBeGreaterThan(text.length);
+    expect(frame.readInt32BE(0)).toBe(4 + headerLength + 1);
+    expect(decodeCommand(frame.subarray(4))).toEqual(cmd);
+  });
+
   it('marks a ROCKETMQ header with type byte 1 and decodes it back', () => {
     const cmd = remotingCommand({ code: 11, opaque: 77, flag: 1, language: 'JAVA', version: 479, remark: 'FOUND', extFields: { nextBeginOffset: '32' }, serializeType: SerializeType.ROCKETMQ });
     const frame = encodeCommand(cmd);

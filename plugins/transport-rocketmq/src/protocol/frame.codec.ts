@@ -1,5 +1,5 @@
 import { ProtocolError } from '@mqkit/core';
-import { decodeJsonHeader, encodeJsonHeader, type CommandHeader } from './json-header.codec';
+import { decodeJsonHeader, jsonHeaderText, type CommandHeader } from './json-header.codec';
 import { MAX_FRAME_LENGTH, SerializeType } from './remoting-codes';
 import type { RemotingCommand } from './remoting-command';
 import { decodeRocketMqHeader, encodeRocketMqHeader } from './rocketmq-header.codec';
@@ -10,17 +10,22 @@ import { decodeRocketMqHeader, encodeRocketMqHeader } from './rocketmq-header.co
  * 16 MiB with the prefix) with a ProtocolError, before anything is written.
  */
 export function encodeCommand(command: RemotingCommand): Buffer {
-  const header = command.serializeType === SerializeType.ROCKETMQ ? encodeRocketMqHeader(command) : encodeJsonHeader(command);
-  if (header.length > 0xffffff) throw new ProtocolError(`header of ${header.length} bytes does not fit 24 bits`);
-  const length = 4 + header.length + command.body.length;
+  // A JSON header (every request mqkit sends, one per pull) is written straight into the frame: no header buffer
+  // in between, one allocation and one copy less per request.
+  const json = command.serializeType === SerializeType.ROCKETMQ ? undefined : jsonHeaderText(command);
+  const header = json === undefined ? encodeRocketMqHeader(command) : undefined;
+  const headerLength = json === undefined ? header!.length : Buffer.byteLength(json, 'utf8');
+  if (headerLength > 0xffffff) throw new ProtocolError(`header of ${headerLength} bytes does not fit 24 bits`);
+  const length = 4 + headerLength + command.body.length;
   if (4 + length > MAX_FRAME_LENGTH) {
     throw new ProtocolError(`frame of ${4 + length} bytes exceeds the ${MAX_FRAME_LENGTH}-byte limit (code ${command.code})`);
   }
   const frame = Buffer.allocUnsafe(4 + length);
   frame.writeInt32BE(length, 0);
-  frame.writeUInt32BE((((command.serializeType & 0xff) << 24) | header.length) >>> 0, 4);
-  header.copy(frame, 8);
-  command.body.copy(frame, 8 + header.length);
+  frame.writeUInt32BE((((command.serializeType & 0xff) << 24) | headerLength) >>> 0, 4);
+  if (json === undefined) header!.copy(frame, 8);
+  else frame.write(json, 8, headerLength, 'utf8');
+  command.body.copy(frame, 8 + headerLength);
   return frame;
 }
 

@@ -18,11 +18,16 @@ export interface CommandHeader {
  * because the Java client writes it, and ignored on read.
  */
 export function encodeJsonHeader(header: CommandHeader): Buffer {
+  return Buffer.from(jsonHeaderText(header), 'utf8');
+}
+
+/** The JSON header's text (what {@link encodeJsonHeader} encodes), for a frame that writes it in place. */
+export function jsonHeaderText(header: CommandHeader): string {
   const json: Record<string, unknown> = { code: header.code, extFields: header.extFields, flag: header.flag, language: header.language ?? 'JAVA', opaque: header.opaque };
   if (header.remark !== undefined) json['remark'] = header.remark;
   json['serializeTypeCurrentRPC'] = 'JSON';
   json['version'] = header.version;
-  return Buffer.from(JSON.stringify(json), 'utf8');
+  return JSON.stringify(json);
 }
 
 /**

@@ -65,7 +65,9 @@ describe('RemotingConnection', () => {
       if (this.remotePort === serverPort) writes.push((args[0] as unknown[]).length);
       return saved._writev.apply(this, args);
     };
-    cleanups.push(async () => Object.assign(proto, saved));
+    cleanups.push(async () => {
+      Object.assign(proto, saved);
+    });
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => connection.request({ code: 11, extFields: { i } }, { timeoutMs: 2000 })));
     expect(answers.map((a) => a.extFields['i'])).toEqual(Array.from({ length: 20 }, (_, i) => String(i)));
     expect(writes).toEqual([20]);

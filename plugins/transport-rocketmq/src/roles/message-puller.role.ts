@@ -44,7 +44,8 @@ export class RocketMqMessagePuller implements MessagePuller {
   async pull(request: PullRequest, signal: AbortSignal): Promise<PullResult> {
     signal.throwIfAborted();
     const key = mqKey(request.mq);
-    const target = await this.address(request);
+    // The route is almost always known: no promise for it then (one per pull, on the hottest request path).
+    const target = this.knownAddress(request, key) ?? (await this.address(request, key));
     try {
       return await this.pullFrom(request, key, target, signal);
     } catch (error) {
@@ -54,7 +55,7 @@ export class RocketMqMessagePuller implements MessagePuller {
       if (!(error instanceof BrokerError) || target.brokerId === MASTER_ID || signal.aborted) throw error;
       this.slaveRefusedUntil.set(key, Date.now() + SLAVE_REFUSED_MS);
       this.suggested.delete(key);
-      const master = await this.address(request);
+      const master = await this.address(request, key);
       if (master.brokerId !== MASTER_ID) throw error;
       return this.pullFrom(request, key, master, signal);
     }
@@ -98,25 +99,29 @@ export class RocketMqMessagePuller implements MessagePuller {
     this.session.events.emit('rocketmq.pull-broker', { mq, brokerId, address });
   }
 
-  private async address(request: PullRequest): Promise<{ address: string; brokerId: number }> {
-    const { mq } = request;
-    const { routes } = this.session;
-    const key = mqKey(mq);
+  /** Where to pull `key` from, fetching the route first when the broker's addresses are not known. */
+  private async address(request: PullRequest, key: string): Promise<{ address: string; brokerId: number }> {
+    const known = this.knownAddress(request, key);
+    if (known) return known;
+    await this.session.routes.fetch(request.mq.topic);
+    const fetched = this.knownAddress(request, key);
+    if (!fetched) throw new BrokerNotFoundError(request.mq.brokerName, request.mq.topic);
+    return fetched;
+  }
+
+  /** RocketMQ's findBrokerAddressInSubscribe over the cached route: the wanted id, else the master, else any member. */
+  private knownAddress(request: PullRequest, key: string): { address: string; brokerId: number } | undefined {
+    const addrs = this.session.routes.brokerAddresses(request.mq.brokerName);
+    if (!addrs || addrs.size === 0) return undefined;
     const refused = this.slaveRefusedUntil.get(key);
-    if (refused !== undefined && refused <= Date.now()) this.slaveRefusedUntil.delete(key);
-    const wanted = refused !== undefined && refused > Date.now() ? MASTER_ID : (this.suggested.get(key) ?? MASTER_ID);
-    let addrs = routes.brokerAddresses(mq.brokerName);
-    if (!addrs || addrs.size === 0) {
-      await routes.fetch(mq.topic);
-      addrs = routes.brokerAddresses(mq.brokerName);
-    }
-    if (!addrs || addrs.size === 0) throw new BrokerNotFoundError(mq.brokerName, mq.topic);
-    // RocketMQ's findBrokerAddressInSubscribe: the wanted id, else the master, else any member.
-    for (const id of [wanted, MASTER_ID]) {
-      const address = addrs.get(id);
-      if (address !== undefined) return { address, brokerId: id };
-    }
-    const [id, address] = [...addrs.entries()][0]!;
-    return { address, brokerId: id };
+    const now = refused === undefined ? 0 : Date.now();
+    if (refused !== undefined && refused <= now) this.slaveRefusedUntil.delete(key);
+    const wanted = refused !== undefined && refused > now ? MASTER_ID : (this.suggested.get(key) ?? MASTER_ID);
+    const address = addrs.get(wanted);
+    if (address !== undefined) return { address, brokerId: wanted };
+    const master = addrs.get(MASTER_ID);
+    if (master !== undefined) return { address: master, brokerId: MASTER_ID };
+    const [id, any] = addrs.entries().next().value as [number, string];
+    return { address: any, brokerId: id };
   }
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StandaloneProducer } from '@mqkit/core';
-import { runNodeChild, type BenchChild, type javaRunner } from '../bench-process';
+import { clientNodeFlags, runNodeChild, type BenchChild, type javaRunner } from '../bench-process';
 import { clockTicksPerSecond, cpuTicks } from '../scale/proc-stat';
 
 export type Side = 'mqkit' | 'java';
@@ -20,10 +20,16 @@ export interface ProducerRun {
   readonly firstError?: string;
 }
 
-/** How late the consumer's event loop ran during a phase (mqkit only: monitorEventLoopDelay in its process). */
+/**
+ * How late the consumer's event loop ran during a phase (mqkit only: monitorEventLoopDelay in its process, the
+ * sampling interval taken off), and the garbage collector's pauses in the same phase (older results lack them).
+ */
 export interface LoopDelay {
   readonly p99Ms: number;
   readonly maxMs: number;
+  readonly gcCount?: number;
+  readonly gcMs?: number;
+  readonly gcMaxMs?: number;
 }
 
 /** One phase (one rate) of a session: the producer's report and the consumer's latencies, sorted ascending. */
@@ -39,6 +45,12 @@ export interface PhaseRun {
   readonly deliveries?: Float64Array;
   /** The consumer process's CPU time (all threads) from the phase's first send to its drain, as % of one core. */
   readonly consumerCpuPct?: number;
+  /**
+   * The broker's CPU over the same time, % of one core: serving the producer's sends and this consumer's pulls,
+   * on the core the producer shares. When it is high the sends wait, and the end-to-end tail grows for both
+   * clients alike (on 2026-12-02 the two clients cost the broker the same within a few %).
+   */
+  readonly brokerCpuPct?: number;
   readonly loopDelay?: LoopDelay;
 }
 
@@ -59,6 +71,8 @@ export interface SessionOptions {
   readonly size: number;
   readonly batchMax: number;
   readonly maxInFlight: number;
+  /** The broker's pid, for its CPU per phase (undefined: not measured). */
+  readonly brokerPid?: number;
   /** The parent's producer, for probe messages only (never for timed sends). */
   readonly prober: StandaloneProducer;
   readonly java: JavaRunner;
@@ -93,18 +107,20 @@ export async function runSession(o: SessionOptions): Promise<PhaseRun[]> {
     o.log(`  ${o.side} consumer pulls all ${o.queueCount} queues (probe from each) ${readyMs} ms after spawn`);
     const producers: ProducerRun[] = [];
     const cpuPct: number[] = [];
+    const brokerPct: (number | undefined)[] = [];
     let expected = 0;
     for (let phase = 0; phase < o.rates.length; phase++) {
       const rate = o.rates[phase]!;
       const settings = { namesrvAddr: o.namesrvAddr, topic: o.topic, phase, rate, seconds: o.seconds, warmupSec: o.warmupSec, size: o.size, batchMax: o.batchMax, maxInFlight: o.maxInFlight };
       const cpuBefore = consumerCpu(consumer);
+      const brokerBefore = o.brokerPid === undefined ? undefined : processCpu(o.brokerPid);
       // The producer is load, not the client under test: it shares the broker's CPU, the consumer has its own.
       const run = (await runNodeChild('latency-producer.child.cjs', settings, { timeoutMs: (o.seconds + 60) * 1000, cpus: 'server' }).result) as unknown as ProducerRun;
       producers.push(run);
       expected += run.sent;
       await drain(() => handled, expected, () => gone, o.log, `${o.side} at ${rate} msg/s`);
-      const cpuAfter = consumerCpu(consumer);
-      cpuPct.push(Math.round(((cpuAfter.ticks - cpuBefore.ticks) / clockTicksPerSecond() / ((cpuAfter.at - cpuBefore.at) / 1000)) * 1000) / 10);
+      cpuPct.push(cpuPctBetween(cpuBefore, consumerCpu(consumer)));
+      brokerPct.push(brokerBefore === undefined ? undefined : cpuPctBetween(brokerBefore, processCpu(o.brokerPid!)));
       if (run.failed > 0) o.log(`  producer at ${rate} msg/s: ${run.failed} sends failed (${run.firstError ?? 'no error text'})`);
     }
     consumer.process.kill('SIGTERM');
@@ -115,7 +131,8 @@ export async function runSession(o: SessionOptions): Promise<PhaseRun[]> {
       const latencies = readLatencies(join(outDir, `${o.side}-${phase}.f64`), recorded[phase]!);
       const deliveries = readLatencies(join(outDir, `${o.side}-${phase}.deliver.f64`), recorded[phase]!);
       const loopDelay = (report['loopDelay'] as (LoopDelay | null)[] | undefined)?.[phase] ?? undefined;
-      return { rate, producer: producers[phase]!, latencies, deliveries, consumerCpuPct: cpuPct[phase]!, ...(loopDelay ? { loopDelay } : {}) };
+      const brokerCpuPct = brokerPct[phase];
+      return { rate, producer: producers[phase]!, latencies, deliveries, consumerCpuPct: cpuPct[phase]!, ...(brokerCpuPct === undefined ? {} : { brokerCpuPct }), ...(loopDelay ? { loopDelay } : {}) };
     });
   } finally {
     if (!gone) consumer.process.kill('SIGKILL');
@@ -126,8 +143,17 @@ export async function runSession(o: SessionOptions): Promise<PhaseRun[]> {
 
 /** The consumer's CPU ticks (user + system, all threads) now, read from /proc by this process for either client. */
 function consumerCpu(consumer: BenchChild): { ticks: number; at: number } {
-  const t = cpuTicks(consumer.process.pid!);
+  return processCpu(consumer.process.pid!);
+}
+
+function processCpu(pid: number): { ticks: number; at: number } {
+  const t = cpuTicks(pid);
   return { ticks: t.user + t.system, at: Date.now() };
+}
+
+/** CPU used between two readings, as % of one core, one decimal. */
+function cpuPctBetween(before: { ticks: number; at: number }, after: { ticks: number; at: number }): number {
+  return Math.round(((after.ticks - before.ticks) / clockTicksPerSecond() / ((after.at - before.at) / 1000)) * 1000) / 10;
 }
 
 function startConsumer(o: SessionOptions, c: { outDir: string; capacityPerPhase: number; timeoutSec: number; onLine: (line: string) => void }): BenchChild {
@@ -146,7 +172,7 @@ function startConsumer(o: SessionOptions, c: { outDir: string; capacityPerPhase:
       capacityPerPhase: c.capacityPerPhase,
       timeoutMs: c.timeoutSec * 1000,
     };
-    return runNodeChild('mqkit-latency.child.cjs', settings, { timeoutMs: killAfterMs, onLine: c.onLine });
+    return runNodeChild('mqkit-latency.child.cjs', settings, { timeoutMs: killAfterMs, onLine: c.onLine, nodeFlags: clientNodeFlags() });
   }
   const args = [o.namesrvAddr, o.topic, o.group, o.threads, o.handlerMs, o.pullBatchSize, 'LAST', c.outDir, o.rates.length, c.capacityPerPhase, c.timeoutSec].map(String);
   return o.java.run('LatencyConsumerBench', args, killAfterMs, c.onLine);

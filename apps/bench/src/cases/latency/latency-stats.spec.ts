@@ -32,10 +32,20 @@ describe('latency statistics', () => {
     const summary = summarizeRate({ mqkit: [withLoop(2, 30), withLoop(9, 12), withLoop(4, 18)], java: [run(100, 0.01)] });
     expect(summary['mqkitLoopDelayP99Ms']).toBe(4);
     expect(summary['mqkitLoopDelayMaxMs']).toBe(18);
+    expect(summary).not.toHaveProperty('mqkitGcMaxMs');
+  });
+
+  it('reports the longest GC pause of each mqkit run when every run measured it', () => {
+    const withGc = (gcMaxMs: number): PhaseRun => ({ ...run(100, 0.01), loopDelay: { p99Ms: 1, maxMs: 5, gcCount: 10, gcMs: 20, gcMaxMs } });
+    const summary = summarizeRate({ mqkit: [withGc(3), withGc(11), withGc(6)], java: [run(100, 0.01)] });
+    expect(summary['mqkitGcMaxRunsMs']).toEqual([3, 11, 6]);
+    expect(summary['mqkitGcMaxMs']).toBe(6);
+    const partly = summarizeRate({ mqkit: [withGc(3), { ...run(100, 0.01), loopDelay: { p99Ms: 1, maxMs: 5 } }], java: [run(100, 0.01)] });
+    expect(partly).not.toHaveProperty('mqkitGcMaxMs');
   });
 
   it('reports the consumer\'s stored-to-handler part beside the end-to-end figures, and whether the runs\' p99s repeat', () => {
-    const split = (n: number, scale: number, deliverScale: number): PhaseRun => ({ ...run(n, scale), deliveries: run(n, deliverScale).latencies, consumerCpuPct: scale * 1000 });
+    const split = (n: number, scale: number, deliverScale: number): PhaseRun => ({ ...run(n, scale), deliveries: run(n, deliverScale).latencies, consumerCpuPct: scale * 1000, brokerCpuPct: deliverScale * 10_000 });
     const summary = summarizeRate({
       mqkit: [split(1000, 0.01, 0.005), split(1000, 0.03, 0.006), split(1000, 0.02, 0.004)],
       java: [split(1000, 0.01, 0.002), split(1000, 0.0105, 0.003), split(1000, 0.0102, 0.001)],
@@ -47,6 +57,8 @@ describe('latency statistics', () => {
     expect(summary['javaDeliverP99Ms']).toBe(1.98);
     // Each run's consumer CPU (10, 30, 20 %): the median.
     expect(summary['mqkitCpuPct']).toBe(20);
+    // And the broker's while each run consumed (50, 60, 40 %).
+    expect(summary['mqkitBrokerCpuPct']).toBe(50);
     // Halves: runs 1 and 3 (median 14.85) against run 2 (29.7): far apart. Java's agree within 10 %.
     expect(summary['mqkitP99Spread']).toMatchObject({ runs: 3, halves: [14.9, 29.7], within10pct: false });
     expect(summary['javaP99Spread']).toMatchObject({ runs: 3, within10pct: true });

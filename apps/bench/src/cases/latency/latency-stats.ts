@@ -46,6 +46,9 @@ export function summarizeRate(runs: RateRuns): Record<string, unknown> {
     const cpu = runs[side].flatMap((r) => (r.consumerCpuPct === undefined ? [] : [r.consumerCpuPct]));
     // How busy the consumer's one CPU was: a tail that grows with it is queueing in the consumer.
     if (cpu.length > 0) out[`${side}CpuPct`] = round(median(cpu), 1);
+    const broker = runs[side].flatMap((r) => (r.brokerCpuPct === undefined ? [] : [r.brokerCpuPct]));
+    // What the broker spent while this side consumed: its pulls' cost, on the CPU the producer's sends share.
+    if (broker.length > 0) out[`${side}BrokerCpuPct`] = round(median(broker), 1);
     p99Runs[side] = each.map((p) => ms(p.p99));
     out[`${side}P99Spread`] = spreadOf(p99Runs[side]);
     const deliveries = runs[side].flatMap((r) => (r.deliveries ? [percentilesOf(r.deliveries)] : []));
@@ -63,6 +66,12 @@ export function summarizeRate(runs: RateRuns): Record<string, unknown> {
     // Whether mqkit's tail is its process stalling: the event loop's own lateness in the same phases.
     out['mqkitLoopDelayP99Ms'] = ms(median(loops.map((l) => l.p99Ms)));
     out['mqkitLoopDelayMaxMs'] = ms(median(loops.map((l) => l.maxMs)));
+    const gcs = loops.flatMap((l) => (l.gcMaxMs === undefined ? [] : [l]));
+    if (gcs.length === loops.length) {
+      // Whether the stalls are the collector's: its longest pause in each run, beside the loop's lateness.
+      out['mqkitGcMaxMs'] = ms(median(gcs.map((l) => l.gcMaxMs!)));
+      out['mqkitGcMaxRunsMs'] = gcs.map((l) => ms(l.gcMaxMs!));
+    }
   }
   out['mqkitP99RunsMs'] = p99Runs.mqkit;
   out['javaP99RunsMs'] = p99Runs.java;
@@ -81,7 +90,9 @@ export function describeRun(side: Side, run: PhaseRun): string {
     '; ' +
     `producer ${run.producer.sentPerSec} msg/s (${run.producer.steadySentPerSec} after warm-up, ${run.producer.requests} requests, ` +
     `at most ${run.producer.maxBehindMs} ms behind schedule${run.producer.failed ? `, ${run.producer.failed} failed` : ''})` +
-    (run.loopDelay ? `; event-loop delay p99 ${f(run.loopDelay.p99Ms)} max ${f(run.loopDelay.maxMs)} ms` : '') +
-    (run.consumerCpuPct === undefined ? '' : `; consumer CPU ${run.consumerCpuPct} % of a core`)
+    (run.loopDelay ? `; event loop late p99 ${f(run.loopDelay.p99Ms)} max ${f(run.loopDelay.maxMs)} ms` : '') +
+    (run.loopDelay?.gcMaxMs !== undefined ? `; GC ${run.loopDelay.gcCount} pauses, ${f(run.loopDelay.gcMs ?? 0)} ms in all, longest ${f(run.loopDelay.gcMaxMs)} ms` : '') +
+    (run.consumerCpuPct === undefined ? '' : `; consumer CPU ${run.consumerCpuPct} % of a core`) +
+    (run.brokerCpuPct === undefined ? '' : `, broker CPU ${run.brokerCpuPct} %`)
   );
 }
