@@ -13,12 +13,18 @@ export function peakRssMb(): number {
 
 export { median } from '../report/run-stats';
 
+/** The value after `--name`, or undefined when the flag (or its value) is absent. */
+export function textFlag(args: readonly string[], name: string): string | undefined {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : undefined;
+}
+
 /** `--name value` flags. */
 export function flag(args: readonly string[], name: string, fallback: number): number {
-  const i = args.indexOf(`--${name}`);
-  if (i < 0 || i + 1 >= args.length) return fallback;
-  const n = Number(args[i + 1]);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} needs a positive number (got ${args[i + 1]})`);
+  const text = textFlag(args, name);
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} needs a positive number (got ${text})`);
   return n;
 }
 

@@ -5,17 +5,17 @@ import type { ResultsFile } from '../report/bench-results';
 import type { BenchCase } from './bench-case';
 import { BenchCluster } from './bench-cluster';
 import { clientNodeFlags, javaRunner } from './bench-process';
-import { flag, log } from './bench-util';
+import { flag, log, textFlag } from './bench-util';
 import { runSession, type PhaseRun, type Side } from './latency/latency-session';
 import { describeRun, summarizeRate, type RateRuns } from './latency/latency-stats';
 
 /** `--name 1000,5000`: a list of positive numbers; `--name none`: an empty list (the variant is skipped). */
 function listFlag(args: readonly string[], name: string, fallback: readonly number[]): number[] {
-  const i = args.indexOf(`--${name}`);
-  if (i < 0 || i + 1 >= args.length) return [...fallback];
-  if (args[i + 1] === 'none') return [];
-  const values = args[i + 1]!.split(',').map(Number);
-  if (values.some((n) => !Number.isFinite(n) || n <= 0)) throw new Error(`--${name} needs positive numbers separated by commas (got ${args[i + 1]})`);
+  const text = textFlag(args, name);
+  if (text === undefined) return [...fallback];
+  if (text === 'none') return [];
+  const values = text.split(',').map(Number);
+  if (values.some((n) => !Number.isFinite(n) || n <= 0)) throw new Error(`--${name} needs positive numbers separated by commas (got ${text})`);
   return values;
 }
 
@@ -63,6 +63,7 @@ export const latencyCase: BenchCase = {
     if (warmupSec >= seconds) throw new Error('--warmup must be shorter than --seconds');
     // `--sides mqkit` runs one client only: for diagnosis (a profile, GC flags); the result then has no target check.
     const sides = sidesFlag(args);
+    const nodeFlags = clientNodeFlags();
     const variants: Variant[] = [
       { name: 'noop', rates: listFlag(args, 'rates', [1000, 5000, 20000]), threads, handlerMs: 0 },
       { name: 'handler', rates: listFlag(args, 'handler-rates', [1000, 5000]), threads: handlerThreads, handlerMs },
@@ -79,7 +80,7 @@ export const latencyCase: BenchCase = {
         `${warmRuns} warm-up round (both clients, no-op handler, every rate for ${warmSeconds} s) run and not kept; ` +
         `each consumer probed until it pulls every queue before sending; ${runs} interleaved runs (order alternates), medians of each percentile; ` +
         `beside each latency its stored-to-handler part (handler start - the broker's storeTimestamp, ms resolution); per phase the consumer's and the broker's CPU, and mqkit's event-loop lateness and GC pauses` +
-        (clientNodeFlags().length > 0 ? `; mqkit's consumer runs with node ${clientNodeFlags().join(' ')} (MQKIT_BENCH_NODE_FLAGS)` : ''),
+        (nodeFlags.length > 0 ? `; mqkit's consumer runs with node ${nodeFlags.join(' ')} (MQKIT_BENCH_NODE_FLAGS)` : ''),
     );
     const java = await javaRunner(log);
     const bench = await BenchCluster.start({ brokers: ['broker-a'], brokerHeapMb: 512 }, log);
@@ -143,10 +144,10 @@ export const latencyCase: BenchCase = {
 };
 
 function sidesFlag(args: readonly string[]): Side[] {
-  const i = args.indexOf('--sides');
-  if (i < 0 || i + 1 >= args.length) return ['mqkit', 'java'];
-  const sides = args[i + 1]!.split(',');
-  if (sides.length === 0 || sides.some((s) => s !== 'mqkit' && s !== 'java')) throw new Error(`--sides takes mqkit, java or both separated by a comma (got ${args[i + 1]})`);
+  const text = textFlag(args, 'sides');
+  if (text === undefined) return ['mqkit', 'java'];
+  const sides = text.split(',');
+  if (sides.some((s) => s !== 'mqkit' && s !== 'java')) throw new Error(`--sides takes mqkit, java or both separated by a comma (got ${text})`);
   return sides as Side[];
 }
 

@@ -6,7 +6,7 @@ import { median, round, shortSpread, spreadOf, type Spread } from '../report/run
 import type { BenchCase } from './bench-case';
 import { BenchCluster } from './bench-cluster';
 import { javaRunner } from './bench-process';
-import { flag, log } from './bench-util';
+import { flag, log, textFlag } from './bench-util';
 import { diagnoseMqkitMember } from './scale/diagnose';
 import { clockTicksPerSecond } from './scale/proc-stat';
 import { backlog, idleAndJoin, manyGroups, type TopicSet } from './scale/scale-phases';
@@ -16,16 +16,14 @@ const BROKERS = ['broker-a', 'broker-b'];
 
 /** `--sizes 64,256,1024`: queue counts a member owns, each a multiple of topics x brokers. */
 function sizesFlag(args: readonly string[], topics: number): number[] {
-  const i = args.indexOf('--sizes');
-  const sizes = i >= 0 && i + 1 < args.length ? args[i + 1]!.split(',').map(Number) : [64, 256, 1024];
+  const sizes = textFlag(args, 'sizes')?.split(',').map(Number) ?? [64, 256, 1024];
   for (const s of sizes) if (!Number.isInteger(s) || s <= 0 || s % (topics * BROKERS.length) !== 0) throw new Error(`--sizes: ${s} is not a multiple of ${topics} topics x ${BROKERS.length} brokers`);
   return [...sizes].sort((a, b) => a - b);
 }
 
 /** `--diagnose auto|on|off`: profile an idle mqkit member at the largest size when a target is missed (auto), always, or never. */
 function diagnoseFlag(args: readonly string[]): 'auto' | 'on' | 'off' {
-  const i = args.indexOf('--diagnose');
-  const value = i >= 0 ? args[i + 1] : 'auto';
+  const value = textFlag(args, 'diagnose') ?? 'auto';
   if (value !== 'auto' && value !== 'on' && value !== 'off') throw new Error(`--diagnose needs auto, on or off (got ${value})`);
   return value;
 }

@@ -2,14 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchCase } from '../cases/bench-case';
-import { log, median } from '../cases/bench-util';
+import { log, median, textFlag } from '../cases/bench-util';
 import { commitVariant, workspaceRoot, worktreeVariant, type Variant } from './variant-tree';
-
-/** `--name value` as a string. */
-function textFlag(args: readonly string[], name: string): string | undefined {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : undefined;
-}
 
 /** Runs one case of one variant in a process of its own; resolves with its JSON result line. */
 function runOnce(variant: Variant, target: string, args: readonly string[]): Promise<Record<string, unknown>> {

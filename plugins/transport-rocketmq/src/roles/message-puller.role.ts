@@ -113,10 +113,12 @@ export class RocketMqMessagePuller implements MessagePuller {
   private knownAddress(request: PullRequest, key: string): { address: string; brokerId: number } | undefined {
     const addrs = this.session.routes.brokerAddresses(request.mq.brokerName);
     if (!addrs || addrs.size === 0) return undefined;
+    let wanted = this.suggested.get(key) ?? MASTER_ID;
     const refused = this.slaveRefusedUntil.get(key);
-    const now = refused === undefined ? 0 : Date.now();
-    if (refused !== undefined && refused <= now) this.slaveRefusedUntil.delete(key);
-    const wanted = refused !== undefined && refused > now ? MASTER_ID : (this.suggested.get(key) ?? MASTER_ID);
+    if (refused !== undefined) {
+      if (refused > Date.now()) wanted = MASTER_ID;
+      else this.slaveRefusedUntil.delete(key);
+    }
     const address = addrs.get(wanted);
     if (address !== undefined) return { address, brokerId: wanted };
     const master = addrs.get(MASTER_ID);

@@ -112,14 +112,14 @@ export async function runSession(o: SessionOptions): Promise<PhaseRun[]> {
     for (let phase = 0; phase < o.rates.length; phase++) {
       const rate = o.rates[phase]!;
       const settings = { namesrvAddr: o.namesrvAddr, topic: o.topic, phase, rate, seconds: o.seconds, warmupSec: o.warmupSec, size: o.size, batchMax: o.batchMax, maxInFlight: o.maxInFlight };
-      const cpuBefore = consumerCpu(consumer);
+      const cpuBefore = processCpu(consumer.process.pid!);
       const brokerBefore = o.brokerPid === undefined ? undefined : processCpu(o.brokerPid);
       // The producer is load, not the client under test: it shares the broker's CPU, the consumer has its own.
       const run = (await runNodeChild('latency-producer.child.cjs', settings, { timeoutMs: (o.seconds + 60) * 1000, cpus: 'server' }).result) as unknown as ProducerRun;
       producers.push(run);
       expected += run.sent;
       await drain(() => handled, expected, () => gone, o.log, `${o.side} at ${rate} msg/s`);
-      cpuPct.push(cpuPctBetween(cpuBefore, consumerCpu(consumer)));
+      cpuPct.push(cpuPctBetween(cpuBefore, processCpu(consumer.process.pid!)));
       brokerPct.push(brokerBefore === undefined ? undefined : cpuPctBetween(brokerBefore, processCpu(o.brokerPid!)));
       if (run.failed > 0) o.log(`  producer at ${rate} msg/s: ${run.failed} sends failed (${run.firstError ?? 'no error text'})`);
     }
@@ -141,11 +141,7 @@ export async function runSession(o: SessionOptions): Promise<PhaseRun[]> {
   }
 }
 
-/** The consumer's CPU ticks (user + system, all threads) now, read from /proc by this process for either client. */
-function consumerCpu(consumer: BenchChild): { ticks: number; at: number } {
-  return processCpu(consumer.process.pid!);
-}
-
+/** A process's CPU ticks (user + system, all threads) now, read from /proc by this process (either client, the broker). */
 function processCpu(pid: number): { ticks: number; at: number } {
   const t = cpuTicks(pid);
   return { ticks: t.user + t.system, at: Date.now() };
