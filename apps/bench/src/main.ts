@@ -35,8 +35,10 @@ async function main(argv: readonly string[]): Promise<void> {
     process.stdout.write(`${JSON.stringify(line)}\n`);
     // compare runs cases on two trees for a ratio: those runs are not the case's results.
     if ((c.writesResults ?? true) && !process.env['MQKIT_BENCH_NO_RESULTS']) {
-      const command = `npm run bench -- ${[c.name, ...args].join(' ')}`;
-      const path = writeResults({ case: c.name, command, finishedAt: new Date().toISOString(), durationSec: Math.round((Date.now() - started) / 1000), machine: describeMachine(), settings: [...settingsLines], result: line });
+      const trial = process.env['MQKIT_BENCH_TRIAL'];
+      const env = ['MQKIT_BENCH_TRIAL', 'MQKIT_BENCH_NODE_FLAGS'].flatMap((k) => (process.env[k] ? [`${k}=${JSON.stringify(process.env[k])}`] : []));
+      const command = [...env, `npm run bench -- ${[c.name, ...args].join(' ')}`].join(' ');
+      const path = writeResults({ case: c.name, command, finishedAt: new Date().toISOString(), durationSec: Math.round((Date.now() - started) / 1000), machine: describeMachine(), settings: [...settingsLines], result: line }, trial);
       process.stderr.write(`# results: ${path}\n`);
     }
   }

@@ -59,9 +59,15 @@ export function resultsPath(name: string): string {
   return join(RESULTS_DIR, `${name}.json`);
 }
 
-export function writeResults(file: ResultsFile): string {
-  mkdirSync(RESULTS_DIR, { recursive: true });
-  const path = resultsPath(file.case);
+/**
+ * Writes a case's results file. With `trial` (MQKIT_BENCH_TRIAL=<name>) it goes to results/trials/<case>-<name>.json
+ * instead: a diagnosis run (other flags, one side) whose figures the docs may quote, which the table never reads.
+ */
+export function writeResults(file: ResultsFile, trial?: string): string {
+  if (trial !== undefined && !/^[\w.-]+$/.test(trial)) throw new Error(`MQKIT_BENCH_TRIAL must be a plain name (letters, digits, . _ -), got ${JSON.stringify(trial)}`);
+  const dir = trial === undefined ? RESULTS_DIR : join(RESULTS_DIR, 'trials');
+  mkdirSync(dir, { recursive: true });
+  const path = trial === undefined ? resultsPath(file.case) : join(dir, `${file.case}-${trial}.json`);
   writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`);
   return path;
 }

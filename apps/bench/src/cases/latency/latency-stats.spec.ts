@@ -40,6 +40,8 @@ describe('latency statistics', () => {
     const summary = summarizeRate({ mqkit: [withGc(3), withGc(11), withGc(6)], java: [run(100, 0.01)] });
     expect(summary['mqkitGcMaxRunsMs']).toEqual([3, 11, 6]);
     expect(summary['mqkitGcMaxMs']).toBe(6);
+    expect(summary['mqkitGcPausesRuns']).toEqual([10, 10, 10]);
+    expect(summary['mqkitGcTotalRunsMs']).toEqual([20, 20, 20]);
     const partly = summarizeRate({ mqkit: [withGc(3), { ...run(100, 0.01), loopDelay: { p99Ms: 1, maxMs: 5 } }], java: [run(100, 0.01)] });
     expect(partly).not.toHaveProperty('mqkitGcMaxMs');
   });

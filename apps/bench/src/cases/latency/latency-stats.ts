@@ -71,6 +71,9 @@ export function summarizeRate(runs: RateRuns): Record<string, unknown> {
       // Whether the stalls are the collector's: its longest pause in each run, beside the loop's lateness.
       out['mqkitGcMaxMs'] = ms(median(gcs.map((l) => l.gcMaxMs!)));
       out['mqkitGcMaxRunsMs'] = gcs.map((l) => ms(l.gcMaxMs!));
+      // Per run: how many pauses and their total, from the phase's first message to the next phase's.
+      out['mqkitGcPausesRuns'] = gcs.map((l) => l.gcCount ?? 0);
+      out['mqkitGcTotalRunsMs'] = gcs.map((l) => ms(l.gcMs ?? 0));
     }
   }
   out['mqkitP99RunsMs'] = p99Runs.mqkit;

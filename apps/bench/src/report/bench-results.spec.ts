@@ -1,0 +1,33 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readAllResults, RESULTS_DIR, writeResults, type ResultsFile } from './bench-results';
+
+const file = (name: string): ResultsFile => ({
+  case: name,
+  command: `npm run bench -- ${name}`,
+  finishedAt: '2026-12-02T00:00:00.000Z',
+  durationSec: 1,
+  machine: { cores: 2, cpuModel: 'x', memoryGiB: 1, node: 'v0', java: 'none', platform: 'linux x64' },
+  settings: [],
+  result: { case: name },
+});
+
+describe('results files', () => {
+  it('writes a trial under results/trials, where the README table never reads it', () => {
+    const name = `specTrialCase${process.pid}`;
+    const path = writeResults(file(name), 'gc-probe');
+    try {
+      expect(path).toBe(join(RESULTS_DIR, 'trials', `${name}-gc-probe.json`));
+      expect(JSON.parse(readFileSync(path, 'utf8')).case).toBe(name);
+      expect(existsSync(join(RESULTS_DIR, `${name}.json`))).toBe(false);
+      expect(readAllResults().has(name)).toBe(false);
+    } finally {
+      rmSync(path, { force: true });
+    }
+  });
+
+  it('refuses a trial name that is not a plain file name', () => {
+    expect(() => writeResults(file('x'), '../latency')).toThrow(/MQKIT_BENCH_TRIAL/);
+  });
+});
