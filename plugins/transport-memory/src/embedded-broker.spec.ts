@@ -135,7 +135,9 @@ describe('EmbeddedBroker store and pull', () => {
     const b = broker();
     b.createTopic({ topic: 'T', queues: 1 });
     b.send(mq(), record('a'));
-    await new Promise((r) => setTimeout(r, 5));
+    // The clock must move past a's store time (a timer can fire early against Date.now(), so wait for the clock).
+    const storedBy = Date.now();
+    await waitFor(() => Date.now() > storedBy);
     const t = Date.now();
     b.send(mq(), record('b'));
     expect([b.minOffset(mq()), b.maxOffset(mq()), b.searchOffset(mq(), t), b.searchOffset(mq(), 0), b.searchOffset(mq(), t + 60_000)]).toEqual([0, 2, 1, 0, 2]);

@@ -49,9 +49,12 @@ describe('operational controls', () => {
     const apps = [await harness.app([Handler]), await harness.app([Handler]), await harness.app([Handler])];
     await harness.produce(topic, 600);
     await waitFor(() => seen.unique === 600);
-    await new Promise((r) => setTimeout(r, 5));
+    // The mark lies strictly between the two batches' store times: wait for the clock, not for a timer (which can
+    // fire early against Date.now()).
+    const firstStoredBy = Date.now();
+    await waitFor(() => Date.now() > firstStoredBy);
     const mark = Date.now();
-    await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => Date.now() > mark);
     await harness.produce(topic, 600, { from: 600 });
     await waitFor(() => seen.unique === 1_200);
     const expected = new Map<number, number>();

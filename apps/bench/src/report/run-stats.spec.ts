@@ -2,6 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { percentile, spreadOf, steadyMarks, steadyRate } from './run-stats';
 import { pooledSteadyRate, SteadyMeter } from './steady-meter';
 
+/**
+ * Resolves once the monotonic clock the meter stamps with has moved `ms` on. A bare setTimeout(5) is not enough:
+ * libuv measures timers from the loop's cached time, so one can fire after 4.8 ms of hrtime (it failed CI once).
+ */
+async function hrtimeAdvanced(ms: number): Promise<void> {
+  const until = process.hrtime.bigint() + BigInt(ms * 1e6);
+  while (process.hrtime.bigint() < until) await new Promise((r) => setTimeout(r, 1));
+}
+
 describe('run statistics', () => {
   it('steady marks are the 10 % and 90 % messages', () => {
     expect(steadyMarks(1000)).toEqual({ from: 100, to: 900 });
@@ -37,13 +46,14 @@ describe('run statistics', () => {
     const passes = [new SteadyMeter(10), new SteadyMeter(10)];
     for (const meter of passes) {
       meter.add(1); // the 10 % mark: 1
-      await new Promise((r) => setTimeout(r, 5));
+      await hrtimeAdvanced(5);
       meter.add(9); // the 90 % mark (9) stepped to 10
     }
     const windows = passes.map((m) => m.window());
     expect(windows.map((w) => w.messages)).toEqual([9, 9]);
     const pooled = pooledSteadyRate(passes);
     expect(pooled.steadyMsgsPerSec).toBe(Math.round((18 * 1e9) / (windows[0]!.ns + windows[1]!.ns)));
+    expect(pooled.steadyWindowMs).toBe(Math.round((windows[0]!.ns + windows[1]!.ns) / 1e5) / 10);
     expect(pooled.steadyWindowMs).toBeGreaterThanOrEqual(10);
   });
 
