@@ -1,4 +1,4 @@
-import { createProducer, MessageConst, RequestTimeoutError, replyTopicOf, stringCodec, type Codec, type Message } from '@mqkit/core';
+import { createProducer, MessageConst, RequestTimeoutError, replyTopicOf, stringCodec, type Codec, type ConsumerApp, type Message } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { describe, expect, it } from 'vitest';
@@ -14,12 +14,22 @@ useRocketMqHarness((c, h) => ((cluster = c), (harness = h)));
 const requester = (codec?: Codec) =>
   createProducer({ transport: harness.transport(), group: uniqueName('req'), profile: 'fast', sendMsgTimeout: 10_000, instanceName: uniqueName('requester'), codec });
 
+/**
+ * Resolves once the replier app has taken every queue of the topic and knows where each starts. Its group is new
+ * and consumes from the last offset: a request stored between the broker's "no offset" answer for a still empty
+ * queue and the max-offset query comes before where the queue starts, and is never answered (it timed out CI twice).
+ */
+async function replierReady(app: ConsumerApp, topic: string, queues: number): Promise<void> {
+  const owned = () => app.status().consumers[0]?.queues.filter((q) => q.mq.topic === topic).length ?? 0;
+  await waitFor(() => app.status().ready && owned() === queues, { timeoutMs: 30_000, message: () => `replier owns ${owned()} of ${queues} queues of ${topic}` });
+}
+
 describe('request-reply on a real cluster', () => {
   it('an mqkit replier answers an mqkit requester, with requests on both brokers, each reply pushed by the broker that stored its request', async () => {
     const topic = uniqueName('rr');
     await harness.createTopic(topic, 2);
     const seen: Message<{ seq: number }>[] = [];
-    await harness.app(
+    const replier = await harness.app(
       [
         consumerClass({ group: uniqueName('replier'), topic, reply: true }, (m: Message<{ seq: number }>) => {
           seen.push(m);
@@ -28,6 +38,7 @@ describe('request-reply on a real cluster', () => {
       ],
       { instanceName: uniqueName('replierApp') },
     );
+    await replierReady(replier, topic, 4);
     const client = await requester();
     try {
       const replies = await Promise.all(Array.from({ length: 24 }, (_, seq) => client.request<{ seq: number }, { seq: number; squared: number }>({ topic, payload: { seq } }, { timeoutMs: 30_000 })));
@@ -54,7 +65,8 @@ describe('request-reply on a real cluster', () => {
     await harness.createTopic(topic, 1);
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    await harness.app([consumerClass({ group: uniqueName('slow'), topic, reply: true, codec: stringCodec }, async (m: Message) => (m.body.toString() === 'slow' ? gate.then(() => 'late') : 'quick'))], { instanceName: uniqueName('slowApp') });
+    const replier = await harness.app([consumerClass({ group: uniqueName('slow'), topic, reply: true, codec: stringCodec }, async (m: Message) => (m.body.toString() === 'slow' ? gate.then(() => 'late') : 'quick'))], { instanceName: uniqueName('slowApp') });
+    await replierReady(replier, topic, 2); // one queue on each broker
     const client = await requester(stringCodec);
     const dropped: string[] = [];
     client.events.on('producer.reply-dropped', (e) => dropped.push(e.correlationId));
@@ -73,7 +85,7 @@ describe('request-reply on a real cluster', () => {
     const topic = uniqueName('rrFromJava');
     await harness.createTopic(topic, 2);
     const brokers = new Set<string>();
-    await harness.app(
+    const replier = await harness.app(
       [
         consumerClass({ group: uniqueName('mqkitReplier'), topic, reply: true, codec: stringCodec }, (m: Message) => {
           brokers.add(m.brokerName);
@@ -82,6 +94,7 @@ describe('request-reply on a real cluster', () => {
       ],
       { instanceName: uniqueName('replierApp') },
     );
+    await replierReady(replier, topic, 4);
     const run = await runJavaProgram('InteropRequester', [cluster.namesrvAddr, topic, uniqueName('javaReq'), '8', 'java', '30000', 'callback'], { timeoutMs: 150_000 });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const replies = run.lines<{ i: number; body: string; correlationId: string; topic: string }>('REPLY');

@@ -2,7 +2,7 @@
 /**
  * What every bench child process (*.child.cjs) reports the same way: its peak resident set, a CPU profile of its
  * run when asked (MQKIT_BENCH_CPU_PROF=<file>), a heap profile of what it allocates (MQKIT_BENCH_HEAP_PROF, the latency
- * child), and a consume run's metered figures.
+ * child; MQKIT_BENCH_HEAP_PROF_KEEP=survivors for what outlives the young generation), and a consume run's metered figures.
  */
 const { readFileSync, writeFileSync } = require('node:fs');
 
@@ -40,14 +40,17 @@ async function cpuProfiler(file) {
 }
 
 /**
- * Starts V8's sampling heap profiler when `file` is set, counting objects the collector already freed too (what a
- * process allocates, not what it keeps: the young-generation churn behind its scavenges); resolves to a function
- * that stops it and writes the profile (.heapprofile, which Chrome DevTools opens).
+ * Starts V8's sampling heap profiler when `file` is set; resolves to a function that stops it and writes the
+ * profile (.heapprofile, which Chrome DevTools opens). `keep` says which freed objects still count:
+ * - 'all' (the default): what the process allocates, the young-generation churn behind its scavenges;
+ * - 'survivors': not what a scavenge freed, only what outlived the young generation (promoted, then freed by a
+ *   mark-compact, or live at the end). That is what fills the old generation and brings on its major collections.
  */
-async function heapProfiler(file) {
+async function heapProfiler(file, keep = 'all') {
   if (!file) return async () => undefined;
+  if (keep !== 'all' && keep !== 'survivors') throw new Error(`heap profile keep '${keep}' is not one of all, survivors`);
   const { session, post } = inspectorSession();
-  await post('HeapProfiler.startSampling', { samplingInterval: 8192, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  await post('HeapProfiler.startSampling', { samplingInterval: 8192, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: keep === 'all' });
   return async () => {
     const { profile } = await post('HeapProfiler.stopSampling');
     writeFileSync(file, JSON.stringify(profile));

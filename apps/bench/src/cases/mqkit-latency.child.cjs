@@ -16,7 +16,8 @@
  * Argument: one JSON object { namesrvAddr, topic, group, threads, handlerMs, pullBatchSize, consumeFromWhere,
  * outDir, phases, capacityPerPhase, timeoutMs }. With MQKIT_BENCH_CPU_PROF=<prefix> it writes a V8 CPU profile of
  * the whole session to <prefix>-<group>.cpuprofile, with MQKIT_BENCH_HEAP_PROF=<prefix> a sampling heap profile of what
- * it allocates to <prefix>-<group>.heapprofile (profilers cost time: never on a measured run).
+ * it allocates to <prefix>-<group>.heapprofile (MQKIT_BENCH_HEAP_PROF_KEEP=survivors: only what outlived the young
+ * generation; profilers cost time: never on a measured run).
  */
 const { cpuProfiler, heapProfiler, peakRssKib } = require('./child-util.cjs');
 const { writeFileSync } = require('node:fs');
@@ -106,7 +107,7 @@ async function main() {
   const prof = process.env.MQKIT_BENCH_CPU_PROF;
   const stopProfile = await cpuProfiler(prof ? `${prof}-${s.group}.cpuprofile` : undefined);
   const heapProf = process.env.MQKIT_BENCH_HEAP_PROF;
-  const stopHeapProfile = await heapProfiler(heapProf ? `${heapProf}-${s.group}.heapprofile` : undefined);
+  const stopHeapProfile = await heapProfiler(heapProf ? `${heapProf}-${s.group}.heapprofile` : undefined, process.env.MQKIT_BENCH_HEAP_PROF_KEEP);
   let done = false;
   const finish = async (code) => {
     if (done) return;
