@@ -1,4 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { waitFor } from '@mqkit/core/testing';
 import { describe, expect, it } from 'vitest';
 import { childScript, runNodeChild } from './bench-process';
 
@@ -11,5 +14,21 @@ describe('bench child processes', () => {
     // A bad name server address: rocketmqTransport refuses it before connecting anything.
     const child = runNodeChild('mqkit-produce.child.cjs', { namesrvAddr: 'no-port', topic: 'T', count: 1, size: 1, mode: 'sync', maxInFlight: 1 }, { timeoutMs: 20_000 });
     await expect(child.result).rejects.toThrow(/exited with 1 and no RESULT line[\s\S]*ConfigurationError[\s\S]*nameServer/);
+  });
+
+  it('MQKIT_BENCH_CHILD_LOG keeps the whole output of every child in a file of its own', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mqkit-child-log-'));
+    process.env['MQKIT_BENCH_CHILD_LOG'] = dir;
+    try {
+      const child = runNodeChild('mqkit-produce.child.cjs', { namesrvAddr: 'no-port', topic: 'T', count: 1, size: 1, mode: 'sync', maxInFlight: 1 }, { timeoutMs: 20_000 });
+      await child.result.catch(() => undefined);
+      const file = join(dir, `mqkit-produce.child.cjs-${child.process.pid}.log`);
+      // The file is ended when the child closes; its last write lands a moment later.
+      await waitFor(() => existsSync(file) && /ConfigurationError[\s\S]*nameServer/.test(readFileSync(file, 'utf8')), { timeoutMs: 5_000 });
+      expect(readdirSync(dir)).toEqual([`mqkit-produce.child.cjs-${child.process.pid}.log`]);
+    } finally {
+      delete process.env['MQKIT_BENCH_CHILD_LOG'];
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

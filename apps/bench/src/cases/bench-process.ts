@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ensureJavaBench, parseBenchResult } from '../../java/build-java-bench.cjs';
@@ -37,6 +37,7 @@ export interface ChildOptions {
 function run(command: string, args: readonly string[], options: ChildOptions & { label: string }): BenchChild {
   const placed = placeCommand(command, args, options.cpus);
   const child = spawn(placed.command, placed.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  keepChildOutput(child, options.label);
   let stdout = '';
   let stderr = '';
   let partial = '';
@@ -63,6 +64,21 @@ function run(command: string, args: readonly string[], options: ChildOptions & {
     });
   });
   return { process: child, result };
+}
+
+/**
+ * With MQKIT_BENCH_CHILD_LOG=<dir>, every child's whole stdout and stderr go to <dir>/<label>-<pid>.log as well:
+ * V8's traces (`--trace-gc`, `--trace-pretenuring` through MQKIT_BENCH_NODE_FLAGS) print on stdout, of which the
+ * parent keeps only the tail it parses.
+ */
+function keepChildOutput(child: ChildProcess, label: string): void {
+  const dir = process.env['MQKIT_BENCH_CHILD_LOG'];
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  const file = createWriteStream(join(dir, `${label.replace(/[^\w.-]+/g, '_')}-${child.pid ?? 'nopid'}.log`));
+  child.stdout!.pipe(file, { end: false });
+  child.stderr!.pipe(file, { end: false });
+  child.on('close', () => file.end());
 }
 
 /**
