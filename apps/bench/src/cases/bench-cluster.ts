@@ -1,6 +1,7 @@
 import { Consumer, createAdmin, createConsumerApp, createProducer, type Admin, type BrokerOffsets, type ConsumerApp, type RouteResolver } from '@mqkit/core';
 import { rocketmqTransport } from '@mqkit/transport-rocketmq';
 import { clearPlacement, pinServers } from './cpu-placement';
+import { planStorePlacement } from './store-placement';
 import { startRocketMqCluster, uniqueName, type RocketMqCluster, type RocketMqClusterOptions } from '@mqkit/transport-rocketmq/testing';
 
 /**
@@ -16,9 +17,11 @@ export class BenchCluster {
 
   static async start(options: RocketMqClusterOptions, log: (line: string) => void): Promise<BenchCluster> {
     const started = Date.now();
-    const cluster = await startRocketMqCluster(options);
+    const store = planStorePlacement();
+    const cluster = await startRocketMqCluster({ ...options, tmpDir: options.tmpDir ?? store.dir });
     log(`RocketMQ ${cluster.version} cluster at ${cluster.namesrvAddr} (${cluster.brokers.map((b) => b.name).join(', ')}) ready in ${Date.now() - started} ms`);
     try {
+      log(`settings: ${options.tmpDir ? `cluster files under ${options.tmpDir}` : store.describe}`);
       log(`settings: ${pinServers(cluster.pids())}`);
       const admin = await createAdmin({ transport: rocketmqTransport({ nameServer: cluster.namesrvAddr }), instanceName: uniqueName('benchAdmin') });
       const probe = await createConsumerApp({ transport: rocketmqTransport({ nameServer: cluster.namesrvAddr }), consumers: [], instanceName: uniqueName('benchProbe') });
