@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { CASES } from './cases/index';
 import { settingsLines } from './cases/bench-util';
-import { describeMachine, writeResults } from './report/bench-results';
+import { commandLine, describeMachine, writeResults } from './report/bench-results';
 import { refreshReadme } from './report/readme-table';
 
 /**
@@ -36,8 +36,7 @@ async function main(argv: readonly string[]): Promise<void> {
     // compare runs cases on two trees for a ratio: those runs are not the case's results.
     if ((c.writesResults ?? true) && !process.env['MQKIT_BENCH_NO_RESULTS']) {
       const trial = process.env['MQKIT_BENCH_TRIAL'];
-      const env = ['MQKIT_BENCH_TRIAL', 'MQKIT_BENCH_NODE_FLAGS'].flatMap((k) => (process.env[k] ? [`${k}=${JSON.stringify(process.env[k])}`] : []));
-      const command = [...env, `npm run bench -- ${[c.name, ...args].join(' ')}`].join(' ');
+      const command = commandLine(c.name, args);
       const path = writeResults({ case: c.name, command, finishedAt: new Date().toISOString(), durationSec: Math.round((Date.now() - started) / 1000), machine: describeMachine(), settings: [...settingsLines], result: line }, trial);
       process.stderr.write(`# results: ${path}\n`);
     }

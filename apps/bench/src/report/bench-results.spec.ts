@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readAllResults, RESULTS_DIR, writeResults, type ResultsFile } from './bench-results';
+import { commandLine, readAllResults, RESULTS_DIR, writeResults, type ResultsFile } from './bench-results';
 
 const file = (name: string): ResultsFile => ({
   case: name,
@@ -14,6 +14,12 @@ const file = (name: string): ResultsFile => ({
 });
 
 describe('results files', () => {
+  it('the recorded command names the measuring switches that were set, and no others', () => {
+    expect(commandLine('latency', ['--runs', '2'], {})).toBe('npm run bench -- latency --runs 2');
+    const env = { MQKIT_BENCH_STORE: 'disk', MQKIT_BENCH_NODE_FLAGS: '--max-semi-space-size=8', HOME: '/root', MQKIT_BENCH_PIN: '' };
+    expect(commandLine('latency', [], env)).toBe('MQKIT_BENCH_NODE_FLAGS="--max-semi-space-size=8" MQKIT_BENCH_STORE="disk" npm run bench -- latency');
+  });
+
   it('writes a trial under results/trials, where the README table never reads it', () => {
     const name = `specTrialCase${process.pid}`;
     const path = writeResults(file(name), 'gc-probe');

@@ -55,6 +55,18 @@ export interface ResultsFile {
   readonly result: Record<string, unknown>;
 }
 
+/**
+ * The environment switches that change what a run measures: a results file's command names the ones that were set,
+ * so the command reruns the same thing.
+ */
+export const MEASURING_ENV = ['MQKIT_BENCH_TRIAL', 'MQKIT_BENCH_NODE_FLAGS', 'MQKIT_BENCH_STORE', 'MQKIT_BENCH_PIN'] as const;
+
+/** The command line a results file records: the measuring switches that were set, then the npm command. */
+export function commandLine(caseName: string, args: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): string {
+  const set = MEASURING_ENV.flatMap((k) => (env[k] ? [`${k}=${JSON.stringify(env[k])}`] : []));
+  return [...set, `npm run bench -- ${[caseName, ...args].join(' ')}`].join(' ');
+}
+
 export function resultsPath(name: string): string {
   return join(RESULTS_DIR, `${name}.json`);
 }
