@@ -53,6 +53,8 @@ describe('requests brokers send to the client, on a real cluster', () => {
     await harness.produce(topic, 60);
     await waitFor(() => seen.unique === 60);
     await waitFor(() => apps.every((a) => a.consumer(group).status().queues.every((q) => q.committableOffset >= q.maxOffset)));
+    // The brokers must hold those offsets too: one with no offset of the group refuses the reset (failed CI once).
+    await harness.brokersCommitted(group, topic, 4);
     // The 4.x path: brokers push the new offsets to each member instead of answering the next pull with OFFSET_MOVED.
     await updateBrokerConfig(cluster, { useServerSideResetOffset: 'false' });
     try {

@@ -81,6 +81,7 @@ describe('offsets on a real cluster', () => {
     await waitFor(() => seen.unique === 200, { message: () => `${seen.unique}/200` });
     // Committed at the broker first (the fast profile persists every 200 ms), so a late commit cannot undo the reset.
     await waitFor(() => apps.every((a) => a.consumer(group).status().queues.every((q) => q.committableOffset >= q.maxOffset)));
+    await harness.brokersCommitted(group, topic, 4);
     const before = seen.total;
     await apps[0]!.consumer(group).resetOffsetByTimestamp(mark);
     // RocketMQ 5.x resets at the broker: each queue's next pull answers PULL_OFFSET_MOVED with the new offset.

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { createConsumerApp, createProducer, type ConsumerApp, type ConsumerAppOptions, type OffsetAdmin, type RouteResolver, type TopicAdmin, type TransportPlugin } from '@mqkit/core';
 import { rocketmqTransport, type RocketMqTransportOptions } from '@mqkit/transport-rocketmq';
+import { waitFor } from '@mqkit/core/testing';
 import { findJavaToolchain, provisionRocketMq, rocketMqTestCluster, sendProbeRequest, uniqueName, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -82,6 +83,23 @@ export class RocketMqHarness {
 
   async routes(): Promise<RouteResolver> {
     return (await this.adminApp()).transport.routes;
+  }
+
+  /**
+   * Resolves once the brokers hold, for every one of the topic's `queues` queues, the group's committed offset at
+   * the queue's end. Members commit on their persist interval, after their own books say done; an admin reset
+   * issued before that is refused by a broker with no offset of the group ("THe consumer group <g> not exist"), or
+   * undone by the late commit.
+   */
+  async brokersCommitted(group: string, topic: string, queues: number): Promise<void> {
+    const admin = (await this.adminApp()).transport.clusterAdmin!;
+    await waitFor(
+      async () => {
+        const stats = (await admin.consumeStats(group)).filter((s) => s.mq.topic === topic);
+        return stats.length === queues && stats.every((s) => s.consumerOffset === s.brokerOffset);
+      },
+      { timeoutMs: 20_000, intervalMs: 200, message: `the brokers hold ${group}'s committed offset of every queue of ${topic}` },
+    );
   }
 
   async offsetAdmin(): Promise<OffsetAdmin> {
