@@ -17,11 +17,12 @@ export class BenchCluster {
 
   static async start(options: RocketMqClusterOptions, log: (line: string) => void): Promise<BenchCluster> {
     const started = Date.now();
-    const store = planStorePlacement();
-    const cluster = await startRocketMqCluster({ ...options, tmpDir: options.tmpDir ?? store.dir });
+    // A caller's own tmpDir wins; otherwise the store goes where planStorePlacement says (tmpfs when there is one).
+    const store = options.tmpDir ? { dir: options.tmpDir, describe: `cluster files under ${options.tmpDir}` } : planStorePlacement();
+    const cluster = await startRocketMqCluster({ ...options, tmpDir: store.dir });
     log(`RocketMQ ${cluster.version} cluster at ${cluster.namesrvAddr} (${cluster.brokers.map((b) => b.name).join(', ')}) ready in ${Date.now() - started} ms`);
     try {
-      log(`settings: ${options.tmpDir ? `cluster files under ${options.tmpDir}` : store.describe}`);
+      log(`settings: ${store.describe}`);
       log(`settings: ${pinServers(cluster.pids())}`);
       const admin = await createAdmin({ transport: rocketmqTransport({ nameServer: cluster.namesrvAddr }), instanceName: uniqueName('benchAdmin') });
       const probe = await createConsumerApp({ transport: rocketmqTransport({ nameServer: cluster.namesrvAddr }), consumers: [], instanceName: uniqueName('benchProbe') });

@@ -6,7 +6,8 @@ import { readFileSync, statfsSync } from 'node:fs';
  * On this VM the disk, not the clients, made most of the latency tail: with the store on the root disk the
  * broker's writes to its mapped commit log waited on the kernel's writeback now and then, and the paced producer,
  * the broker and every consumer behind them stalled together. At 5,000 msg/s the same mqkit consumer measured p99
- * 68-71 ms with the store on disk and 10-11 ms on tmpfs, in alternating runs (`--sides mqkit --runs 1 --rates 5000`).
+ * 10.98 / 11.13 ms on tmpfs and 14.28 / 21.00 ms on disk two minutes later (results/trials/latency-store-tmpfs.json,
+ * latency-store-disk-0606.json); the stalls come and go (latency-store-disk.json, half an hour on: 9.73 / 7.57).
  * The benches compare clients against one broker, so the broker gets a store that does not stall: tmpfs at
  * /dev/shm when the machine has one with room, printed with the settings. MQKIT_BENCH_STORE=disk keeps it in the
  * OS temp dir; MQKIT_BENCH_STORE=<dir> puts it in that folder.
