@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from '@mqkit/core/testing';
 import { describe, expect, it } from 'vitest';
-import { childScript, runNodeChild } from './bench-process';
+import { childScript, clientNodeFlags, runNodeChild } from './bench-process';
 
 describe('bench child processes', () => {
   it('finds the child scripts next to the case sources', () => {
@@ -29,6 +29,25 @@ describe('bench child processes', () => {
     } finally {
       delete process.env['MQKIT_BENCH_CHILD_LOG'];
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('MQKIT_BENCH_NODE_FLAGS replaces the client flags, none means no flags, and unpinned clients get none by default', async () => {
+    try {
+      process.env['MQKIT_BENCH_NODE_FLAGS'] = 'none';
+      expect(clientNodeFlags()).toEqual([]);
+      delete process.env['MQKIT_BENCH_NODE_FLAGS'];
+      // No cluster pinned the clients here (cpu-placement.spec checks the pinned default).
+      expect(clientNodeFlags()).toEqual([]);
+      process.env['MQKIT_BENCH_NODE_FLAGS'] = ' --stack-trace-limit=1  ';
+      expect(clientNodeFlags()).toEqual(['--stack-trace-limit=1']);
+      // They reach the child: its error stack is cut to one frame.
+      const child = runNodeChild('mqkit-produce.child.cjs', { namesrvAddr: 'no-port', topic: 'T', count: 1, size: 1, mode: 'sync', maxInFlight: 1 }, { timeoutMs: 20_000 });
+      const error = await child.result.then(() => undefined, (e: Error) => e);
+      expect(error?.message).toMatch(/ConfigurationError/);
+      expect(error!.message.match(/\n\s+at /g)).toHaveLength(1);
+    } finally {
+      delete process.env['MQKIT_BENCH_NODE_FLAGS'];
     }
   });
 });

@@ -3,7 +3,9 @@ import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ensureJavaBench, parseBenchResult } from '../../java/build-java-bench.cjs';
-import { placeCommand, type CpuRole } from './cpu-placement';
+import { log } from './bench-util';
+import { activeClientCpus, placeCommand, type CpuRole } from './cpu-placement';
+import { javaCollector } from './java-collector';
 
 /**
  * Child processes of the RocketMQ benches: mqkit's side runs a small .cjs script that requires the built dist of
@@ -82,16 +84,39 @@ function keepChildOutput(child: ChildProcess, label: string): void {
 }
 
 /**
- * Node flags for the mqkit client children (`MQKIT_BENCH_NODE_FLAGS`, space-separated, e.g. `--trace-gc`), for
- * diagnosis; the producer and other load processes never get them.
+ * Node flags of the Node client processes (mqkit's and the raw client's; the latency case's producer and other
+ * load processes never get them). `MQKIT_BENCH_NODE_FLAGS` (space-separated, e.g. `--trace-gc`; `none` for no
+ * flags) replaces the default, which is `--single-threaded-gc` while the clients are pinned to one CPU: the JVM
+ * picks a collector without helper threads (SerialGC) for a client on one CPU by itself, and V8's helper threads
+ * there only take turns with the main thread (java-collector.ts). In a trial at 5,000 msg/s that was 190 against
+ * 414 ms of pauses per phase and a p99 of 4.2-5.2 against 8.3 ms (apps/bench/results/trials/latency-single-threaded-gc-tmpfs.json,
+ * latency-gc-default-tmpfs.json).
  */
 export function clientNodeFlags(): string[] {
-  return (process.env['MQKIT_BENCH_NODE_FLAGS'] ?? '').split(/\s+/).filter((f) => f.length > 0);
+  const set = process.env['MQKIT_BENCH_NODE_FLAGS'];
+  if (set !== undefined) return set.split(/\s+/).filter((f) => f.length > 0 && f !== 'none');
+  return activeClientCpus() === 1 ? ['--single-threaded-gc'] : [];
 }
 
-/** Runs a child .cjs script with `node`, passing its settings as one JSON argument. */
+/** The flags last announced as a settings line (each change is announced once, so results files name them). */
+let announcedFlags: string | undefined;
+
+/**
+ * Runs a child .cjs script with `node`, passing its settings as one JSON argument. A client child (the default
+ * role) gets `clientNodeFlags()` unless `nodeFlags` is given.
+ */
 export function runNodeChild(script: string, settings: Record<string, unknown>, options: ChildOptions & { readonly nodeFlags?: readonly string[] }): BenchChild {
-  return run(process.execPath, [...(options.nodeFlags ?? []), childScript(script), JSON.stringify(settings)], { ...options, label: script });
+  const client = (options.cpus ?? 'client') === 'client';
+  const flags = options.nodeFlags ?? (client ? clientNodeFlags() : []);
+  if (client) {
+    const text = flags.length > 0 ? flags.join(' ') : 'no flags';
+    if (text !== announcedFlags) {
+      announcedFlags = text;
+      const why = process.env['MQKIT_BENCH_NODE_FLAGS'] !== undefined ? 'MQKIT_BENCH_NODE_FLAGS' : activeClientCpus() === 1 ? 'the clients have one CPU: V8 like the JVM without GC helper threads; MQKIT_BENCH_NODE_FLAGS=none for V8\'s defaults' : "V8's defaults";
+      log(`settings: Node client processes run with node ${text} (${why})`);
+    }
+  }
+  return run(process.execPath, [...flags, childScript(script), JSON.stringify(settings)], { ...options, label: script });
 }
 
 /** Runs a compiled module of this app (a path under dist/, e.g. `cases/pipeline/variant.main.js`) with `node --expose-gc`. */
@@ -106,9 +131,16 @@ export async function javaRunner(
   const { classpath } = await ensureJavaBench({ log });
   const logs = mkdtempSync(join(tmpdir(), 'mqkit-bench-java-'));
   const java = process.env['JAVA_HOME'] ? join(process.env['JAVA_HOME'], 'bin', 'java') : 'java';
+  // Read at the first run, when the cluster's CPU placement (which decides the JVM's choice) is in force.
+  let collectorShown = false;
   return {
-    run: (mainClass, args, timeoutMs, onLine) =>
-      run(java, ['-Xmx512m', `-Drocketmq.log.root=${logs}`, '-Drocketmq.log.level=warn', '-cp', classpath, `mqkit.bench.${mainClass}`, ...args], { timeoutMs, label: mainClass, onLine }),
+    run: (mainClass, args, timeoutMs, onLine) => {
+      if (!collectorShown) {
+        collectorShown = true;
+        log(`settings: Java's garbage collector: ${javaCollector(java)} (the JVM's own choice for the client's CPUs at -Xmx512m; see java-collector.ts)`);
+      }
+      return run(java, ['-Xmx512m', `-Drocketmq.log.root=${logs}`, '-Drocketmq.log.level=warn', '-cp', classpath, `mqkit.bench.${mainClass}`, ...args], { timeoutMs, label: mainClass, onLine });
+    },
     close: () => rmSync(logs, { recursive: true, force: true }),
   };
 }

@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clearPlacement, pinServers, placeCommand, plannedPlacement } from './cpu-placement';
+import { clientNodeFlags } from './bench-process';
+import { activeClientCpus, clearPlacement, pinServers, placeCommand, plannedPlacement } from './cpu-placement';
 
 const allowedCpus = (pid: number): string => /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? '?';
 
@@ -33,7 +34,12 @@ describe('cpu placement of the RocketMQ benches', () => {
       expect(allowedCpus(process.pid)).toBe('0');
       expect(placeCommand('java', ['-cp', 'x'])).toEqual({ command: 'taskset', args: ['-c', planned.client, 'java', '-cp', 'x'] });
       expect(placeCommand('node', ['p.cjs'], 'server')).toEqual({ command: 'taskset', args: ['-c', '0', 'node', 'p.cjs'] });
+      expect(activeClientCpus()).toBe(cpus().length - 1);
+      // Clients on one CPU run V8 without GC helper threads, as the JVM picks for itself there.
+      expect(clientNodeFlags()).toEqual(cpus().length === 2 ? ['--single-threaded-gc'] : []);
       clearPlacement();
+      expect(activeClientCpus()).toBe(0);
+      expect(clientNodeFlags()).toEqual([]);
       expect(allowedCpus(process.pid)).toBe(`0-${cpus().length - 1}`);
       expect(placeCommand('node', ['x.cjs'])).toEqual({ command: 'node', args: ['x.cjs'] });
     } finally {

@@ -63,6 +63,15 @@ export function placeCommand(command: string, args: readonly string[], role: Cpu
   return { command: 'taskset', args: ['-c', active[role], command, ...args] };
 }
 
+/** How many CPUs the client processes are pinned to now: 0 while no placement is active. */
+export function activeClientCpus(): number {
+  if (!active) return 0;
+  return active.client.split(',').reduce((n, part) => {
+    const [from, to] = part.split('-').map(Number);
+    return n + (to === undefined ? 1 : to! - from! + 1);
+  }, 0);
+}
+
 /**
  * Forgets the placement (the cluster stopped) and gives this process every CPU again, so a later case of the same
  * `bench -- all` run, and its children, which inherit it, start wherever the scheduler puts them.

@@ -1,10 +1,10 @@
 import { createProducer } from '@mqkit/core';
 import { rocketmqTransport } from '@mqkit/transport-rocketmq';
 import { uniqueName } from '@mqkit/transport-rocketmq/testing';
-import type { ResultsFile } from '../report/bench-results';
+import { runtimeNote, type ResultsFile } from '../report/bench-results';
 import type { BenchCase } from './bench-case';
 import { BenchCluster } from './bench-cluster';
-import { clientNodeFlags, javaRunner } from './bench-process';
+import { javaRunner } from './bench-process';
 import { flag, log, textFlag } from './bench-util';
 import { runSession, type PhaseRun, type Side } from './latency/latency-session';
 import { describeRun, summarizeRate, type RateRuns } from './latency/latency-stats';
@@ -63,7 +63,6 @@ export const latencyCase: BenchCase = {
     if (warmupSec >= seconds) throw new Error('--warmup must be shorter than --seconds');
     // `--sides mqkit` runs one client only: for diagnosis (a profile, GC flags); the result then has no target check.
     const sides = sidesFlag(args);
-    const nodeFlags = clientNodeFlags();
     const variants: Variant[] = [
       { name: 'noop', rates: listFlag(args, 'rates', [1000, 5000, 20000]), threads, handlerMs: 0 },
       { name: 'handler', rates: listFlag(args, 'handler-rates', [1000, 5000]), threads: handlerThreads, handlerMs },
@@ -79,8 +78,7 @@ export const latencyCase: BenchCase = {
         `untimed warm-up of the fresh broker first (${warmCount} sends, read back by a throwaway group); ` +
         `${warmRuns} warm-up round (both clients, no-op handler, every rate for ${warmSeconds} s) run and not kept; ` +
         `each consumer probed until it pulls every queue before sending; ${runs} interleaved runs (order alternates), medians of each percentile; ` +
-        `beside each latency its stored-to-handler part (handler start - the broker's storeTimestamp, ms resolution); per phase the consumer's and the broker's CPU, and mqkit's event-loop lateness and GC pauses` +
-        (nodeFlags.length > 0 ? `; mqkit's consumer runs with node ${nodeFlags.join(' ')} (MQKIT_BENCH_NODE_FLAGS)` : ''),
+        `beside each latency its stored-to-handler part (handler start - the broker's storeTimestamp, ms resolution); per phase the consumer's and the broker's CPU, and mqkit's event-loop lateness and GC pauses; the Node flags of mqkit's consumer and the JVM's collector are printed below`,
     );
     const java = await javaRunner(log);
     const bench = await BenchCluster.start({ brokers: ['broker-a'], brokerHeapMb: 512 }, log);
@@ -183,7 +181,7 @@ function latencyRow(file: ResultsFile): { measured: string; result: string; targ
   }
   return {
     measured:
-      `1 KiB messages paced by one Node producer process to one 5.3.3 broker (8 queues), latency from the send to the handler start; mqkit and Java DefaultMQPushConsumer each in its own process, same settings, no-op handler and a 5 ms handler at 64 threads; medians of ${runs} interleaved runs`,
+      `1 KiB messages paced by one Node producer process to one 5.3.3 broker (8 queues), latency from the send to the handler start; mqkit and Java DefaultMQPushConsumer each in its own process, same settings, no-op handler and a 5 ms handler at 64 threads${runtimeNote(file)}; medians of ${runs} interleaved runs`,
     result: `p50 / p99 ms, ${parts.join('. ')}`,
     target: `mqkit p99 <= max(1.1 x Java p99, Java p99 + 2 ms) at every rate: ${met === total ? 'met' : 'not met'} (${met} of ${total}${met < total ? `; missed at ${misses.join(', ')}` : ''})`,
   };

@@ -2,6 +2,7 @@ import type { BenchCase } from './bench-case';
 import { BenchCluster } from './bench-cluster';
 import { javaRunner, runNodeChild, type BenchChild } from './bench-process';
 import { flag, log } from './bench-util';
+import { runtimeNote } from '../report/bench-results';
 import { describeSpread, median, round, shortSpread, spreadOf, steadyMarks, type Spread } from '../report/run-stats';
 
 /** What both producer programs report (ProducerBench and mqkit-produce.child.cjs print the same fields). */
@@ -140,7 +141,7 @@ export const produceCase: BenchCase = {
     const met = r['ratioAtLeast1'] === true && r['storedEqualsSent'] === true;
     return {
       measured:
-        `${fmt(r['size'])} B sends to a real two-broker cluster by mqkit and Java's DefaultMQProducer, each in its own process: async ${fmt(r['messages'])} with at most ` +
+        `${fmt(r['size'])} B sends to a real two-broker cluster by mqkit and Java's DefaultMQProducer, each in its own process${runtimeNote(file)}: async ${fmt(r['messages'])} with at most ` +
         `${fmt(r['inFlight'])} in flight, sync ${fmt(r['syncMessages'])} one at a time; steady rate between the 10 % and the 90 % acknowledged send, median of ${fmt(r['rounds'])} interleaved rounds; runs with failed sends discarded`,
       result:
         `async: mqkit **${fmt(r['mqkitSteadyMsgsPerSec'])} msg/s** steady, Java ${fmt(r['javaSteadyMsgsPerSec'])} (ratio **${String(r['ratio'])}**; mqkit ${shortSpread(spreads?.['mqkit-async'])}, Java ${shortSpread(spreads?.['java-async'])}); ` +

@@ -5,6 +5,7 @@ import { BenchCluster } from './bench-cluster';
 import { javaRunner, runNodeChild, type BenchChild } from './bench-process';
 import { flag, log } from './bench-util';
 import { measureConvergence } from './group-convergence';
+import { runtimeNote } from '../report/bench-results';
 import { describeSpread, median, round, shortSpread, spreadOf, steadyMarks, type Spread } from '../report/run-stats';
 
 /** What the three consumer programs report (raw-pull.child.cjs, mqkit-consume.child.cjs, PushConsumerBench). */
@@ -164,7 +165,7 @@ export const rocketmqCase: BenchCase = {
     return {
       measured:
         `${fmt(r['messages'])} x ${fmt(r['size'])} B already stored on one RocketMQ ${String(r['brokerVersion'])} broker, ${fmt(r['queues'])} queues; the transport's raw pull (records decoded and dropped), ` +
-        `mqkit and Java's DefaultMQPushConsumer, each in its own process, same settings; steady rate between the 10 % and the 90 % message, median of ${fmt(r['rounds'])} interleaved rounds`,
+        `mqkit and Java's DefaultMQPushConsumer, each in its own process, same settings${runtimeNote(file)}; steady rate between the 10 % and the 90 % message, median of ${fmt(r['rounds'])} interleaved rounds`,
       result:
         `mqkit **${fmt(r['mqkitSteadyMsgsPerSec'])} msg/s** steady (${fmt(Number(r['mqkitOfRaw']) * 100)} % of raw ${fmt(r['rawMsgsPerSec'])}), ` +
         `Java ${fmt(r['javaSteadyMsgsPerSec'])} (ratio **${String(r['ratio'])}**); raw ${shortSpread(spreads?.raw)}, mqkit ${shortSpread(spreads?.mqkit)}, Java ${shortSpread(spreads?.java)}; ` +

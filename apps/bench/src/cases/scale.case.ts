@@ -1,7 +1,7 @@
 import { createAdmin, createProducer } from '@mqkit/core';
 import { rocketmqTransport } from '@mqkit/transport-rocketmq';
 import { uniqueName } from '@mqkit/transport-rocketmq/testing';
-import type { ResultsFile } from '../report/bench-results';
+import { runtimeNote, type ResultsFile } from '../report/bench-results';
 import { median, round, shortSpread, spreadOf, type Spread } from '../report/run-stats';
 import type { BenchCase } from './bench-case';
 import { BenchCluster } from './bench-cluster';
@@ -217,7 +217,7 @@ export const scaleCase: BenchCase = {
     return {
       measured:
         `One member owning ${f(r.growth.fromQueues)} to ${f(r.growth.toQueues)} queues (8 topics on two brokers): idle CPU and RSS, steady rate on a backlog and the time until a second member's join is balanced; ` +
-        `${f(r.groups50['groups'])} groups in one process: start time and RSS; mqkit vs Java's DefaultMQPushConsumer, same settings; backlog: median of several reads, join: median of trials`,
+        `${f(r.groups50['groups'])} groups in one process: start time and RSS; mqkit vs Java's DefaultMQPushConsumer, same settings${runtimeNote(file)}; backlog: median of several reads, join: median of trials`,
       result:
         `${f(r.growth.toQueues)} queues: idle CPU **${pair(big, 'IdleCpuPct', ' %')}** of a core${windowsOf(big)}, RSS **${pair(big, 'RssMb', ' MB')}**, ` +
         `backlog ${pair(big, 'BacklogMsgsPerSec', ' msg/s')} (mqkit ${shortSpread(spreadAt(big, 'mqkit'))}, Java ${shortSpread(spreadAt(big, 'java'))}), join ${pair(big, 'ConvergeMs', ' ms')}; ` +

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commandLine, readAllResults, RESULTS_DIR, writeResults, type ResultsFile } from './bench-results';
+import { commandLine, readAllResults, RESULTS_DIR, runtimeSetup, writeResults, type ResultsFile } from './bench-results';
 
 const file = (name: string): ResultsFile => ({
   case: name,
@@ -18,6 +18,15 @@ describe('results files', () => {
     expect(commandLine('latency', ['--runs', '2'], {})).toBe('npm run bench -- latency --runs 2');
     const env = { MQKIT_BENCH_STORE: 'disk', MQKIT_BENCH_NODE_FLAGS: '--max-semi-space-size=8', HOME: '/root', MQKIT_BENCH_PIN: '' };
     expect(commandLine('latency', [], env)).toBe('MQKIT_BENCH_NODE_FLAGS="--max-semi-space-size=8" MQKIT_BENCH_STORE="disk" npm run bench -- latency');
+  });
+
+  it('reads how the runtimes were set up from the settings lines a run printed', () => {
+    const settings = (lines: string[]) => ({ settings: lines });
+    expect(
+      runtimeSetup(settings(['settings: a case', 'settings: Node client processes run with node --single-threaded-gc (the clients have one CPU)', "settings: Java's garbage collector: SerialGC (the JVM's own choice)"])),
+    ).toBe('Node clients on node --single-threaded-gc, Java on SerialGC');
+    expect(runtimeSetup(settings(["settings: Node client processes run with node no flags (V8's defaults)"]))).toBe("Node clients on V8's GC defaults");
+    expect(runtimeSetup(settings(['settings: an older run']))).toBe('');
   });
 
   it('writes a trial under results/trials, where the README table never reads it', () => {

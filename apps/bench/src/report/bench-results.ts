@@ -67,6 +67,25 @@ export function commandLine(caseName: string, args: readonly string[], env: Read
   return [...set, `npm run bench -- ${[caseName, ...args].join(' ')}`].join(' ');
 }
 
+/**
+ * How the clients' runtimes were set up, read from a results file's settings lines: the Node flags of the Node
+ * clients and the JVM's collector (e.g. "mqkit on node --single-threaded-gc, Java on SerialGC"); '' for a file
+ * from before those lines were printed.
+ */
+export function runtimeSetup(file: Pick<ResultsFile, 'settings'>): string {
+  const find = (re: RegExp): string | undefined => file.settings.map((line) => re.exec(line)?.[1]).find((v) => v !== undefined);
+  const node = find(/^settings: Node client processes run with node (.+?) \(/);
+  const java = find(/^settings: Java's garbage collector: (\S+)/);
+  const parts = [node === undefined ? undefined : node === 'no flags' ? "Node clients on V8's GC defaults" : `Node clients on node ${node}`, java && `Java on ${java}`];
+  return parts.filter((p) => p !== undefined).join(', ');
+}
+
+/** runtimeSetup in brackets, for a README row's "what is measured" (nothing for an older file). */
+export function runtimeNote(file: Pick<ResultsFile, 'settings'>): string {
+  const setup = runtimeSetup(file);
+  return setup === '' ? '' : ` (${setup})`;
+}
+
 export function resultsPath(name: string): string {
   return join(RESULTS_DIR, `${name}.json`);
 }

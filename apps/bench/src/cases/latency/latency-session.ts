@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StandaloneProducer } from '@mqkit/core';
-import { clientNodeFlags, runNodeChild, type BenchChild, type javaRunner } from '../bench-process';
+import { runNodeChild, type BenchChild, type javaRunner } from '../bench-process';
 import { clockTicksPerSecond, cpuTicks } from '../scale/proc-stat';
 
 export type Side = 'mqkit' | 'java';
@@ -168,7 +168,7 @@ function startConsumer(o: SessionOptions, c: { outDir: string; capacityPerPhase:
       capacityPerPhase: c.capacityPerPhase,
       timeoutMs: c.timeoutSec * 1000,
     };
-    return runNodeChild('mqkit-latency.child.cjs', settings, { timeoutMs: killAfterMs, onLine: c.onLine, nodeFlags: clientNodeFlags() });
+    return runNodeChild('mqkit-latency.child.cjs', settings, { timeoutMs: killAfterMs, onLine: c.onLine });
   }
   const args = [o.namesrvAddr, o.topic, o.group, o.threads, o.handlerMs, o.pullBatchSize, 'LAST', c.outDir, o.rates.length, c.capacityPerPhase, c.timeoutSec].map(String);
   return o.java.run('LatencyConsumerBench', args, killAfterMs, c.onLine);
