@@ -85,17 +85,23 @@ function keepChildOutput(child: ChildProcess, label: string): void {
 
 /**
  * Node flags of the Node client processes (mqkit's and the raw client's; the latency case's producer and other
- * load processes never get them). `MQKIT_BENCH_NODE_FLAGS` (space-separated, e.g. `--trace-gc`; `none` for no
- * flags) replaces the default, which is `--single-threaded-gc` while the clients are pinned to one CPU: the JVM
- * picks a collector without helper threads (SerialGC) for a client on one CPU by itself, and V8's helper threads
- * there only take turns with the main thread (java-collector.ts). In a trial at 5,000 msg/s that was 190 against
- * 414 ms of pauses per phase and a p99 of 4.2-5.2 against 8.3 ms (apps/bench/results/trials/latency-single-threaded-gc-tmpfs.json,
- * latency-gc-default-tmpfs.json).
+ * load processes never get them), and why. `MQKIT_BENCH_NODE_FLAGS` (space-separated, e.g. `--trace-gc`; `none`
+ * for no flags) replaces the default, which is `--single-threaded-gc` while the clients are pinned to one CPU: the
+ * JVM picks a collector without helper threads (SerialGC) for a client on one CPU by itself, and V8's helper
+ * threads there only take turns with the main thread (java-collector.ts; the trials are in docs/operating.md,
+ * "A consumer on one CPU").
  */
-export function clientNodeFlags(): string[] {
+function clientNodeSetup(): { readonly flags: string[]; readonly why: string } {
   const set = process.env['MQKIT_BENCH_NODE_FLAGS'];
-  if (set !== undefined) return set.split(/\s+/).filter((f) => f.length > 0 && f !== 'none');
-  return activeClientCpus() === 1 ? ['--single-threaded-gc'] : [];
+  if (set !== undefined) return { flags: set.split(/\s+/).filter((f) => f.length > 0 && f !== 'none'), why: 'MQKIT_BENCH_NODE_FLAGS' };
+  if (activeClientCpus() === 1) {
+    return { flags: ['--single-threaded-gc'], why: "the clients have one CPU: V8 like the JVM without GC helper threads; MQKIT_BENCH_NODE_FLAGS=none for V8's defaults" };
+  }
+  return { flags: [], why: "V8's defaults" };
+}
+
+export function clientNodeFlags(): string[] {
+  return clientNodeSetup().flags;
 }
 
 /** The flags last announced as a settings line (each change is announced once, so results files name them). */
@@ -103,17 +109,17 @@ let announcedFlags: string | undefined;
 
 /**
  * Runs a child .cjs script with `node`, passing its settings as one JSON argument. A client child (the default
- * role) gets `clientNodeFlags()` unless `nodeFlags` is given.
+ * role) gets the client flags (clientNodeSetup) unless `nodeFlags` is given.
  */
 export function runNodeChild(script: string, settings: Record<string, unknown>, options: ChildOptions & { readonly nodeFlags?: readonly string[] }): BenchChild {
-  const client = (options.cpus ?? 'client') === 'client';
-  const flags = options.nodeFlags ?? (client ? clientNodeFlags() : []);
-  if (client) {
+  let flags = options.nodeFlags ?? [];
+  if (options.nodeFlags === undefined && (options.cpus ?? 'client') === 'client') {
+    const setup = clientNodeSetup();
+    flags = setup.flags;
     const text = flags.length > 0 ? flags.join(' ') : 'no flags';
     if (text !== announcedFlags) {
       announcedFlags = text;
-      const why = process.env['MQKIT_BENCH_NODE_FLAGS'] !== undefined ? 'MQKIT_BENCH_NODE_FLAGS' : activeClientCpus() === 1 ? 'the clients have one CPU: V8 like the JVM without GC helper threads; MQKIT_BENCH_NODE_FLAGS=none for V8\'s defaults' : "V8's defaults";
-      log(`settings: Node client processes run with node ${text} (${why})`);
+      log(`settings: Node client processes run with node ${text} (${setup.why})`);
     }
   }
   return run(process.execPath, [...flags, childScript(script), JSON.stringify(settings)], { ...options, label: script });

@@ -69,7 +69,7 @@ export function commandLine(caseName: string, args: readonly string[], env: Read
 
 /**
  * How the clients' runtimes were set up, read from a results file's settings lines: the Node flags of the Node
- * clients and the JVM's collector (e.g. "mqkit on node --single-threaded-gc, Java on SerialGC"); '' for a file
+ * clients and the JVM's collector (e.g. "Node clients on node --single-threaded-gc, Java on SerialGC"); '' for a file
  * from before those lines were printed.
  */
 export function runtimeSetup(file: Pick<ResultsFile, 'settings'>): string {
