@@ -3,6 +3,7 @@ import { CASES } from './cases/index';
 import { settingsLines } from './cases/bench-util';
 import { commandLine, describeMachine, writeResults } from './report/bench-results';
 import { refreshReadme } from './report/readme-table';
+import { describeRerun } from './report/rerun';
 
 /**
  * `npm run bench -- [case] [flags]`: with no case, every embedded case; `all`, every case that has a results
@@ -37,8 +38,9 @@ async function main(argv: readonly string[]): Promise<void> {
     if ((c.writesResults ?? true) && !process.env['MQKIT_BENCH_NO_RESULTS']) {
       const trial = process.env['MQKIT_BENCH_TRIAL'];
       const command = commandLine(c.name, args);
-      const path = writeResults({ case: c.name, command, finishedAt: new Date().toISOString(), durationSec: Math.round((Date.now() - started) / 1000), machine: describeMachine(), settings: [...settingsLines], result: line }, trial);
-      process.stderr.write(`# results: ${path}\n`);
+      const written = writeResults({ case: c.name, command, finishedAt: new Date().toISOString(), durationSec: Math.round((Date.now() - started) / 1000), machine: describeMachine(), settings: [...settingsLines], result: line }, trial);
+      process.stderr.write(`# results: ${written.path}\n`);
+      for (const text of written.rerun ? describeRerun(written.rerun) : []) process.stderr.write(`# ${text}\n`);
     }
   }
   if (all) process.stderr.write(`README table rewritten from ${refreshReadme().join(', ')}\n`);

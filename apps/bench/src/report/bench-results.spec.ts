@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commandLine, readAllResults, RESULTS_DIR, runtimeSetup, writeResults, type ResultsFile } from './bench-results';
@@ -31,7 +31,7 @@ describe('results files', () => {
 
   it('writes a trial under results/trials, where the README table never reads it', () => {
     const name = `specTrialCase${process.pid}`;
-    const path = writeResults(file(name), 'gc-probe');
+    const { path } = writeResults(file(name), 'gc-probe');
     try {
       expect(path).toBe(join(RESULTS_DIR, 'trials', `${name}-gc-probe.json`));
       expect(JSON.parse(readFileSync(path, 'utf8')).case).toBe(name);
@@ -39,6 +39,28 @@ describe('results files', () => {
       expect(readAllResults().has(name)).toBe(false);
     } finally {
       rmSync(path, { force: true });
+    }
+  });
+
+  it('keeps the file a run replaces under earlier/, named by its finish, and records the new run as its rerun', () => {
+    const name = `specRerunCase${process.pid}`;
+    const earlier = join(RESULTS_DIR, 'trials', 'earlier');
+    const spread = (median: number) => ({ runs: 3, median, spread: 0, halves: [median, median], rerunDifference: 0, within10pct: true });
+    const first = { ...file(name), result: { case: name, spreads: { raw: spread(100) } } };
+    const second = { ...first, finishedAt: '2026-12-02T09:30:00.000Z', result: { case: name, spreads: { raw: spread(120) } } };
+    const paths: string[] = [];
+    try {
+      paths.push(writeResults(first, 'rerun').path);
+      expect(writeResults(first, 'rerun').rerun).toMatchObject({ comparable: true, within: 1, total: 1 });
+      const replaced = writeResults(second, 'rerun');
+      const kept = readdirSync(earlier).filter((n) => n.startsWith(`${name}-rerun-`)).sort();
+      paths.push(...kept.map((n) => join(earlier, n)));
+      // The first file was replaced twice, both times from a run that finished at 00:00: the second keeps both.
+      expect(kept).toEqual([`${name}-rerun-2026-12-02T0000-2.json`, `${name}-rerun-2026-12-02T0000.json`]);
+      expect(replaced.rerun).toMatchObject({ against: first.finishedAt, keptAs: join('trials', 'earlier', kept[0]!), comparable: true, within: 0, total: 1 });
+      expect(JSON.parse(readFileSync(replaced.path, 'utf8')).rerun.figures['spreads.raw']).toEqual({ before: 100, after: 120, difference: 0.2, within10pct: false });
+    } finally {
+      for (const p of paths) rmSync(p, { force: true });
     }
   });
 

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
+import { compareRerun, type Rerun } from './rerun';
 
 /**
  * Results files of `npm run bench`: one JSON file per case under apps/bench/results/, committed, so every figure
@@ -53,6 +54,8 @@ export interface ResultsFile {
   readonly settings: readonly string[];
   /** What the case printed as its last JSON line. */
   readonly result: Record<string, unknown>;
+  /** Set when this run replaced an earlier results file: how its tracked figures compare with that run's (rerun.ts). */
+  readonly rerun?: Rerun;
 }
 
 /**
@@ -86,21 +89,35 @@ export function runtimeNote(file: Pick<ResultsFile, 'settings'>): string {
   return setup === '' ? '' : ` (${setup})`;
 }
 
-export function resultsPath(name: string): string {
-  return join(RESULTS_DIR, `${name}.json`);
-}
-
 /**
  * Writes a case's results file. With `trial` (MQKIT_BENCH_TRIAL=<name>) it goes to results/trials/<case>-<name>.json
  * instead: a diagnosis run (other flags, one side) whose figures the docs may quote, which the table never reads.
+ *
+ * A file it replaces is kept under `earlier/` beside it, named by that run's finish time, and the new file records
+ * how its figures compare with the replaced run's (`rerun`): the README's figures stay traceable to every run, and a
+ * rerun with the same settings says whether the figures repeated.
  */
-export function writeResults(file: ResultsFile, trial?: string): string {
+export function writeResults(file: ResultsFile, trial?: string): { path: string; rerun?: Rerun } {
   if (trial !== undefined && !/^[\w.-]+$/.test(trial)) throw new Error(`MQKIT_BENCH_TRIAL must be a plain name (letters, digits, . _ -), got ${JSON.stringify(trial)}`);
   const dir = trial === undefined ? RESULTS_DIR : join(RESULTS_DIR, 'trials');
   mkdirSync(dir, { recursive: true });
-  const path = trial === undefined ? resultsPath(file.case) : join(dir, `${file.case}-${trial}.json`);
-  writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`);
-  return path;
+  const name = trial === undefined ? file.case : `${file.case}-${trial}`;
+  const path = join(dir, `${name}.json`);
+  const rerun = existsSync(path) ? keepReplaced(path, dir, name, file) : undefined;
+  writeFileSync(path, `${JSON.stringify(rerun ? { ...file, rerun } : file, null, 2)}\n`);
+  return rerun ? { path, rerun } : { path };
+}
+
+/** Moves the file at `path` to <dir>/earlier/<name>-<its finish, 2026-12-02T0828>.json and compares `file` with it. */
+function keepReplaced(path: string, dir: string, name: string, file: ResultsFile): Rerun {
+  const previous = JSON.parse(readFileSync(path, 'utf8')) as ResultsFile;
+  const stamp = String(previous.finishedAt).slice(0, 16).replace(':', '');
+  const earlier = join(dir, 'earlier');
+  mkdirSync(earlier, { recursive: true });
+  let kept = join(earlier, `${name}-${stamp}.json`);
+  for (let n = 2; existsSync(kept); n++) kept = join(earlier, `${name}-${stamp}-${n}.json`);
+  renameSync(path, kept);
+  return compareRerun(previous, file, relative(RESULTS_DIR, kept));
 }
 
 /** Every results file there is, by case name. */

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CASES } from '../cases/index';
 import { readAllResults } from './bench-results';
+import { rerunNote } from './rerun';
 
 /** The repository's README (dist/report and src/report are both four levels under the root). */
 const README = resolve(__dirname, '..', '..', '..', '..', 'README.md');
@@ -19,7 +20,7 @@ export function renderTable(): { table: string; cases: string[] } {
     const file = results.get(c.name);
     if (!file || !c.readmeRow) continue;
     const row = c.readmeRow(file);
-    const source = `${file.finishedAt.slice(0, 10)}, \`${file.command}\`, apps/bench/results/${c.name}.json`;
+    const source = `${file.finishedAt.slice(0, 10)}, \`${file.command}\`, apps/bench/results/${c.name}.json${rerunNote(file.rerun)}`;
     lines.push(`| \`${c.name}\` | ${cell(row.measured)} | ${cell(row.result)} (${cell(source)}) | ${cell(row.target)} |`);
     cases.push(c.name);
   }
