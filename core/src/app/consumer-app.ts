@@ -22,6 +22,7 @@ import { Tokens, resolveAllOf } from '../spi/tokens';
 import { MessageTrace } from '../trace/message-trace';
 import type { TraceStatus } from '../trace/trace-dispatcher';
 import { traceSettings } from '../trace/trace-options';
+import { whenReady } from './app-ready';
 import { checkAppOptions, type ConsumerAppOptions, type StopOptions } from './app-options';
 import { appCallbacks } from './app-callbacks';
 import { consumerControl, type ConsumerControl } from './consumer-control';
@@ -70,6 +71,7 @@ export class ConsumerApp {
   private readonly traces: MessageTrace[] = [];
   private stopReport: Promise<StopReport> | undefined;
   private currentState: AppState = 'new';
+  private readonly stateListeners = new Set<() => void>();
 
   constructor(private readonly options: ConsumerAppOptions) {
     this.host = new ClientHost('createConsumerApp', options);
@@ -113,7 +115,7 @@ export class ConsumerApp {
    */
   async start(): Promise<void> {
     if (this.currentState !== 'new') throw new IllegalStateError(`app ${this.clientId} cannot start: it is ${this.currentState}`);
-    this.currentState = 'starting';
+    this.moveTo('starting');
     try {
       const { options, host } = this;
       checkAppOptions(options);
@@ -161,9 +163,9 @@ export class ConsumerApp {
         this.stallWatch = new StallWatch(host.profile.stallThresholdMs, (frozenMs) => this.recoverFromStall(frozenMs), this.controller.signal);
         this.stallWatch.start();
       }
-      this.currentState = 'running';
+      this.moveTo('running');
     } catch (error) {
-      this.currentState = 'failed';
+      this.moveTo('failed');
       await this.shutdown(Date.now()).catch(() => undefined);
       throw error;
     }
@@ -177,6 +179,17 @@ export class ConsumerApp {
   stop(options: StopOptions = {}): Promise<StopReport> {
     this.stopReport ??= this.doStop(options.timeoutMs ?? 30_000);
     return this.stopReport;
+  }
+
+  /**
+   * Resolves once the app is running and every consumer group has ended a balanced rebalance pass
+   * (`status().ready`): each owns its share of the queues and pulls them. `start()` resolves before that, as the
+   * first pass waits for the group's member list and the topics' routes. Rejects with TimeoutError after
+   * `timeoutMs` (default 30 s), naming each group that is not ready and its last error, and with IllegalStateError
+   * when the app stops or fails first.
+   */
+  ready(options: { timeoutMs?: number } = {}): Promise<void> {
+    return whenReady({ clientId: this.clientId, events: this.events, status: () => this.status(), onStateChange: (listener) => this.onStateChange(listener) }, options.timeoutMs);
   }
 
   consumer(group: string): ConsumerControl {
@@ -210,7 +223,7 @@ export class ConsumerApp {
    */
   async [CRASH](): Promise<void> {
     if (this.currentState !== 'running') return;
-    this.currentState = 'stopped';
+    this.moveTo('stopped');
     this.controller.abort();
     for (const runtime of this.runtimes.values()) runtime.crash();
     this.stopReport = Promise.resolve({ clientId: this.clientId, elapsedMs: 0, drained: false, consumers: [] });
@@ -223,7 +236,7 @@ export class ConsumerApp {
       await this.shutdown(started + timeoutMs);
       return { clientId: this.clientId, elapsedMs: Date.now() - started, drained: true, consumers: [] };
     }
-    this.currentState = 'stopping';
+    this.moveTo('stopping');
     const consumers = await this.shutdown(started + timeoutMs);
     const drained = consumers.every((c) => c.queues.every((q) => q.drained));
     return { clientId: this.clientId, elapsedMs: Date.now() - started, drained, consumers };
@@ -241,9 +254,19 @@ export class ConsumerApp {
     try {
       await this.host.close();
     } finally {
-      this.currentState = 'stopped';
+      this.moveTo('stopped');
     }
     return consumers;
+  }
+
+  private moveTo(state: AppState): void {
+    this.currentState = state;
+    for (const listener of [...this.stateListeners]) listener();
+  }
+
+  private onStateChange(listener: () => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
   }
 
   private declarations(): ConsumerDeclaration[] {

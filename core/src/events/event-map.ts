@@ -13,6 +13,11 @@ import type { PullStatus } from '../model/pull-result';
 export interface MqkitEvents {
   'consumer.started': { group: string; clientId: string };
   'consumer.stopped': { group: string; clientId: string };
+  /**
+   * A group's first balanced rebalance pass ended: every queue allocated to it is taken and pulled. Once per start;
+   * `passes` counts the passes it took (more than 1 when a lock was refused or a route was still arriving).
+   */
+  'consumer.ready': { group: string; clientId: string; passes: number };
   /** One rebalance pass that changed what this member owns for a topic. */
   'consumer.rebalance': {
     group: string;

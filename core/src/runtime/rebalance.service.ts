@@ -127,6 +127,7 @@ export class RebalanceService {
       this.lastRunEnded = Date.now();
       this.passes++;
       if (balanced) this.balanced++;
+      if (balanced && this.balanced === 1) this.ctx.events.emit('consumer.ready', { group: this.ctx.group, clientId: this.ctx.clientId, passes: this.passes });
       const waiters = this.idleWaiters;
       this.idleWaiters = [];
       for (const w of waiters) w();

@@ -1,10 +1,10 @@
-import { waitFor } from '@mqkit/core/testing';
 import type { INestApplicationContext } from '@nestjs/common';
 import { MqkitConsumers } from '../module/mqkit-consumers.service';
 
 /**
- * Resolves once the application's mqkit consumers are ready (every group running and rebalanced), so a test can
- * produce knowing the messages will be consumed by this app. Rejects after `timeoutMs` (default 10 s).
+ * Resolves once the application's mqkit consumers are ready (every group running and rebalanced: the core app's
+ * `ready()`), so a test can produce knowing the messages will be consumed by this app. Call it after `app.init()`.
+ * Rejects after `timeoutMs` (default 10 s) with a TimeoutError naming each group that is not ready.
  *
  * @example
  * ```ts
@@ -14,6 +14,5 @@ import { MqkitConsumers } from '../module/mqkit-consumers.service';
  * ```
  */
 export async function waitUntilConsuming(app: INestApplicationContext, timeoutMs = 10_000): Promise<void> {
-  const consumers = app.get(MqkitConsumers, { strict: false });
-  await waitFor(() => consumers.ready, { timeoutMs, message: () => `mqkit consumers ready (status: ${JSON.stringify(consumers.status()?.consumers.map((c) => [c.group, c.ready]))})` });
+  await app.get(MqkitConsumers, { strict: false }).app.ready({ timeoutMs });
 }

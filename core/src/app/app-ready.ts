@@ -1,0 +1,58 @@
+import { ConfigurationError } from '../errors/configuration.error';
+import { IllegalStateError } from '../errors/state.error';
+import { TimeoutError } from '../errors/timeout.error';
+import type { EventBus } from '../events/event-bus';
+import type { ConsumerStatus } from '../runtime/runtime-status';
+
+/** What `whenReady` watches: the app's state and status, and the events that can change them. */
+export interface ReadySource {
+  readonly clientId: string;
+  readonly events: EventBus;
+  status(): { readonly state: string; readonly ready: boolean; readonly consumers: readonly ConsumerStatus[] };
+  /** Calls `listener` after every change of the app's state; returns the unsubscribe function. */
+  onStateChange(listener: () => void): () => void;
+}
+
+export const DEFAULT_READY_TIMEOUT_MS = 30_000;
+
+/** States from which an app never becomes ready. */
+const ENDED = new Set(['stopping', 'stopped', 'failed']);
+
+/**
+ * Resolves when `status().ready` holds: the app is running and every group has ended a balanced rebalance pass.
+ * Wakes on the events that can make it so (a group's first balanced pass, the app's state) rather than polling.
+ */
+export function whenReady(app: ReadySource, timeoutMs = DEFAULT_READY_TIMEOUT_MS): Promise<void> {
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    return Promise.reject(new ConfigurationError({ source: 'ConsumerApp.ready', option: 'timeoutMs', value: timeoutMs, allowed: 'a number of milliseconds > 0' }));
+  }
+  return new Promise<void>((resolve, reject) => {
+    const cleanups: (() => void)[] = [];
+    const settle = (error?: Error): void => {
+      for (const cleanup of cleanups) cleanup();
+      if (error) reject(error);
+      else resolve();
+    };
+    const check = (): void => {
+      const status = app.status();
+      if (status.ready) settle();
+      else if (ENDED.has(status.state)) settle(new IllegalStateError(`app ${app.clientId} will not become ready: it is ${status.state}`));
+    };
+    const timer = setTimeout(() => settle(new TimeoutError(`app ${app.clientId} not ready after ${timeoutMs} ms: ${notReady(app.status())}`)), timeoutMs);
+    cleanups.push(
+      () => clearTimeout(timer),
+      app.onStateChange(check),
+      app.events.on('consumer.ready', check),
+    );
+    check();
+  });
+}
+
+/** Why an app is not ready, for the timeout's message: its state, or each group that has not balanced and its last error. */
+function notReady(status: ReturnType<ReadySource['status']>): string {
+  if (status.state !== 'running') return `it is ${status.state}`;
+  return status.consumers
+    .filter((c) => !c.ready)
+    .map((c) => `group ${c.group} owns ${c.queues.length} queue(s) and has ended no balanced rebalance pass${c.lastError ? ` (last error, in ${c.lastError.where}: ${c.lastError.message})` : ''}`)
+    .join('; ');
+}
