@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commandLine, readAllResults, RESULTS_DIR, runtimeSetup, writeResults, type ResultsFile } from './bench-results';
+import { commandLine, describeCpuInfo, readAllResults, RESULTS_DIR, runtimeSetup, writeResults, type ResultsFile } from './bench-results';
 
 const file = (name: string): ResultsFile => ({
   case: name,
@@ -27,6 +27,14 @@ describe('results files', () => {
     ).toBe('Node clients on node --single-threaded-gc, Java on SerialGC');
     expect(runtimeSetup(settings(["settings: Node client processes run with node no flags (V8's defaults)"]))).toBe("Node clients on V8's GC defaults");
     expect(runtimeSetup(settings(['settings: an older run']))).toBe('');
+  });
+
+  it("names the CPU by family, model, stepping, clock and cache from /proc/cpuinfo's first processor", () => {
+    const processor = (n: number, mhz: string) =>
+      `processor\t: ${n}\nvendor_id\t: AuthenticAMD\ncpu family\t: 26\nmodel\t\t: 2\nmodel name\t: AMD EPYC\nstepping\t: 0\ncpu MHz\t\t: ${mhz}\ncache size\t: 1024 KB\nflags\t\t: fpu vme\n`;
+    expect(describeCpuInfo(`${processor(0, '2596.122')}\n${processor(1, '3100.000')}`)).toBe('family 26 model 2 stepping 0, 2596 MHz, 1024 KB cache');
+    expect(describeCpuInfo('processor\t: 0\nmodel name\t: ARMv8\n')).toBe('');
+    expect(describeCpuInfo('')).toBe('');
   });
 
   it('writes a trial under results/trials, where the README table never reads it', () => {

@@ -20,6 +20,12 @@ export interface MachineDescription {
   /** `java -version`'s first line, or 'not found'. */
   readonly java: string;
   readonly platform: string;
+  /**
+   * The CPU's identity beyond its brand name, from /proc/cpuinfo: family, model, stepping, clock and cache
+   * ("family 26 model 2 stepping 0, 2596 MHz, 1024 KB cache"). A VM's "AMD EPYC" names several generations, and a
+   * rerun on another one is no rerun. Absent from files written before 2026-12-02 14:00, and off Linux.
+   */
+  readonly cpuDetail?: string;
 }
 
 let cachedJava: string | undefined;
@@ -39,7 +45,33 @@ export function describeMachine(): MachineDescription {
     node: process.version,
     java: cachedJava,
     platform: `${process.platform} ${process.arch}`,
+    ...(cpuDetail() ? { cpuDetail: cpuDetail() } : {}),
   };
+}
+
+let cachedCpuDetail: string | undefined;
+
+function cpuDetail(): string | undefined {
+  if (cachedCpuDetail === undefined) {
+    let text = '';
+    try {
+      text = readFileSync('/proc/cpuinfo', 'utf8');
+    } catch {
+      // Not Linux: the brand name is all there is.
+    }
+    cachedCpuDetail = describeCpuInfo(text);
+  }
+  return cachedCpuDetail || undefined;
+}
+
+/** The first processor's family, model, stepping, clock and cache from /proc/cpuinfo's text ('' when it has none). */
+export function describeCpuInfo(cpuinfo: string): string {
+  const first = cpuinfo.split(/\n\s*\n/)[0] ?? '';
+  const field = (name: string): string | undefined => new RegExp(`^${name}\\s*:\\s*(.+)$`, 'm').exec(first)?.[1]?.trim();
+  const id = [['family', field('cpu family')], ['model', field('model')], ['stepping', field('stepping')]].filter(([, v]) => v !== undefined).map(([k, v]) => `${k} ${v}`);
+  const mhz = field('cpu MHz');
+  const cache = field('cache size');
+  return [id.join(' '), mhz && `${Math.round(Number(mhz))} MHz`, cache && `${cache} cache`].filter((p) => p).join(', ');
 }
 
 /** One case's results file. */

@@ -58,6 +58,20 @@ describe('a rerun, compared with the run it replaced', () => {
     expect(describeRerun(rerun)[0]).toMatch(/^not a rerun of the run of 2026-12-02T08:28:38.279Z \(kept as earlier\/x.json\): command: /);
   });
 
+  it('compares runs whose CPUs differ only in detail as different machines, and flags a detail the earlier run did not record', () => {
+    const zen4 = run({ spreads: { raw: spreadOf([10, 10]) } }, { machine: { ...run({}).machine, cpuDetail: 'family 25 model 17 stepping 1, 2400 MHz, 1024 KB cache' } });
+    const zen5 = run({ spreads: { raw: spreadOf([10, 10]) } }, { machine: { ...run({}).machine, cpuDetail: 'family 26 model 2 stepping 0, 2596 MHz, 1024 KB cache' } });
+    expect(compareRerun(zen4, zen5, 'earlier/x.json')).toMatchObject({
+      comparable: false,
+      differences: ['machine cpuDetail: family 25 model 17 stepping 1, 2400 MHz, 1024 KB cache -> family 26 model 2 stepping 0, 2596 MHz, 1024 KB cache'],
+    });
+    const older = compareRerun(run({ spreads: { raw: spreadOf([10, 10]) } }), zen5, 'earlier/x.json');
+    expect(older).toMatchObject({ comparable: true, unrecorded: ['cpuDetail'], within: 1, total: 1 });
+    expect(describeRerun(older)[0]).toContain("that run did not record the machine's cpuDetail: it may have run on other hardware");
+    expect(rerunNote(older)).toBe('; rerun of the run of 2026-12-02 08:28 (its hardware not recorded): 1 of 1 figures within 10 %');
+    expect(compareRerun(zen5, zen5, 'earlier/x.json').unrecorded).toBeUndefined();
+  });
+
   it('leaves out a figure the earlier run did not track', () => {
     const rerun = compareRerun(run({ spreads: { raw: spreadOf([10, 10]) } }), run({ spreads: { raw: spreadOf([10, 10]), mqkit: spreadOf([9, 9]) } }), 'earlier/x.json');
     expect(rerun).toMatchObject({ within: 1, total: 1 });

@@ -26,6 +26,8 @@ export interface Rerun {
   readonly comparable: boolean;
   /** When not comparable: what differs (the command, a settings line, a machine field). */
   readonly differences?: readonly string[];
+  /** Machine fields the replaced file did not record (it predates them): the two runs may still have run on different hardware. */
+  readonly unrecorded?: readonly string[];
   /** Only when comparable: every figure both runs track, by its path in the result. */
   readonly figures?: Readonly<Record<string, RerunFigure>>;
   readonly within?: number;
@@ -59,9 +61,14 @@ function differencesOf(previous: ResultsFile, current: ResultsFile): string[] {
   for (const line of previous.settings) if (!after.has(line)) out.push(`settings line gone: ${line}`);
   for (const line of current.settings) if (!before.has(line)) out.push(`settings line new: ${line}`);
   for (const key of Object.keys(current.machine) as (keyof ResultsFile['machine'])[]) {
-    if (previous.machine[key] !== current.machine[key]) out.push(`machine ${key}: ${previous.machine[key]} -> ${current.machine[key]}`);
+    if (previous.machine[key] !== undefined && previous.machine[key] !== current.machine[key]) out.push(`machine ${key}: ${previous.machine[key]} -> ${current.machine[key]}`);
   }
   return out;
+}
+
+/** Machine fields the current run records and the replaced one did not. */
+function unrecordedOf(previous: ResultsFile, current: ResultsFile): string[] {
+  return (Object.keys(current.machine) as (keyof ResultsFile['machine'])[]).filter((key) => previous.machine[key] === undefined);
 }
 
 export function compareRerun(previous: ResultsFile, current: ResultsFile, keptAs: string): Rerun {
@@ -77,7 +84,8 @@ export function compareRerun(previous: ResultsFile, current: ResultsFile, keptAs
     figures[path] = { before: was, after, difference, within10pct: difference <= 0.1 };
   }
   const values = Object.values(figures);
-  return { against: previous.finishedAt, keptAs, comparable: true, figures, within: values.filter((f) => f.within10pct).length, total: values.length };
+  const unrecorded = unrecordedOf(previous, current);
+  return { against: previous.finishedAt, keptAs, comparable: true, ...(unrecorded.length > 0 ? { unrecorded } : {}), figures, within: values.filter((f) => f.within10pct).length, total: values.length };
 }
 
 /** Human lines for a rerun: one summary, then one line per figure that moved by more than 10 %. */
@@ -85,7 +93,8 @@ export function describeRerun(rerun: Rerun): string[] {
   if (!rerun.comparable) {
     return [`not a rerun of the run of ${rerun.against} (kept as ${rerun.keptAs}): ${rerun.differences!.join('; ')}`];
   }
-  const lines = [`rerun of the run of ${rerun.against} (kept as ${rerun.keptAs}): ${rerun.within} of ${rerun.total} tracked figures within 10 %`];
+  const caveat = rerun.unrecorded ? ` (that run did not record the machine's ${rerun.unrecorded.join(', ')}: it may have run on other hardware)` : '';
+  const lines = [`rerun of the run of ${rerun.against} (kept as ${rerun.keptAs}): ${rerun.within} of ${rerun.total} tracked figures within 10 %${caveat}`];
   for (const [path, f] of Object.entries(rerun.figures!)) {
     if (!f.within10pct) lines.push(`  ${path}: ${f.before} -> ${f.after} (${(f.difference * 100).toFixed(1)} % apart)`);
   }
@@ -95,5 +104,6 @@ export function describeRerun(rerun: Rerun): string[] {
 /** A README cell's note: "rerun of 2026-12-02 08:28: 9 of 10 figures within 10 %" ('' without a comparable rerun). */
 export function rerunNote(rerun: Rerun | undefined): string {
   if (!rerun?.comparable || !rerun.total) return '';
-  return `; rerun of the run of ${rerun.against.slice(0, 16).replace('T', ' ')}: ${rerun.within} of ${rerun.total} figures within 10 %`;
+  const caveat = rerun.unrecorded ? ` (its hardware not recorded)` : '';
+  return `; rerun of the run of ${rerun.against.slice(0, 16).replace('T', ' ')}${caveat}: ${rerun.within} of ${rerun.total} figures within 10 %`;
 }
