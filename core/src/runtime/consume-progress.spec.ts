@@ -140,6 +140,42 @@ describe('ConsumeProgress', () => {
     void store;
   });
 
+  it('a failed offer is tried again while the arrival grace lasts (the caller holds its allocation), then given up', async () => {
+    vi.useFakeTimers();
+    try {
+      const { store, progress, pq } = setup();
+      pq.put(records(5, 9), () => undefined);
+      pq.clear();
+      progress.advance(pq);
+      await progress.finish(pq, { brokerGone: true });
+      store.persisted.clear();
+      store.failPersist = new Error('broker not taking writes yet');
+      expect(await progress.offerBack([MQ], 2_000)).toBe(false);
+      vi.advanceTimersByTime(500);
+      expect(await progress.offerBack([MQ], 2_000)).toBe(false);
+      store.failPersist = undefined;
+      expect(await progress.offerBack([MQ], 2_000)).toBe(true);
+      expect(store.stored()).toBe(9);
+      // Given up once the grace since the first attempt is over: the caller allocates, and nothing is written again.
+      const late = setup();
+      late.pq.put(records(5, 9), () => undefined);
+      late.pq.clear();
+      late.progress.advance(late.pq);
+      await late.progress.finish(late.pq, { brokerGone: true });
+      late.store.persisted.clear();
+      late.store.failPersist = new Error('still down');
+      expect(await late.progress.offerBack([MQ], 2_000)).toBe(false);
+      vi.advanceTimersByTime(2_000);
+      expect(await late.progress.offerBack([MQ], 2_000)).toBe(true);
+      late.store.failPersist = undefined;
+      expect(await late.progress.offerBack([MQ], 2_000)).toBe(true);
+      expect(late.store.persisted.size).toBe(0);
+      expect(eventsOf(late.group, 'consumer.error').map((e) => e.where)).toEqual(['offset-offer', 'offset-offer']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('forgets remembered queues on a reset, on forget(), and after REMEMBER_RELEASED_MS', async () => {
     vi.useFakeTimers();
     try {

@@ -40,7 +40,10 @@ export class ConsumeProgress {
    * Offsets of queues this member released without the store's acknowledgement, or because their broker left
    * the route (a crashed broker can come back with offsets older than what was consumed, or none at all).
    */
-  private readonly released = new Map<string, { readonly mq: MessageQueue; readonly offset: number; readonly at: number; readonly brokerGone: boolean; offered: boolean }>();
+  private readonly released = new Map<
+    string,
+    { readonly mq: MessageQueue; readonly offset: number; readonly at: number; readonly brokerGone: boolean; offered: boolean; firstOfferAt?: number }
+  >();
 
   constructor(
     private readonly ctx: Pick<GroupContext, 'group' | 'events'>,
@@ -164,24 +167,36 @@ export class ConsumeProgress {
    * broker left the route is written as it is: nobody consumed it while its broker was gone. One whose final
    * commit failed is written only when the store holds less. Every message below such an offset was handled, so
    * writing it loses nothing; a new owner that reads first starts earlier (duplicates, never loss).
+   *
+   * Resolves false while a failed offer may still be retried: the other members wait `retryForMs` (the route-arrival
+   * grace) for it, so the caller allocates nothing yet and comes back soon. After that the offer is given up.
    */
-  async offerBack(routed: readonly MessageQueue[]): Promise<void> {
+  async offerBack(routed: readonly MessageQueue[], retryForMs = 0): Promise<boolean> {
+    let retry = false;
     await Promise.all(
       routed.map(async (mq) => {
         const entry = this.released.get(mqKey(mq));
         if (!entry || entry.offered || this.remembered(mq) < 0) return;
-        entry.offered = true;
+        const now = Date.now();
+        entry.firstOfferAt ??= now;
         try {
-          if (!entry.brokerGone && (await this.store.read(mq, 'store')) >= entry.offset) return;
-          this.store.update(mq, entry.offset, { increaseOnly: false });
-          await this.store.persist([mq]);
+          if (entry.brokerGone || (await this.store.read(mq, 'store')) < entry.offset) {
+            this.store.update(mq, entry.offset, { increaseOnly: false });
+            await this.store.persist([mq]);
+          }
+          entry.offered = true;
         } catch (error) {
           reportError(this.ctx, 'offset-offer', error, mq);
+          // A broker just back in the route may not take writes yet (seen on a real cluster: the one offer failed,
+          // and the member that took the queue replayed what it had consumed).
+          if (now - entry.firstOfferAt < retryForMs) retry = true;
+          else entry.offered = true;
         } finally {
           this.store.remove(mq);
         }
       }),
     );
+    return !retry;
   }
 
   /** Forgets remembered queues (allocated to another member, which now owns their progress). */

@@ -132,11 +132,14 @@ export class ProcessQueueTable {
    * Before a topic's queues are allocated: what this member consumed of queues it released and that are routed
    * again goes back to the store first (see ConsumeProgress.offerBack); after a route change, the progress of the
    * topic's owned queues too (a promoted master starts with the offsets its old master last copied to it).
+   * Resolves false when an offer failed and is to be retried before this member allocates the topic: allocating
+   * would forget the queues that go to other members, and with them the offsets those members wait for.
    */
-  async beforeAllocation(topic: string, mqAll: readonly MessageQueue[], routeChanged: boolean): Promise<void> {
-    await this.parts.progress.offerBack(mqAll);
+  async beforeAllocation(topic: string, mqAll: readonly MessageQueue[], routeChanged: boolean): Promise<boolean> {
+    const offered = await this.parts.progress.offerBack(mqAll, this.ctx.profile.routeArrivalGraceMs);
     // Every offset, changed or not: the broker behind a queue may be another, which never received them.
     if (routeChanged) await this.parts.progress.persist(this.active().filter((pq) => pq.mq.topic === topic), 'persist-on-route-change', { unchanged: true });
+    return offered;
   }
 
   /** Releases the queues of topics no longer subscribed. */

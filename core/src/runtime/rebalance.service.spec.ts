@@ -21,6 +21,7 @@ function setup(options: { broadcasting?: boolean; cids?: string[]; queues?: Mess
   let owned: MessageQueue[] = [];
   let complete = true;
   let gate: Promise<void> | undefined;
+  let readyToAllocate = true;
   const target: RebalanceTarget = {
     topics: () => ['T'],
     applyAllocation: async (_topic, allocated) => {
@@ -32,7 +33,7 @@ function setup(options: { broadcasting?: boolean; cids?: string[]; queues?: Mess
       owned = [...allocated];
       return { changed: added.length + removed.length > 0, complete, added, removed };
     },
-    beforeAllocation: async () => undefined,
+    beforeAllocation: async () => readyToAllocate,
     dropUnsubscribed: async () => undefined,
     queuesChanged: () => undefined,
   };
@@ -47,6 +48,7 @@ function setup(options: { broadcasting?: boolean; cids?: string[]; queues?: Mess
     setQueues: (next: MessageQueue[]) => (queues = next),
     setCids: (next: string[]) => (cids = next),
     setComplete: (next: boolean) => (complete = next),
+    setReadyToAllocate: (next: boolean) => (readyToAllocate = next),
     hold: () => {
       const d = deferred();
       gate = d.promise;
@@ -116,6 +118,20 @@ describe('RebalanceService', () => {
     expect(service.balancedPasses).toBe(0);
     setComplete(true);
     await expectTimeline(() => service.completedPasses, [[50, 3], [500, 3]]);
+    expect(service.balancedPasses).toBe(1);
+  });
+
+  it('allocates nothing while the target is not ready to (an offset offer to retry), and retries after rebalanceRetryMs', async () => {
+    vi.useFakeTimers();
+    const { service, applied, setReadyToAllocate } = setup();
+    setReadyToAllocate(false);
+    service.start();
+    await expectTimeline(() => service.completedPasses, [[0, 1], [49, 1], [1, 2]]);
+    expect(applied).toHaveLength(0);
+    expect(service.balancedPasses).toBe(0);
+    setReadyToAllocate(true);
+    await expectTimeline(() => service.completedPasses, [[50, 3], [500, 3]]);
+    expect(applied).toHaveLength(1);
     expect(service.balancedPasses).toBe(1);
   });
 

@@ -20,7 +20,8 @@ export interface RebalanceTarget {
    * the route changed (a broker back, a master replaced), this member's progress written to the brokers the route
    * names now, before another member reads it.
    */
-  beforeAllocation(topic: string, mqAll: readonly MessageQueue[], routeChanged: boolean): Promise<void>;
+  /** False: not ready to allocate the topic yet (an offset offer to retry); the pass ends unbalanced and is retried soon. */
+  beforeAllocation(topic: string, mqAll: readonly MessageQueue[], routeChanged: boolean): Promise<boolean>;
   /** Releases queues of topics no longer subscribed. */
   dropUnsubscribed(topics: ReadonlySet<string>): Promise<void>;
   /** Called after a pass that changed a topic's assignment (the messageQueueChanged hook). */
@@ -149,7 +150,7 @@ export class RebalanceService {
       }
       // Before asking for the members (a round trip the other members make too), so that what this member writes
       // is usually stored before another member that takes a queue reads its offset.
-      await target.beforeAllocation(topic, mqAll, routeChanged);
+      if (!(await target.beforeAllocation(topic, mqAll, routeChanged))) return false;
       cidAll = this.broadcasting ? [clientId] : [...(await deps.membership.consumerIds(group, topic))].sort(compareJavaStrings);
     } catch (error) {
       reportError(ctx, 'rebalance', error);
