@@ -187,8 +187,8 @@ export class ConsumeProgress {
           entry.offered = true;
         } catch (error) {
           reportError(this.ctx, 'offset-offer', error, mq);
-          // A broker just back in the route may not take writes yet (seen on a real cluster: the one offer failed,
-          // and the member that took the queue replayed what it had consumed).
+          // A broker just back in the route may refuse the write (no connection yet, an error while it starts). The
+          // members that take its queues wait the grace for this write, so it is worth trying again until then.
           if (now - entry.firstOfferAt < retryForMs) retry = true;
           else entry.offered = true;
         } finally {

@@ -18,9 +18,9 @@ export interface RebalanceTarget {
   /**
    * Called with a topic's routed queues before they are allocated: offsets this member can offer back, and, when
    * the route changed (a broker back, a master replaced), this member's progress written to the brokers the route
-   * names now, before another member reads it.
+   * names now, before another member reads it. Resolves false when the topic is not to be allocated yet (an
+   * offer to retry): the pass ends unbalanced and is retried after rebalanceRetryMs.
    */
-  /** False: not ready to allocate the topic yet (an offset offer to retry); the pass ends unbalanced and is retried soon. */
   beforeAllocation(topic: string, mqAll: readonly MessageQueue[], routeChanged: boolean): Promise<boolean>;
   /** Releases queues of topics no longer subscribed. */
   dropUnsubscribed(topics: ReadonlySet<string>): Promise<void>;

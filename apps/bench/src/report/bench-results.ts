@@ -38,6 +38,7 @@ export function describeMachine(): MachineDescription {
     cachedJava = probe.error ? 'not found' : (probe.stderr || probe.stdout).split('\n')[0]!.trim();
   }
   const cpu = cpus();
+  const detail = cpuDetail();
   return {
     cores: cpu.length,
     cpuModel: cpu[0]?.model.trim() ?? 'unknown',
@@ -45,7 +46,7 @@ export function describeMachine(): MachineDescription {
     node: process.version,
     java: cachedJava,
     platform: `${process.platform} ${process.arch}`,
-    ...(cpuDetail() ? { cpuDetail: cpuDetail() } : {}),
+    ...(detail ? { cpuDetail: detail } : {}),
   };
 }
 
