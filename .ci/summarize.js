@@ -27,10 +27,14 @@ for (const dir of projectDirs) {
   }
   const r = JSON.parse(fs.readFileSync(report, 'utf8'));
   const skipped = (r.numPendingTests || 0) + (r.numTodoTests || 0);
-  const brokenFiles = (r.testResults || []).filter((f) => f.status === 'failed' && !(f.assertionResults || []).some((a) => a.status === 'failed')).length;
+  const brokenFiles = (r.testResults || []).filter(
+    (f) => f.status === 'failed' && !(f.assertionResults || []).some((a) => a.status === 'failed'),
+  ).length;
   passed += r.numPassedTests || 0;
   failed += (r.numFailedTests || 0) + skipped + brokenFiles;
-  console.error(`[ci] ${pkg.name}: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped, ${brokenFiles} files failed to run`);
+  console.error(
+    `[ci] ${pkg.name}: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped, ${brokenFiles} files failed to run`,
+  );
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

@@ -3,7 +3,12 @@ import 'reflect-metadata';
 // Decorators and definitions
 export { Consumer } from './decorators/consumer.decorator';
 export { CONSUMER_METADATA, readConsumerMetadata, type ConsumerMetadata } from './decorators/consumer.metadata';
-export type { ConsumerDeclaration, ConsumerDefinition, HandlerRef, SubscriptionDefinition } from './definition/consumer-definition';
+export type {
+  ConsumerDeclaration,
+  ConsumerDefinition,
+  HandlerRef,
+  SubscriptionDefinition,
+} from './definition/consumer-definition';
 export type { Constructor } from './definition/explore-consumers';
 export { jsonCodec, rawCodec, stringCodec } from './definition/json.codec';
 
@@ -30,7 +35,14 @@ export {
   retryTopicOf,
 } from './model/constants';
 export type { Message, MessageRecord } from './model/message';
-export { compareJavaStrings, compareMessageQueues, mqKey, mqLabel, sameQueue, type MessageQueue } from './model/message-queue';
+export {
+  compareJavaStrings,
+  compareMessageQueues,
+  mqKey,
+  mqLabel,
+  sameQueue,
+  type MessageQueue,
+} from './model/message-queue';
 export { PullStatus, type PullResult } from './model/pull-result';
 export { parseSubscription, sqlSubscription, tagMatches, type SubscriptionData } from './model/subscription';
 export { compileSql92, Sql92Error, type Sql92Filter } from './filter/index';
@@ -39,7 +51,12 @@ export { withoutNamespace, wrapNamespace } from './model/namespace';
 export { isClusterTopic, isSystemTopic } from './model/system-topics';
 
 // Transactions
-export type { LocalTransaction, TransactionListener, TransactionSendResult, TransactionState } from './producer/transaction';
+export type {
+  LocalTransaction,
+  TransactionListener,
+  TransactionSendResult,
+  TransactionState,
+} from './producer/transaction';
 
 // Pull consumer
 export { PullConsumer, createPullConsumer } from './pull/pull-consumer';
@@ -55,7 +72,13 @@ export type { MqkitEventName, MqkitEvents, MqkitListener } from './events/event-
 // SPI
 export type { AllocationInput, AllocationStrategy, StrategyOption } from './spi/allocation-strategy';
 export type { Codec } from './spi/codec';
-export type { OffsetStore, OffsetStoreContext, OffsetStoreProvider, PersistOptions, ReadOffsetFrom } from './spi/offset-store';
+export type {
+  OffsetStore,
+  OffsetStoreContext,
+  OffsetStoreProvider,
+  PersistOptions,
+  ReadOffsetFrom,
+} from './spi/offset-store';
 export type { MqkitPlugin, PluginContext } from './spi/plugin';
 export type { OptionalRole, TransportContext, TransportPlugin, TransportRoles } from './spi/transport.plugin';
 export { Tokens } from './spi/tokens';
@@ -103,7 +126,13 @@ export type { ConsumeContext } from './runtime/consume-context';
 export type { ConsumeHook, ConsumeInvocation } from './runtime/consume-hook';
 export type { ConsumerStatus, QueueStatus, ReleaseReport, StopReport } from './runtime/runtime-status';
 export type { TopicStatsReport } from './runtime/consume-stats';
-export { ConsumerApp, createConsumerApp, type AppState, type AppStatus, type ConsumerControl } from './app/consumer-app';
+export {
+  ConsumerApp,
+  createConsumerApp,
+  type AppState,
+  type AppStatus,
+  type ConsumerControl,
+} from './app/consumer-app';
 export type { ConsumerAppOptions, MessageQueueListener, StopOptions } from './app/app-options';
 export { createProducer, type StandaloneProducer, type StandaloneProducerOptions } from './app/create-producer';
 export { createAdmin, type Admin } from './app/create-admin';

@@ -15,7 +15,15 @@ export { Fifo } from './util/fifo';
 export { deferred, sleep, toError, type Deferred } from './util/deferred';
 export { buildClientId, localAddress } from './util/client-id';
 export { checkAllocationInput } from './allocation/check-allocation-input';
-export { IssueCollector, checkName, NAME_PATTERN, TOPIC_MAX_LENGTH, GROUP_MAX_LENGTH, parseConsumeTimestamp, formatConsumeTimestamp } from './options/option-checks';
+export {
+  IssueCollector,
+  checkName,
+  NAME_PATTERN,
+  TOPIC_MAX_LENGTH,
+  GROUP_MAX_LENGTH,
+  parseConsumeTimestamp,
+  formatConsumeTimestamp,
+} from './options/option-checks';
 export { buildDefinitions } from './definition/build-definitions';
 export { exploreConsumers } from './definition/explore-consumers';
 export { UniqKeyGenerator } from './producer/uniq-key';

@@ -38,7 +38,18 @@ async function main(argv: readonly string[]): Promise<void> {
     if ((c.writesResults ?? true) && !process.env['MQKIT_BENCH_NO_RESULTS']) {
       const trial = process.env['MQKIT_BENCH_TRIAL'];
       const command = commandLine(c.name, args);
-      const written = writeResults({ case: c.name, command, finishedAt: new Date().toISOString(), durationSec: Math.round((Date.now() - started) / 1000), machine: describeMachine(), settings: [...settingsLines], result: line }, trial);
+      const written = writeResults(
+        {
+          case: c.name,
+          command,
+          finishedAt: new Date().toISOString(),
+          durationSec: Math.round((Date.now() - started) / 1000),
+          machine: describeMachine(),
+          settings: [...settingsLines],
+          result: line,
+        },
+        trial,
+      );
       process.stderr.write(`# results: ${written.path}\n`);
       for (const text of written.rerun ? describeRerun(written.rerun) : []) process.stderr.write(`# ${text}\n`);
     }

@@ -16,9 +16,16 @@ export class BillingConsumer {
   ) {}
 
   @Consumer({ group: ORDERS_GROUP, topic: ORDERS_TOPIC, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' })
-  async bill(@MqPayload(new ValidationPipe({ transform: true })) order: OrderDto, @MqConsumeContext() ctx: ConsumeContext): Promise<void> {
+  async bill(
+    @MqPayload(new ValidationPipe({ transform: true })) order: OrderDto,
+    @MqConsumeContext() ctx: ConsumeContext,
+  ): Promise<void> {
     if (this.options.workMs > 0) await delay(this.options.workMs, undefined, { signal: ctx.signal });
-    await this.producer.send({ topic: SHIPMENTS_TOPIC, payload: { seq: order.seq, run: order.run }, keys: `order-${order.seq}` });
+    await this.producer.send({
+      topic: SHIPMENTS_TOPIC,
+      payload: { seq: order.seq, run: order.run },
+      keys: `order-${order.seq}`,
+    });
     this.ledger.recordBilled(order.run);
   }
 }

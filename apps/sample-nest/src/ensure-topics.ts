@@ -4,7 +4,11 @@ import { createConsumerApp, type TopicAdmin, type TransportPlugin } from '@mqkit
  * Creates the sample's topics on a real cluster (whose brokers usually run with autoCreateTopicEnable=false)
  * through the transport's TopicAdmin role, from a short-lived app with no consumers.
  */
-export async function ensureTopics(transport: TransportPlugin, topics: readonly string[], queues: number): Promise<void> {
+export async function ensureTopics(
+  transport: TransportPlugin,
+  topics: readonly string[],
+  queues: number,
+): Promise<void> {
   const admin = await createConsumerApp({ transport, consumers: [] });
   await admin.start();
   try {

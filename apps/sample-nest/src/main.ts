@@ -16,7 +16,9 @@ async function main(): Promise<number | undefined> {
     process.stderr.write(`${(error as Error).message}\n`);
     return 2;
   }
-  process.stderr.write(`mqkit sample-nest: ${options.messages} orders through a NestJS app (billing -> shipping) on ${options.namesrv ? `RocketMQ at ${options.namesrv}` : 'the embedded broker'}${options.serve ? ', serving until SIGTERM' : ''}\n`);
+  process.stderr.write(
+    `mqkit sample-nest: ${options.messages} orders through a NestJS app (billing -> shipping) on ${options.namesrv ? `RocketMQ at ${options.namesrv}` : 'the embedded broker'}${options.serve ? ', serving until SIGTERM' : ''}\n`,
+  );
   const line = new ProgressLine();
   let summary;
   try {
@@ -36,7 +38,9 @@ main().then(
     if (code !== undefined) process.exit(code);
   },
   (error: unknown) => {
-    process.stderr.write(`${error instanceof UsageError ? error.message : ((error as Error)?.stack ?? String(error))}\n`);
+    process.stderr.write(
+      `${error instanceof UsageError ? error.message : ((error as Error)?.stack ?? String(error))}\n`,
+    );
     process.exit(1);
   },
 );

@@ -16,7 +16,10 @@ import { SummaryReporter, type SampleNestSummary } from './summary.reporter';
  * the injected MqkitProducer and, unless `serve`, closes the app once every order has shipped. Resolves with the summary (printed on stdout
  * by SummaryReporter when the app closes); with `serve`, the app stays up until a signal closes it.
  */
-export async function runSampleNest(options: SampleNestOptions, progress: (line: string) => void): Promise<SampleNestSummary | undefined> {
+export async function runSampleNest(
+  options: SampleNestOptions,
+  progress: (line: string) => void,
+): Promise<SampleNestSummary | undefined> {
   const broker = options.namesrv ? undefined : new EmbeddedBroker();
   const transport = broker ? memoryTransport({ broker }) : rocketmqTransport({ nameServer: options.namesrv! });
   if (broker) for (const topic of [ORDERS_TOPIC, SHIPMENTS_TOPIC]) broker.createTopic({ topic, queues: 4 });
@@ -29,12 +32,22 @@ export async function runSampleNest(options: SampleNestOptions, progress: (line:
   const ledger = app.get(OrderLedger);
   const consumers = app.get(MqkitConsumers);
   const producer = app.get(MqkitProducer);
-  const timer = setInterval(() => progress(`ready ${consumers.ready}  produced ${runtime.produced}/${options.messages}  billed ${ledger.billed}  shipped ${ledger.shipped.size}`), 200);
+  const timer = setInterval(
+    () =>
+      progress(
+        `ready ${consumers.ready}  produced ${runtime.produced}/${options.messages}  billed ${ledger.billed}  shipped ${ledger.shipped.size}`,
+      ),
+    200,
+  );
   try {
     // A FIFO window of 256 sends: awaiting the oldest is O(1) (racing every pending send would not be).
     const window: Promise<unknown>[] = [];
     for (let seq = 0; seq < options.messages; seq++) {
-      window.push(producer.send({ topic: ORDERS_TOPIC, payload: { seq, item: `item-${seq % 97}`, run: runId }, keys: `order-${seq}` }).then(() => runtime.produced++));
+      window.push(
+        producer
+          .send({ topic: ORDERS_TOPIC, payload: { seq, item: `item-${seq % 97}`, run: runId }, keys: `order-${seq}` })
+          .then(() => runtime.produced++),
+      );
       if (window.length >= 256) await window.shift();
     }
     await Promise.all(window);

@@ -3,8 +3,25 @@ import { UsageError, parseSampleNestArgs } from './sample-nest-options';
 
 describe('parseSampleNestArgs', () => {
   it('has defaults and reads every flag', () => {
-    expect(parseSampleNestArgs([])).toEqual({ messages: 2000, workMs: 0, serve: false, progress: true, namesrv: undefined });
-    expect(parseSampleNestArgs(['--messages', '10', '--work-ms', '5', '--serve', '--no-progress', '--namesrv', '127.0.0.1:9876'])).toEqual({
+    expect(parseSampleNestArgs([])).toEqual({
+      messages: 2000,
+      workMs: 0,
+      serve: false,
+      progress: true,
+      namesrv: undefined,
+    });
+    expect(
+      parseSampleNestArgs([
+        '--messages',
+        '10',
+        '--work-ms',
+        '5',
+        '--serve',
+        '--no-progress',
+        '--namesrv',
+        '127.0.0.1:9876',
+      ]),
+    ).toEqual({
       messages: 10,
       workMs: 5,
       serve: true,

@@ -13,7 +13,8 @@ export interface SampleNestOptions {
   readonly namesrv: string | undefined;
 }
 
-const USAGE = 'usage: npm run start:nest -- [--messages N] [--work-ms MS] [--serve] [--namesrv host:port] [--no-progress]';
+const USAGE =
+  'usage: npm run start:nest -- [--messages N] [--work-ms MS] [--serve] [--namesrv host:port] [--no-progress]';
 
 export class UsageError extends Error {}
 
@@ -38,7 +39,8 @@ export function parseSampleNestArgs(argv: readonly string[]): SampleNestOptions 
   if (values.help) throw new UsageError(USAGE);
   const int = (name: string, raw: string, min: number, max: number): number => {
     const n = Number(raw);
-    if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be an integer in [${min}, ${max}] (got ${raw})\n${USAGE}`);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new UsageError(`--${name} must be an integer in [${min}, ${max}] (got ${raw})\n${USAGE}`);
     return n;
   };
   return {

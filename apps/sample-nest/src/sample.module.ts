@@ -15,9 +15,19 @@ export class SampleModule {
       module: SampleModule,
       imports: [
         // The embedded broker by default, rocketmqTransport({ nameServer }) with --namesrv.
-        MqkitModule.forRoot({ transport: options.transport, producer: { group: PRODUCER_GROUP }, stopTimeoutMs: 10_000 }),
+        MqkitModule.forRoot({
+          transport: options.transport,
+          producer: { group: PRODUCER_GROUP },
+          stopTimeoutMs: 10_000,
+        }),
       ],
-      providers: [{ provide: SAMPLE_OPTIONS, useValue: options }, OrderLedger, BillingConsumer, ShippingConsumer, SummaryReporter],
+      providers: [
+        { provide: SAMPLE_OPTIONS, useValue: options },
+        OrderLedger,
+        BillingConsumer,
+        ShippingConsumer,
+        SummaryReporter,
+      ],
     };
   }
 }

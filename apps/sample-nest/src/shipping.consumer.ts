@@ -8,7 +8,13 @@ import { SHIPMENTS_TOPIC, SHIPPING_GROUP } from './sample-topics';
 export class ShippingConsumer {
   constructor(private readonly ledger: OrderLedger) {}
 
-  @Consumer({ group: SHIPPING_GROUP, topic: SHIPMENTS_TOPIC, batch: true, consumeMessageBatchMaxSize: 16, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' })
+  @Consumer({
+    group: SHIPPING_GROUP,
+    topic: SHIPMENTS_TOPIC,
+    batch: true,
+    consumeMessageBatchMaxSize: 16,
+    consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
+  })
   ship(@MqPayload() shipments: Shipment[]): void {
     this.ledger.recordShipments(shipments);
   }

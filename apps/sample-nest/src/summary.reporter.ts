@@ -45,8 +45,12 @@ export class SummaryReporter implements OnApplicationShutdown {
     const report = await this.consumers.stop();
     const { broker } = this.options;
     const committed = broker
-      ? broker.subscribeQueues(ORDERS_TOPIC).reduce((sum, mq) => sum + Math.max(0, broker.queryConsumerOffset(ORDERS_GROUP, mq)), 0)
-      : (report?.consumers.find((c) => c.group === ORDERS_GROUP)?.queues ?? []).filter((q) => q.mq.topic === ORDERS_TOPIC).reduce((sum, q) => sum + Math.max(0, q.offset), 0);
+      ? broker
+          .subscribeQueues(ORDERS_TOPIC)
+          .reduce((sum, mq) => sum + Math.max(0, broker.queryConsumerOffset(ORDERS_GROUP, mq)), 0)
+      : (report?.consumers.find((c) => c.group === ORDERS_GROUP)?.queues ?? [])
+          .filter((q) => q.mq.topic === ORDERS_TOPIC)
+          .reduce((sum, q) => sum + Math.max(0, q.offset), 0);
     const { produced } = this.options;
     const unique = this.ledger.shipped.size;
     this.summary = {
@@ -60,7 +64,8 @@ export class SummaryReporter implements OnApplicationShutdown {
       drained: report?.drained ?? true,
       elapsedMs: Date.now() - this.options.startedAt,
     };
-    if (signal) process.stderr.write(`\nmqkit sample-nest: ${signal} received; consumers drained: ${this.summary.drained}\n`);
+    if (signal)
+      process.stderr.write(`\nmqkit sample-nest: ${signal} received; consumers drained: ${this.summary.drained}\n`);
     process.stdout.write(`${JSON.stringify(this.summary)}\n`);
   }
 }

@@ -25,7 +25,9 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`${error instanceof UsageError ? error.message : ((error as Error)?.stack ?? String(error))}\n`);
+    process.stderr.write(
+      `${error instanceof UsageError ? error.message : ((error as Error)?.stack ?? String(error))}\n`,
+    );
     process.exit(1);
   },
 );

@@ -5,7 +5,10 @@ import { runSample } from './run-sample';
 describe('the sample run', () => {
   it('consumes everything through a join and a leave and counts two rebalances', async () => {
     const lines: string[] = [];
-    const summary = await runSample({ messages: 3000, instances: 3, size: 64, rate: 3000, namesrv: undefined, progress: true }, (l) => lines.push(l));
+    const summary = await runSample(
+      { messages: 3000, instances: 3, size: 64, rate: 3000, namesrv: undefined, progress: true },
+      (l) => lines.push(l),
+    );
     expect(summary.produced).toBe(3000);
     expect(summary.lost).toBe(0);
     expect(summary.unique).toBe(3000);

@@ -29,10 +29,14 @@ interface Instance {
  * The README's main job: a producer and a group of consumer instances of one @Consumer class; one more instance
  * joins a third of the way through and the first one leaves at two thirds. Counts what every instance consumed.
  */
-export async function runSample(options: SampleOptions, progress: (line: string) => void = () => undefined): Promise<SampleSummary> {
+export async function runSample(
+  options: SampleOptions,
+  progress: (line: string) => void = () => undefined,
+): Promise<SampleSummary> {
   const started = Date.now();
   const broker = options.namesrv ? undefined : new EmbeddedBroker();
-  const transport = (): TransportPlugin => (broker ? memoryTransport({ broker }) : rocketmqTransport({ nameServer: options.namesrv! }));
+  const transport = (): TransportPlugin =>
+    broker ? memoryTransport({ broker }) : rocketmqTransport({ nameServer: options.namesrv! });
   // On a real cluster the topic outlives the run: only this run's messages are counted.
   const runId = randomUUID().slice(0, 8);
   const deliveries = new Map<number, number>();
@@ -46,7 +50,12 @@ export async function runSample(options: SampleOptions, progress: (line: string)
     const stats = new InstanceStats(name, deliveries, runId);
     const scope = container.createChildContainer();
     scope.register(InstanceStats, { useValue: stats });
-    const app = await createConsumerApp({ transport: transport(), consumers: [OrderConsumer], container: scope, instanceName: `sample-${name}` });
+    const app = await createConsumerApp({
+      transport: transport(),
+      consumers: [OrderConsumer],
+      container: scope,
+      instanceName: `sample-${name}`,
+    });
     app.on('consumer.rebalance', (e) => {
       if (e.added.length + e.removed.length > 0) changedUnder.add([...e.cidAll].join(','));
     });
@@ -113,7 +122,15 @@ export async function runSample(options: SampleOptions, progress: (line: string)
   }
   const consumed = instances.reduce((n, i) => n + i.stats.consumed, 0);
   const unique = deliveries.size;
-  return { produced, consumed, unique, duplicates: consumed - unique, lost: produced - unique, rebalances: membershipChanges.filter((m) => changedUnder.has(m)).length, elapsedMs: Date.now() - started };
+  return {
+    produced,
+    consumed,
+    unique,
+    duplicates: consumed - unique,
+    lost: produced - unique,
+    rebalances: membershipChanges.filter((m) => changedUnder.has(m)).length,
+    elapsedMs: Date.now() - started,
+  };
 }
 
 function memberList(instances: readonly Instance[]): string {
@@ -128,8 +145,17 @@ function memberList(instances: readonly Instance[]): string {
 async function waitForStableGroup(instances: readonly Instance[], expected: number, queueCount: number): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const owned = instances.flatMap((i) => i.app.status().consumers.flatMap((c) => c.queues.filter((q) => q.mq.topic === SAMPLE_TOPIC && q.state === 'active')));
-    if (instances.length === expected && owned.length === queueCount && new Set(owned.map((q) => `${q.mq.brokerName}#${q.mq.queueId}`)).size === queueCount) return;
+    const owned = instances.flatMap((i) =>
+      i.app
+        .status()
+        .consumers.flatMap((c) => c.queues.filter((q) => q.mq.topic === SAMPLE_TOPIC && q.state === 'active')),
+    );
+    if (
+      instances.length === expected &&
+      owned.length === queueCount &&
+      new Set(owned.map((q) => `${q.mq.brokerName}#${q.mq.queueId}`)).size === queueCount
+    )
+      return;
     if (Date.now() > deadline) throw new Error('the initial group did not settle within 30 s');
     await new Promise((r) => setTimeout(r, 20));
   }

@@ -34,7 +34,8 @@ export function parseSampleArgs(argv: readonly string[]): SampleOptions {
   if (values.help) throw new UsageError(USAGE);
   const int = (name: string, raw: string, min: number, max: number): number => {
     const n = Number(raw);
-    if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be an integer in [${min}, ${max}] (got ${raw})\n${USAGE}`);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new UsageError(`--${name} must be an integer in [${min}, ${max}] (got ${raw})\n${USAGE}`);
     return n;
   };
   return {

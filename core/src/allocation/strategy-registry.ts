@@ -17,13 +17,24 @@ export class StrategyRegistry {
   resolve(option: StrategyOption, source: string): AllocationStrategy {
     if (typeof option === 'string') {
       const found = this.byName.get(option);
-      if (!found) throw new ConfigurationError({ source, option: 'strategy', value: option, allowed: `one of ${this.names().join(', ')} (register more with plugins, e.g. allocationStrategies())` });
+      if (!found)
+        throw new ConfigurationError({
+          source,
+          option: 'strategy',
+          value: option,
+          allowed: `one of ${this.names().join(', ')} (register more with plugins, e.g. allocationStrategies())`,
+        });
       return found;
     }
     if (typeof option === 'function') {
       const instance = new option();
       if (typeof instance.allocate !== 'function' || typeof instance.name !== 'string') {
-        throw new ConfigurationError({ source, option: 'strategy', value: option, allowed: 'a class implementing AllocationStrategy (name, allocate)' });
+        throw new ConfigurationError({
+          source,
+          option: 'strategy',
+          value: option,
+          allowed: 'a class implementing AllocationStrategy (name, allocate)',
+        });
       }
       return instance;
     }

@@ -68,7 +68,15 @@ export class AdminReads {
       .sort((a, b) => compareMessageQueues(a.mq, b.mq))
       .map((s) => {
         const owner = owners.get(mqKey(s.mq));
-        const row = { topic: this.plain(s.mq.topic), brokerName: s.mq.brokerName, queueId: s.mq.queueId, brokerOffset: s.brokerOffset, consumerOffset: s.consumerOffset, lag: s.brokerOffset - s.consumerOffset, lastTimestamp: s.lastTimestamp };
+        const row = {
+          topic: this.plain(s.mq.topic),
+          brokerName: s.mq.brokerName,
+          queueId: s.mq.queueId,
+          brokerOffset: s.brokerOffset,
+          consumerOffset: s.consumerOffset,
+          lag: s.brokerOffset - s.consumerOffset,
+          lastTimestamp: s.lastTimestamp,
+        };
         return owner === undefined ? row : { ...row, clientId: owner };
       });
   }
@@ -77,7 +85,9 @@ export class AdminReads {
   async topicStats(topic: string): Promise<TopicQueueStats[]> {
     checkNames({ topic });
     const stats = await this.role('topicStats').topicStats(this.wrap(topic));
-    return [...stats].sort((a, b) => compareMessageQueues(a.mq, b.mq)).map((s) => ({ ...s, mq: this.plainQueue(s.mq) }));
+    return [...stats]
+      .sort((a, b) => compareMessageQueues(a.mq, b.mq))
+      .map((s) => ({ ...s, mq: this.plainQueue(s.mq) }));
   }
 
   /** The group's online members and registration; rejects with ConsumerNotOnlineError when none is online. */
@@ -87,8 +97,12 @@ export class AdminReads {
     if (!found) throw new ConsumerNotOnlineError(group);
     return {
       ...found,
-      connections: [...found.connections].sort((a, b) => (a.clientId < b.clientId ? -1 : a.clientId > b.clientId ? 1 : 0)),
-      subscriptions: found.subscriptions.map((s) => ({ ...s, topic: this.plain(s.topic) })).sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : 0)),
+      connections: [...found.connections].sort((a, b) =>
+        a.clientId < b.clientId ? -1 : a.clientId > b.clientId ? 1 : 0,
+      ),
+      subscriptions: found.subscriptions
+        .map((s) => ({ ...s, topic: this.plain(s.topic) }))
+        .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : 0)),
     };
   }
 
@@ -99,17 +113,31 @@ export class AdminReads {
   async queryMessagesByKey<T = unknown>(topic: string, key: string, options: QueryByKeyOptions): Promise<Message<T>[]> {
     const issues = new IssueCollector('queryMessagesByKey');
     checkName(issues, 'topic', topic, TOPIC_MAX_LENGTH);
-    if (typeof key !== 'string' || key === '' || /\s/.test(key)) issues.add('key', key, 'a non-empty key without spaces (KEYS are separated by spaces)');
-    if (!Number.isSafeInteger(options?.begin) || options.begin < 0) issues.add('begin', options?.begin, 'a time in ms since the epoch');
-    if (!Number.isSafeInteger(options?.end) || options.end < (options?.begin ?? 0)) issues.add('end', options?.end, 'a time in ms since the epoch, not before begin');
+    if (typeof key !== 'string' || key === '' || /\s/.test(key))
+      issues.add('key', key, 'a non-empty key without spaces (KEYS are separated by spaces)');
+    if (!Number.isSafeInteger(options?.begin) || options.begin < 0)
+      issues.add('begin', options?.begin, 'a time in ms since the epoch');
+    if (!Number.isSafeInteger(options?.end) || options.end < (options?.begin ?? 0))
+      issues.add('end', options?.end, 'a time in ms since the epoch, not before begin');
     issues.intRange('maxNum', options?.maxNum, 1, 0x7fffffff);
     if (issues.issues.length > 0) throw new ConfigurationError(issues.issues);
     const wrapped = this.wrap(topic);
     const maxNum = options.maxNum ?? 64;
-    const hits = await this.role('queryMessagesByKey').queryMessages({ topic: wrapped, key, maxNum, beginTimestamp: options.begin, endTimestamp: options.end, uniqueKey: false });
+    const hits = await this.role('queryMessagesByKey').queryMessages({
+      topic: wrapped,
+      key,
+      maxNum,
+      beginTimestamp: options.begin,
+      endTimestamp: options.end,
+      uniqueKey: false,
+    });
     // The index holds hashes of `topic#key`: MQAdminImpl keeps only hits whose topic and one of whose keys match.
-    const matching = hits.filter((r) => r.topic === wrapped && (r.properties[MessageConst.KEYS] ?? '').split(' ').includes(key));
-    return byStoreTime(matching).slice(-maxNum).map((r) => this.message<T>(r));
+    const matching = hits.filter(
+      (r) => r.topic === wrapped && (r.properties[MessageConst.KEYS] ?? '').split(' ').includes(key),
+    );
+    return byStoreTime(matching)
+      .slice(-maxNum)
+      .map((r) => this.message<T>(r));
   }
 
   /**
@@ -119,7 +147,8 @@ export class AdminReads {
    */
   async viewMessage<T = unknown>(id: string, options: { readonly topic?: string } = {}): Promise<Message<T>> {
     const issues = new IssueCollector('viewMessage');
-    if (typeof id !== 'string' || !/^(?:[0-9A-Fa-f]{32}|[0-9A-Fa-f]{56})$/.test(id)) issues.add('id', id, 'a message id: 32 (IPv4) or 56 (IPv6) hex digits');
+    if (typeof id !== 'string' || !/^(?:[0-9A-Fa-f]{32}|[0-9A-Fa-f]{56})$/.test(id))
+      issues.add('id', id, 'a message id: 32 (IPv4) or 56 (IPv6) hex digits');
     if (options.topic !== undefined) checkName(issues, 'topic', options.topic, TOPIC_MAX_LENGTH);
     if (issues.issues.length > 0) throw new ConfigurationError(issues.issues);
     const admin = this.role('viewMessage');
@@ -136,8 +165,17 @@ export class AdminReads {
     if (options.topic === undefined) throw new MessageNotFoundError(id, undefined);
     const wrapped = this.wrap(options.topic);
     const now = Date.now();
-    const hits = await admin.queryMessages({ topic: wrapped, key: id, maxNum: UNIQ_KEY_MAX_NUM, beginTimestamp: now - UNIQ_KEY_LOOKBACK_MS, endTimestamp: Number.MAX_SAFE_INTEGER, uniqueKey: true });
-    const found = byStoreTime(hits.filter((r) => r.topic === wrapped && (r.properties[MessageConst.UNIQ_KEY] ?? r.offsetMsgId) === id))[0];
+    const hits = await admin.queryMessages({
+      topic: wrapped,
+      key: id,
+      maxNum: UNIQ_KEY_MAX_NUM,
+      beginTimestamp: now - UNIQ_KEY_LOOKBACK_MS,
+      endTimestamp: Number.MAX_SAFE_INTEGER,
+      uniqueKey: true,
+    });
+    const found = byStoreTime(
+      hits.filter((r) => r.topic === wrapped && (r.properties[MessageConst.UNIQ_KEY] ?? r.offsetMsgId) === id),
+    )[0];
     if (!found) throw new MessageNotFoundError(id, options.topic, { cause: viewError });
     return this.message<T>(found);
   }
@@ -181,7 +219,13 @@ export class AdminReads {
   }
 
   private message<T>(record: MessageRecord): Message<T> {
-    return new ConsumedMessage<T>(record, { topic: record.topic, brokerName: record.brokerName, queueId: record.queueId }, jsonCodec, 0, this.namespace);
+    return new ConsumedMessage<T>(
+      record,
+      { topic: record.topic, brokerName: record.brokerName, queueId: record.queueId },
+      jsonCodec,
+      0,
+      this.namespace,
+    );
   }
 
   private wrap(name: string): string {
@@ -206,5 +250,7 @@ function checkNames(names: { group?: string; topic?: string }): void {
 
 /** Oldest first; ties by queue and offset, so the order is the same on every run. */
 function byStoreTime(records: readonly MessageRecord[]): MessageRecord[] {
-  return [...records].sort((a, b) => a.storeTimestamp - b.storeTimestamp || compareMessageQueues(a, b) || a.queueOffset - b.queueOffset);
+  return [...records].sort(
+    (a, b) => a.storeTimestamp - b.storeTimestamp || compareMessageQueues(a, b) || a.queueOffset - b.queueOffset,
+  );
 }

@@ -3,7 +3,10 @@ import type { ConsumerRuntime } from '../runtime/consumer-runtime';
 import type { BrokerCallbacks } from '../spi/transport.roles';
 
 /** What an app answers the brokers: its groups answer for consumers, its producer for check-backs and replies. */
-export function appCallbacks(runtimes: ReadonlyMap<string, ConsumerRuntime>, producer: () => Producer | undefined): BrokerCallbacks {
+export function appCallbacks(
+  runtimes: ReadonlyMap<string, ConsumerRuntime>,
+  producer: () => Producer | undefined,
+): BrokerCallbacks {
   return {
     resetOffsets: async (group, offsets) => {
       await runtimes.get(group)?.resetOffsets(offsets);

@@ -57,11 +57,27 @@ export interface StopOptions {
 
 /** The app-wide options' own checks (a group's options are checked with its declarations). */
 export function checkAppOptions(options: ConsumerAppOptions): void {
-  if (options.namespace !== undefined && (typeof options.namespace !== 'string' || !NAMESPACE_PATTERN.test(options.namespace))) {
-    throw new ConfigurationError({ source: 'createConsumerApp', option: 'namespace', value: options.namespace, allowed: 'a namespace of 1-64 characters from [a-zA-Z0-9_-]' });
+  if (
+    options.namespace !== undefined &&
+    (typeof options.namespace !== 'string' || !NAMESPACE_PATTERN.test(options.namespace))
+  ) {
+    throw new ConfigurationError({
+      source: 'createConsumerApp',
+      option: 'namespace',
+      value: options.namespace,
+      allowed: 'a namespace of 1-64 characters from [a-zA-Z0-9_-]',
+    });
   }
-  if (options.maxCachedBytes !== undefined && !(Number.isInteger(options.maxCachedBytes) && options.maxCachedBytes > 0)) {
-    throw new ConfigurationError({ source: 'createConsumerApp', option: 'maxCachedBytes', value: options.maxCachedBytes, allowed: 'an integer number of bytes > 0' });
+  if (
+    options.maxCachedBytes !== undefined &&
+    !(Number.isInteger(options.maxCachedBytes) && options.maxCachedBytes > 0)
+  ) {
+    throw new ConfigurationError({
+      source: 'createConsumerApp',
+      option: 'maxCachedBytes',
+      value: options.maxCachedBytes,
+      allowed: 'an integer number of bytes > 0',
+    });
   }
   resolveTraceOptions('createConsumerApp', options);
 }

@@ -24,7 +24,14 @@ const ENDED = new Set(['stopping', 'stopped', 'failed']);
  */
 export function whenReady(app: ReadySource, timeoutMs = DEFAULT_READY_TIMEOUT_MS): Promise<void> {
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    return Promise.reject(new ConfigurationError({ source: 'ConsumerApp.ready', option: 'timeoutMs', value: timeoutMs, allowed: 'a number of milliseconds > 0' }));
+    return Promise.reject(
+      new ConfigurationError({
+        source: 'ConsumerApp.ready',
+        option: 'timeoutMs',
+        value: timeoutMs,
+        allowed: 'a number of milliseconds > 0',
+      }),
+    );
   }
   return new Promise<void>((resolve, reject) => {
     const cleanups: (() => void)[] = [];
@@ -36,14 +43,14 @@ export function whenReady(app: ReadySource, timeoutMs = DEFAULT_READY_TIMEOUT_MS
     const check = (): void => {
       const status = app.status();
       if (status.ready) settle();
-      else if (ENDED.has(status.state)) settle(new IllegalStateError(`app ${app.clientId} will not become ready: it is ${status.state}`));
+      else if (ENDED.has(status.state))
+        settle(new IllegalStateError(`app ${app.clientId} will not become ready: it is ${status.state}`));
     };
-    const timer = setTimeout(() => settle(new TimeoutError(`app ${app.clientId} not ready after ${timeoutMs} ms: ${notReady(app.status())}`)), timeoutMs);
-    cleanups.push(
-      () => clearTimeout(timer),
-      app.onStateChange(check),
-      app.events.on('consumer.ready', check),
+    const timer = setTimeout(
+      () => settle(new TimeoutError(`app ${app.clientId} not ready after ${timeoutMs} ms: ${notReady(app.status())}`)),
+      timeoutMs,
     );
+    cleanups.push(() => clearTimeout(timer), app.onStateChange(check), app.events.on('consumer.ready', check));
     check();
   });
 }
@@ -53,6 +60,9 @@ function notReady(status: ReturnType<ReadySource['status']>): string {
   if (status.state !== 'running') return `it is ${status.state}`;
   return status.consumers
     .filter((c) => !c.ready)
-    .map((c) => `group ${c.group} owns ${c.queues.length} queue(s) and has ended no balanced rebalance pass${c.lastError ? ` (last error, in ${c.lastError.where}: ${c.lastError.message})` : ''}`)
+    .map(
+      (c) =>
+        `group ${c.group} owns ${c.queues.length} queue(s) and has ended no balanced rebalance pass${c.lastError ? ` (last error, in ${c.lastError.where}: ${c.lastError.message})` : ''}`,
+    )
     .join('; ');
 }

@@ -22,7 +22,12 @@ export async function checkSubscriptions(definitions: readonly ConsumerDefinitio
 }
 
 /** One subscription's check; undefined when the brokers accept it (TAG subscriptions need no check). */
-export async function checkSubscription(host: ClientHost, group: string, subscription: SubscriptionData, source: string): Promise<ConfigurationIssue | undefined> {
+export async function checkSubscription(
+  host: ClientHost,
+  group: string,
+  subscription: SubscriptionData,
+  source: string,
+): Promise<ConfigurationIssue | undefined> {
   if (subscription.expressionType === 'TAG') return undefined;
   const role = host.roles.subscriptionCheck;
   if (!role) return host.missing('subscriptionCheck', `the sql subscription of group ${group}`, source);

@@ -6,7 +6,10 @@ import { Tokens } from '../spi/tokens';
 import type { TransportContext, TransportPlugin, TransportRoles } from '../spi/transport.plugin';
 import { ClientHost } from './client-host';
 
-function transport(log: string[], extra: Partial<TransportRoles> = {}): TransportPlugin & { context?: TransportContext } {
+function transport(
+  log: string[],
+  extra: Partial<TransportRoles> = {},
+): TransportPlugin & { context?: TransportContext } {
   const plugin: TransportPlugin & { context?: TransportContext } = {
     kind: 'transport',
     name: 'fake',
@@ -14,9 +17,20 @@ function transport(log: string[], extra: Partial<TransportRoles> = {}): Transpor
       plugin.context = context;
       return {
         routes: { subscribeQueues: async () => [], publishQueues: async () => [] },
-        membership: { heartbeat: async () => undefined, unregister: async () => undefined, consumerIds: async () => [], changes$: EMPTY },
+        membership: {
+          heartbeat: async () => undefined,
+          unregister: async () => undefined,
+          consumerIds: async () => [],
+          changes$: EMPTY,
+        },
         puller: { pull: async () => Promise.reject(new Error('unused')) },
-        offsets: { queryConsumerOffset: async () => -1, commitConsumerOffset: async () => undefined, minOffset: async () => 0, maxOffset: async () => 0, searchOffset: async () => 0 },
+        offsets: {
+          queryConsumerOffset: async () => -1,
+          commitConsumerOffset: async () => undefined,
+          minOffset: async () => 0,
+          maxOffset: async () => 0,
+          searchOffset: async () => 0,
+        },
         close: async () => void log.push('transport closed'),
         ...extra,
       };
@@ -37,7 +51,11 @@ describe('ClientHost (the bootstrap of apps, producers and admins)', () => {
   it('connects with the client id, profile, events and the broker callbacks in the context', async () => {
     const fake = transport([]);
     const host = new ClientHost('createConsumerApp', { instanceName: 'app-1', clientIp: '10.0.0.1', profile: 'fast' });
-    const callbacks = { resetOffsets: async () => undefined, runningInfo: () => undefined, consumeDirectly: async () => undefined };
+    const callbacks = {
+      resetOffsets: async () => undefined,
+      runningInfo: () => undefined,
+      consumeDirectly: async () => undefined,
+    };
     await host.connect(fake, callbacks);
     expect(fake.context).toMatchObject({ clientId: '10.0.0.1@app-1', profile: { name: 'fast' }, callbacks });
     expect(fake.context!.events).toBe(host.events);
@@ -61,7 +79,9 @@ describe('ClientHost (the bootstrap of apps, producers and admins)', () => {
     const log: string[] = [];
     const host = new ClientHost('createConsumerApp', {});
     await host.connect(transport(log));
-    await host.register([{ name: 'p', register: (_c, ctx) => ctx.addTeardown(() => void log.push('plugin torn down')) }]);
+    await host.register([
+      { name: 'p', register: (_c, ctx) => ctx.addTeardown(() => void log.push('plugin torn down')) },
+    ]);
     await Promise.all([host.close(), host.close()]);
     expect(log).toEqual(['plugin torn down', 'transport closed']);
   });

@@ -45,7 +45,12 @@ export class ClientHost {
     this.profile = resolveProfile(options.profile);
     this.clientId = buildClientId(options);
     this.container = (options.container ?? rootContainer).createChildContainer();
-    this.plugins = new PluginHost(this.container, { clientId: this.clientId, profile: this.profile, namespace: options.namespace, events: this.events });
+    this.plugins = new PluginHost(this.container, {
+      clientId: this.clientId,
+      profile: this.profile,
+      namespace: options.namespace,
+      events: this.events,
+    });
   }
 
   /**
@@ -56,10 +61,20 @@ export class ClientHost {
   async connect(transport: unknown, callbacks?: BrokerCallbacks): Promise<TransportRoles> {
     if (this.connected) throw new IllegalStateError(`${this.source}: the transport is already connected`);
     if (!isTransport(transport)) {
-      throw new ConfigurationError({ source: this.source, option: 'transport', value: transport, allowed: 'a transport plugin, e.g. memoryTransport() from @mqkit/transport-memory' });
+      throw new ConfigurationError({
+        source: this.source,
+        option: 'transport',
+        value: transport,
+        allowed: 'a transport plugin, e.g. memoryTransport() from @mqkit/transport-memory',
+      });
     }
     this.transportName = transport.name;
-    const roles = await transport.connect({ clientId: this.clientId, profile: this.profile, events: this.events, callbacks });
+    const roles = await transport.connect({
+      clientId: this.clientId,
+      profile: this.profile,
+      events: this.events,
+      callbacks,
+    });
     this.connected = roles;
     const tokens: [InjectionToken<unknown>, unknown][] = [
       [Tokens.RouteResolver, roles.routes],
@@ -92,7 +107,12 @@ export class ClientHost {
   /** The issue a missing role makes (undefined when present), for validation that collects every issue. */
   missing(role: OptionalRole, neededBy: string, source = this.source): ConfigurationIssue | undefined {
     if (this.roles[role] !== undefined) return undefined;
-    return { source, option: 'transport', value: this.transportName, allowed: `a transport that provides ${ROLE_NAMES[role]} (needed by ${neededBy})` };
+    return {
+      source,
+      option: 'transport',
+      value: this.transportName,
+      allowed: `a transport that provides ${ROLE_NAMES[role]} (needed by ${neededBy})`,
+    };
   }
 
   /** Where plugins read the client's consumer groups from (`PluginContext.consumers`). */

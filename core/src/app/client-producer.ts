@@ -18,11 +18,28 @@ export interface ClientProducer {
  * The one way a client (a consumer app's `producer`, createProducer) builds its Producer: the option's hooks
  * first, then the plugins', then the message trace's (innermost, so its cost is the send's own).
  */
-export function clientProducer(host: ClientHost, options: ResolvedProducerOptions, routes: RouteResolver, sender: MessageSender, heartbeatNow: () => Promise<void>): ClientProducer {
-  const trace = options.trace && new MessageTrace({ group: options.group, type: 'PRODUCE' }, options.trace, { routes, sender, events: host.events, clientId: host.clientId });
+export function clientProducer(
+  host: ClientHost,
+  options: ResolvedProducerOptions,
+  routes: RouteResolver,
+  sender: MessageSender,
+  heartbeatNow: () => Promise<void>,
+): ClientProducer {
+  const trace =
+    options.trace &&
+    new MessageTrace({ group: options.group, type: 'PRODUCE' }, options.trace, {
+      routes,
+      sender,
+      events: host.events,
+      clientId: host.clientId,
+    });
   const producer = new Producer({
     options,
-    hooks: [...options.hooks, ...resolveAllOf(host.container, Tokens.SendHook), ...(trace ? [trace.sendHook(options.codec)] : [])],
+    hooks: [
+      ...options.hooks,
+      ...resolveAllOf(host.container, Tokens.SendHook),
+      ...(trace ? [trace.sendHook(options.codec)] : []),
+    ],
     routes,
     sender,
     events: host.events,

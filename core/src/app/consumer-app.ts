@@ -105,7 +105,10 @@ export class ConsumerApp {
 
   /** The app's producer (when `producer` options were given). */
   get producer(): Producer {
-    if (!this.producerInstance) throw new IllegalStateError('this app has no producer: pass `producer: { group }` to createConsumerApp and start it');
+    if (!this.producerInstance)
+      throw new IllegalStateError(
+        'this app has no producer: pass `producer: { group }` to createConsumerApp and start it',
+      );
     return this.producerInstance;
   }
 
@@ -114,7 +117,8 @@ export class ConsumerApp {
    * ConfigurationError before anything consumes; on any failure what was started is stopped again.
    */
   async start(): Promise<void> {
-    if (this.currentState !== 'new') throw new IllegalStateError(`app ${this.clientId} cannot start: it is ${this.currentState}`);
+    if (this.currentState !== 'new')
+      throw new IllegalStateError(`app ${this.clientId} cannot start: it is ${this.currentState}`);
     this.moveTo('starting');
     try {
       const { options, host } = this;
@@ -126,7 +130,15 @@ export class ConsumerApp {
       await host.register(options.plugins ?? []);
       // One trace for the app's groups (Java: one per push consumer), named after the first, as Java names it after its own.
       const trace = traceSettings(options);
-      const consumerTrace = trace && definitions[0] && new MessageTrace({ group: definitions[0].group, type: 'CONSUME' }, trace, { routes: transport.routes, sender: host.require('sender', 'enableMsgTrace'), events: host.events, clientId: host.clientId });
+      const consumerTrace =
+        trace &&
+        definitions[0] &&
+        new MessageTrace({ group: definitions[0].group, type: 'CONSUME' }, trace, {
+          routes: transport.routes,
+          sender: host.require('sender', 'enableMsgTrace'),
+          events: host.events,
+          clientId: host.clientId,
+        });
       if (consumerTrace) this.traces.push(consumerTrace);
       const runtimes = createConsumerGroups(definitions, host, options, {
         clientId: host.clientId,
@@ -135,7 +147,11 @@ export class ConsumerApp {
         budget: this.budget,
         signal: this.controller.signal,
         transport,
-        hooks: [...(options.hooks ?? []), ...resolveAllOf(host.container, Tokens.ConsumeHook), ...(consumerTrace ? [consumerTrace.consumeHook()] : [])],
+        hooks: [
+          ...(options.hooks ?? []),
+          ...resolveAllOf(host.container, Tokens.ConsumeHook),
+          ...(consumerTrace ? [consumerTrace.consumeHook()] : []),
+        ],
         namespace: options.namespace,
         onAssignmentChanged: () => this.heartbeats?.now(),
         messageQueueChanged: options.messageQueueListener
@@ -145,7 +161,13 @@ export class ConsumerApp {
       for (const runtime of runtimes) runtime.bindHandlers();
       if (options.producer) {
         const resolved = resolveProducerOptions({ namespace: options.namespace, ...options.producer });
-        const client = clientProducer(host, resolved, transport.routes, host.require('sender', 'the producer'), async () => this.heartbeats?.beatNow());
+        const client = clientProducer(
+          host,
+          resolved,
+          transport.routes,
+          host.require('sender', 'the producer'),
+          async () => this.heartbeats?.beatNow(),
+        );
         this.producerInstance = client.producer;
         if (client.trace) this.traces.push(client.trace);
         host.container.register(Producer, { useValue: this.producerInstance });
@@ -154,13 +176,23 @@ export class ConsumerApp {
       const producerGroups = () => (this.producerInstance?.heartbeats ? [this.producerInstance.group] : []);
       if (runtimes.length > 0 || this.producerInstance) {
         const registrations = () => [...this.runtimes.values()].map((r) => r.registration());
-        this.heartbeats = new Heartbeats(transport.membership, registrations, (error) => this.heartbeatFailed(error), this.controller.signal, producerGroups);
+        this.heartbeats = new Heartbeats(
+          transport.membership,
+          registrations,
+          (error) => this.heartbeatFailed(error),
+          this.controller.signal,
+          producerGroups,
+        );
         await transport.membership.heartbeat(registrations(), producerGroups());
       }
       for (const runtime of runtimes) await runtime.start();
       this.heartbeats?.start(host.profile.heartbeatIntervalMs);
       if (runtimes.length > 0) {
-        this.stallWatch = new StallWatch(host.profile.stallThresholdMs, (frozenMs) => this.recoverFromStall(frozenMs), this.controller.signal);
+        this.stallWatch = new StallWatch(
+          host.profile.stallThresholdMs,
+          (frozenMs) => this.recoverFromStall(frozenMs),
+          this.controller.signal,
+        );
         this.stallWatch.start();
       }
       this.moveTo('running');
@@ -189,12 +221,23 @@ export class ConsumerApp {
    * when the app stops or fails first.
    */
   ready(options: { timeoutMs?: number } = {}): Promise<void> {
-    return whenReady({ clientId: this.clientId, events: this.events, status: () => this.status(), onStateChange: (listener) => this.onStateChange(listener) }, options.timeoutMs);
+    return whenReady(
+      {
+        clientId: this.clientId,
+        events: this.events,
+        status: () => this.status(),
+        onStateChange: (listener) => this.onStateChange(listener),
+      },
+      options.timeoutMs,
+    );
   }
 
   consumer(group: string): ConsumerControl {
     const runtime = this.runtimes.get(wrapNamespace(this.options.namespace, group));
-    if (!runtime) throw new IllegalStateError(`no consumer group ${group} in app ${this.clientId} (started groups: ${[...this.runtimes.keys()].join(', ') || 'none'})`);
+    if (!runtime)
+      throw new IllegalStateError(
+        `no consumer group ${group} in app ${this.clientId} (started groups: ${[...this.runtimes.keys()].join(', ') || 'none'})`,
+      );
     return consumerControl(group, runtime, this.host, this.options.namespace);
   }
 
@@ -247,7 +290,9 @@ export class ConsumerApp {
     this.controller.abort();
     await this.heartbeats?.stopped();
     await this.stallWatch?.stopped();
-    const consumers = await Promise.all([...this.runtimes.values()].map(async (r) => ({ group: r.group, queues: await r.stop(deadline) })));
+    const consumers = await Promise.all(
+      [...this.runtimes.values()].map(async (r) => ({ group: r.group, queues: await r.stop(deadline) })),
+    );
     await this.producerInstance?.stop();
     // After the last handler call and send: the records they queued are sent before the connection closes.
     await Promise.all(this.traces.map((t) => t.stop()));
@@ -286,7 +331,8 @@ export class ConsumerApp {
   }
 
   private heartbeatFailed(error: unknown): void {
-    for (const group of this.runtimes.keys()) this.events.emit('consumer.error', { group, where: 'heartbeat', error: toError(error) });
+    for (const group of this.runtimes.keys())
+      this.events.emit('consumer.error', { group, where: 'heartbeat', error: toError(error) });
   }
 
   private brokerCallbacks(): BrokerCallbacks {

@@ -19,7 +19,12 @@ export interface ConsumerControl {
 }
 
 /** The controls of one started group; topics given to a reset are wrapped in the app's namespace. */
-export function consumerControl(group: string, runtime: ConsumerRuntime, host: ClientHost, namespace: string | undefined): ConsumerControl {
+export function consumerControl(
+  group: string,
+  runtime: ConsumerRuntime,
+  host: ClientHost,
+  namespace: string | undefined,
+): ConsumerControl {
   return {
     group,
     pause: () => runtime.pause(),
@@ -27,7 +32,9 @@ export function consumerControl(group: string, runtime: ConsumerRuntime, host: C
     status: () => runtime.status(),
     resetOffsetByTimestamp: async (timestamp, topics) => {
       const admin = host.require('offsetAdmin', 'the offset reset');
-      for (const topic of topics?.map((t) => wrapNamespace(namespace, t)) ?? runtime.definition.subscriptions.map((s) => s.topic)) await admin.resetOffsetByTimestamp(runtime.group, topic, timestamp);
+      for (const topic of topics?.map((t) => wrapNamespace(namespace, t)) ??
+        runtime.definition.subscriptions.map((s) => s.topic))
+        await admin.resetOffsetByTimestamp(runtime.group, topic, timestamp);
     },
   };
 }

@@ -27,18 +27,30 @@ export function createConsumerGroups(
     for (const s of container.resolveAll(Tokens.AllocationStrategy)) registry.register(s);
   }
   const provider: OffsetStoreProvider =
-    options.offsetStore ?? (container.isRegistered(Tokens.OffsetStoreProvider, true) ? container.resolve(Tokens.OffsetStoreProvider) : brokerOffsetStore());
+    options.offsetStore ??
+    (container.isRegistered(Tokens.OffsetStoreProvider, true)
+      ? container.resolve(Tokens.OffsetStoreProvider)
+      : brokerOffsetStore());
   const issues: ConfigurationIssue[] = [];
   const runtimes: ConsumerRuntime[] = [];
   for (const definition of definitions) {
     const source = definition.sources[0] ?? definition.group;
     const o = definition.options;
     if (o.consumeMode === 'ORDERLY' || o.exclusiveHandoff) {
-      const missing = host.missing('locks', `${o.consumeMode === 'ORDERLY' ? 'consumeMode ORDERLY' : 'exclusiveHandoff'} of group ${definition.group}`, source);
+      const missing = host.missing(
+        'locks',
+        `${o.consumeMode === 'ORDERLY' ? 'consumeMode ORDERLY' : 'exclusiveHandoff'} of group ${definition.group}`,
+        source,
+      );
       if (missing) issues.push(missing);
     }
     if (definition.subscriptions.some((s) => s.reply) && !host.roles.sender?.sendReply) {
-      issues.push({ source, option: 'reply', value: true, allowed: "a transport that sends replies (MessageSender.sendReply)" });
+      issues.push({
+        source,
+        option: 'reply',
+        value: true,
+        allowed: 'a transport that sends replies (MessageSender.sendReply)',
+      });
     }
     if (!provider.models.includes(o.messageModel)) {
       issues.push({

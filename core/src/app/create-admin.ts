@@ -48,7 +48,12 @@ export interface Admin {
  * await admin.close();
  * ```
  */
-export async function createAdmin(options: { transport: TransportPlugin; profile?: ProfileOption; instanceName?: string; namespace?: string }): Promise<Admin> {
+export async function createAdmin(options: {
+  transport: TransportPlugin;
+  profile?: ProfileOption;
+  instanceName?: string;
+  namespace?: string;
+}): Promise<Admin> {
   const issues = new IssueCollector('createAdmin');
   checkNamespace(issues, options.namespace);
   if (issues.issues.length > 0) throw new ConfigurationError(issues.issues);
@@ -59,8 +64,13 @@ export async function createAdmin(options: { transport: TransportPlugin; profile
   const reads = new AdminReads((neededBy) => host.require('clusterAdmin', neededBy), options.namespace);
   return {
     createTopic: (o) => host.require('topicAdmin', 'createTopic').createTopic({ ...o, topic: wrap(o.topic) }),
-    resetOffsetByTimestamp: (group, topic, timestamp) => host.require('offsetAdmin', 'resetOffsetByTimestamp').resetOffsetByTimestamp(wrap(group), wrap(topic), timestamp),
-    queues: async (topic) => (await roles.routes.subscribeQueues(wrap(topic))).map((mq) => ({ ...mq, topic: withoutNamespace(options.namespace, mq.topic) })),
+    resetOffsetByTimestamp: (group, topic, timestamp) =>
+      host.require('offsetAdmin', 'resetOffsetByTimestamp').resetOffsetByTimestamp(wrap(group), wrap(topic), timestamp),
+    queues: async (topic) =>
+      (await roles.routes.subscribeQueues(wrap(topic))).map((mq) => ({
+        ...mq,
+        topic: withoutNamespace(options.namespace, mq.topic),
+      })),
     consumerProgress: (group) => reads.consumerProgress(group),
     topicStats: (topic) => reads.topicStats(topic),
     consumerConnections: (group) => reads.consumerConnections(group),

@@ -51,7 +51,8 @@ export async function createProducer(options: StandaloneProducerOptions): Promis
     resetOffsets: async () => undefined,
     runningInfo: () => undefined,
     consumeDirectly: async () => undefined,
-    checkTransaction: async (group, record) => (producer?.transactional && group === resolved.group ? producer.checkTransaction(record) : undefined),
+    checkTransaction: async (group, record) =>
+      producer?.transactional && group === resolved.group ? producer.checkTransaction(record) : undefined,
     receiveReply: (record) => producer?.receiveReply(record),
   };
   const roles = await host.connect(options.transport, callbacks);
@@ -68,7 +69,8 @@ export async function createProducer(options: StandaloneProducerOptions): Promis
   const heartbeats = new Heartbeats(
     roles.membership,
     () => [],
-    (error) => host.events.emit('producer.error', { group: resolved.group, topic: '', error: toError(error), attempt: 0 }),
+    (error) =>
+      host.events.emit('producer.error', { group: resolved.group, topic: '', error: toError(error), attempt: 0 }),
     controller.signal,
     () => (producer?.heartbeats ? [resolved.group] : []),
   );

@@ -5,7 +5,10 @@ import type { RouteResolver } from '../spi/transport.roles';
  * knows the topic's brokers) and a heartbeat that carries the producer group is sent, so that each of those brokers
  * has this client's connection when the reply comes. Once per topic; a failed attempt is tried again next time.
  */
-export function requesterRegistration(routes: RouteResolver, heartbeat: () => Promise<void>): (topic: string) => Promise<void> {
+export function requesterRegistration(
+  routes: RouteResolver,
+  heartbeat: () => Promise<void>,
+): (topic: string) => Promise<void> {
   const registered = new Map<string, Promise<void>>();
   return (topic) => {
     let done = registered.get(topic);

@@ -36,10 +36,19 @@ export interface SubscriptionGroupOptions {
 const INT32_MAX = 0x7fffffff;
 
 /** The settings to send, or a ConfigurationError listing every invalid option. */
-export function subscriptionGroupSettings(groupName: string, options: SubscriptionGroupOptions): SubscriptionGroupSettings {
+export function subscriptionGroupSettings(
+  groupName: string,
+  options: SubscriptionGroupOptions,
+): SubscriptionGroupSettings {
   const issues = new IssueCollector('createSubscriptionGroup');
   checkName(issues, 'group', groupName, GROUP_MAX_LENGTH);
-  for (const key of ['consumeEnable', 'consumeFromMinEnable', 'consumeBroadcastEnable', 'consumeMessageOrderly', 'notifyConsumerIdsChangedEnable'] as const) {
+  for (const key of [
+    'consumeEnable',
+    'consumeFromMinEnable',
+    'consumeBroadcastEnable',
+    'consumeMessageOrderly',
+    'notifyConsumerIdsChangedEnable',
+  ] as const) {
     issues.boolean(key, options[key]);
   }
   issues.intRange('retryQueueNums', options.retryQueueNums, 1, 1024);
@@ -47,7 +56,12 @@ export function subscriptionGroupSettings(groupName: string, options: Subscripti
   issues.intRange('brokerId', options.brokerId, 0, INT32_MAX);
   issues.intRange('whichBrokerWhenConsumeSlowly', options.whichBrokerWhenConsumeSlowly, 0, INT32_MAX);
   issues.intRange('consumeTimeoutMinute', options.consumeTimeoutMinute, 1, INT32_MAX);
-  if (options.brokers !== undefined && (!Array.isArray(options.brokers) || options.brokers.length === 0 || options.brokers.some((b) => typeof b !== 'string' || b === ''))) {
+  if (
+    options.brokers !== undefined &&
+    (!Array.isArray(options.brokers) ||
+      options.brokers.length === 0 ||
+      options.brokers.some((b) => typeof b !== 'string' || b === ''))
+  ) {
     issues.add('brokers', options.brokers, 'a non-empty list of broker names');
   }
   if (issues.issues.length > 0) throw new ConfigurationError(issues.issues);

@@ -47,8 +47,16 @@ describe('option validation (Java checkConfig ranges)', () => {
     [{ consumeFromWhere: 'FIRST' as never }, 'consumeFromWhere', /CONSUME_FROM_FIRST_OFFSET/],
     [{ consumeTimestamp: '2026-11-29' }, 'consumeTimestamp', /yyyyMMddHHmmss/],
     [{ consumeTimestamp: '20261332000000' }, 'consumeTimestamp', /yyyyMMddHHmmss/],
-    [{ consumeMode: 'ORDERLY', messageModel: 'BROADCASTING' }, 'consumeMode', /CONCURRENTLY when messageModel is BROADCASTING/],
-    [{ exclusiveHandoff: true, messageModel: 'BROADCASTING' }, 'exclusiveHandoff', /false when messageModel is BROADCASTING/],
+    [
+      { consumeMode: 'ORDERLY', messageModel: 'BROADCASTING' },
+      'consumeMode',
+      /CONCURRENTLY when messageModel is BROADCASTING/,
+    ],
+    [
+      { exclusiveHandoff: true, messageModel: 'BROADCASTING' },
+      'exclusiveHandoff',
+      /false when messageModel is BROADCASTING/,
+    ],
     [{ group: '' }, 'group', /non-blank/],
     [{ group: '   ' }, 'group', /non-blank/],
     [{ group: 'a b' }, 'group', /\[%\|a-zA-Z0-9_-\]/],
@@ -133,7 +141,9 @@ describe('merging declarations by group', () => {
     } catch (error) {
       const issues = (error as ConfigurationError).issues;
       expect(issues.map((i) => i.option).sort()).toEqual(['consumeThreadMax', 'topic']);
-      expect(issues.find((i) => i.option === 'consumeThreadMax')!.allowed).toMatch(/same value in every declaration of group g/);
+      expect(issues.find((i) => i.option === 'consumeThreadMax')!.allowed).toMatch(
+        /same value in every declaration of group g/,
+      );
     }
   });
 

@@ -46,7 +46,10 @@ export function buildDefinitions(declarations: readonly ConsumerDeclaration[], n
       seenTopics.set(d.options.topic, `${d.handler.className}.${String(d.handler.method)}`);
       subscriptions.push({
         topic: d.options.topic,
-        subscription: d.options.sql !== undefined ? sqlSubscription(d.options.topic, d.options.sql, now) : parseSubscription(d.options.topic, d.options.tags, now),
+        subscription:
+          d.options.sql !== undefined
+            ? sqlSubscription(d.options.topic, d.options.sql, now)
+            : parseSubscription(d.options.topic, d.options.tags, now),
         batch: d.options.batch ?? false,
         codec: d.options.codec ?? jsonCodec,
         reply: d.options.reply ?? false,
@@ -60,7 +63,11 @@ export function buildDefinitions(declarations: readonly ConsumerDeclaration[], n
 }
 
 /** Group options may be given by any declaration of the group; two different values for one option conflict. */
-function mergeGroupOptions(group: string, list: readonly ConsumerDeclaration[], issues: ConfigurationIssue[]): Partial<ConsumerOptions> & { group: string } {
+function mergeGroupOptions(
+  group: string,
+  list: readonly ConsumerDeclaration[],
+  issues: ConfigurationIssue[],
+): Partial<ConsumerOptions> & { group: string } {
   const merged: Partial<ConsumerOptions> & { group: string } = { group };
   const givenBy = new Map<string, string>();
   for (const d of list) {

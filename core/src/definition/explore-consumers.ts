@@ -9,12 +9,20 @@ export type Constructor<T = object> = new (...args: never[]) => T;
  * Turns `@Consumer` classes into declarations whose handlers resolve from the app's container: one instance per
  * class per app, built with constructor injection on first use.
  */
-export function exploreConsumers(classes: readonly Constructor[], container: DependencyContainer): ConsumerDeclaration[] {
+export function exploreConsumers(
+  classes: readonly Constructor[],
+  container: DependencyContainer,
+): ConsumerDeclaration[] {
   const declarations: ConsumerDeclaration[] = [];
   for (const cls of classes) {
     const entries = readConsumerMetadata(cls);
     if (entries.length === 0) {
-      throw new ConfigurationError({ source: cls.name || 'anonymous class', option: 'consumers', value: cls, allowed: 'classes with @Consumer on the class or on methods' });
+      throw new ConfigurationError({
+        source: cls.name || 'anonymous class',
+        option: 'consumers',
+        value: cls,
+        allowed: 'classes with @Consumer on the class or on methods',
+      });
     }
     let instance: object | undefined;
     const resolve = (): object => {
@@ -27,7 +35,8 @@ export function exploreConsumers(classes: readonly Constructor[], container: Dep
             source: cls.name,
             option: 'consumers',
             value: cls,
-            allowed: 'a class the app container can build: add @injectable() when @Consumer is only on methods and the constructor takes dependencies, and register what it needs',
+            allowed:
+              'a class the app container can build: add @injectable() when @Consumer is only on methods and the constructor takes dependencies, and register what it needs',
           },
           error,
         );

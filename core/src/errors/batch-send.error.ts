@@ -9,7 +9,10 @@ export class BatchSendError extends MqkitError {
   readonly results: readonly SendResult[];
 
   constructor(results: readonly SendResult[], total: number, cause: unknown) {
-    super(`sendBatch stored ${results.length} of ${total} messages, then failed: ${cause instanceof Error ? cause.message : String(cause)}`, { code: 'BATCH_SEND', retriable: cause instanceof MqkitError && cause.retriable, cause });
+    super(
+      `sendBatch stored ${results.length} of ${total} messages, then failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { code: 'BATCH_SEND', retriable: cause instanceof MqkitError && cause.retriable, cause },
+    );
     this.results = results;
   }
 }

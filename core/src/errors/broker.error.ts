@@ -17,8 +17,21 @@ export class BrokerError extends MqkitError {
   readonly brokerName: string | undefined;
   readonly kind: BrokerErrorKind;
 
-  constructor(message: string, options: { responseCode: number; brokerName?: string; retriable?: boolean; kind?: BrokerErrorKind; cause?: unknown }) {
-    super(message, { code: 'BROKER', retriable: options.retriable ?? BrokerError.isRetriableCode(options.responseCode), cause: options.cause });
+  constructor(
+    message: string,
+    options: {
+      responseCode: number;
+      brokerName?: string;
+      retriable?: boolean;
+      kind?: BrokerErrorKind;
+      cause?: unknown;
+    },
+  ) {
+    super(message, {
+      code: 'BROKER',
+      retriable: options.retriable ?? BrokerError.isRetriableCode(options.responseCode),
+      cause: options.cause,
+    });
     this.responseCode = options.responseCode;
     this.brokerName = options.brokerName;
     this.kind = options.kind ?? 'other';
@@ -26,6 +39,15 @@ export class BrokerError extends MqkitError {
 
   /** Codes RocketMQ's producer retries by default (producer-semantics.md §1): 17, 14, 1, 2, 16, 204, 205, 1500. */
   static isRetriableCode(code: number): boolean {
-    return code === 17 || code === 14 || code === 1 || code === 2 || code === 16 || code === 204 || code === 205 || code === 1500;
+    return (
+      code === 17 ||
+      code === 14 ||
+      code === 1 ||
+      code === 2 ||
+      code === 16 ||
+      code === 204 ||
+      code === 205 ||
+      code === 1500
+    );
   }
 }

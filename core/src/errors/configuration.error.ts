@@ -40,7 +40,9 @@ export class ConfigurationError extends MqkitError {
     const list = Array.isArray(issues) ? (issues as readonly ConfigurationIssue[]) : [issues as ConfigurationIssue];
     if (list.length === 0) throw new TypeError('ConfigurationError needs at least one issue');
     const message =
-      list.length === 1 ? describeIssue(list[0]!) : `${list.length} invalid options:\n  ${list.map(describeIssue).join('\n  ')}`;
+      list.length === 1
+        ? describeIssue(list[0]!)
+        : `${list.length} invalid options:\n  ${list.map(describeIssue).join('\n  ')}`;
     super(message, { code: 'CONFIGURATION', retriable: false, cause });
     this.issues = list;
     this.source = list[0]!.source;

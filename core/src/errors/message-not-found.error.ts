@@ -10,7 +10,11 @@ export class MessageNotFoundError extends MqkitError {
   readonly topic: string | undefined;
 
   constructor(msgId: string, topic: string | undefined, options: { cause?: unknown } = {}) {
-    super(`no message with id ${msgId}${topic === undefined ? '' : ` in topic ${topic}`}`, { code: 'MESSAGE_NOT_FOUND', retriable: false, cause: options.cause });
+    super(`no message with id ${msgId}${topic === undefined ? '' : ` in topic ${topic}`}`, {
+      code: 'MESSAGE_NOT_FOUND',
+      retriable: false,
+      cause: options.cause,
+    });
     this.msgId = msgId;
     this.topic = topic;
   }

@@ -9,7 +9,10 @@ export class RequestTimeoutError extends MqkitError {
   readonly timeoutMs: number;
 
   constructor(topic: string, correlationId: string, timeoutMs: number) {
-    super(`no reply to the request on ${topic} (correlation id ${correlationId}) within ${timeoutMs} ms`, { code: 'REQUEST_TIMEOUT', retriable: true });
+    super(`no reply to the request on ${topic} (correlation id ${correlationId}) within ${timeoutMs} ms`, {
+      code: 'REQUEST_TIMEOUT',
+      retriable: true,
+    });
     this.correlationId = correlationId;
     this.timeoutMs = timeoutMs;
   }

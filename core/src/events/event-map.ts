@@ -31,24 +31,61 @@ export interface MqkitEvents {
     removed: readonly MessageQueue[];
   };
   /** One pull answer; `durationMs` from the request to the answer (a held long poll included, as RocketMQ's pull RT). */
-  'consumer.pull': { group: string; mq: MessageQueue; status: PullStatus; found: number; nextOffset: number; maxOffset: number; durationMs: number };
-  'consumer.consume': { group: string; mq: MessageQueue; count: number; ok: number; failed: number; durationMs: number };
+  'consumer.pull': {
+    group: string;
+    mq: MessageQueue;
+    status: PullStatus;
+    found: number;
+    nextOffset: number;
+    maxOffset: number;
+    durationMs: number;
+  };
+  'consumer.consume': {
+    group: string;
+    mq: MessageQueue;
+    count: number;
+    ok: number;
+    failed: number;
+    durationMs: number;
+  };
   'consumer.commit': { group: string; mq: MessageQueue; offset: number };
   /**
    * A message handed back to the broker for a later retry (or to the DLQ past maxReconsumeTimes), or kept for a
    * local retry (`local`). `deadLetter`: the broker dead-letters it (`delayLevel < 0`, or its stored reconsumeTimes
    * reached maxReconsumeTimes, the broker's rule in consumerSendMsgBack).
    */
-  'consumer.retry': { group: string; msgId: string; topic: string; reconsumeTimes: number; delayLevel: number; local: boolean; deadLetter: boolean };
+  'consumer.retry': {
+    group: string;
+    msgId: string;
+    topic: string;
+    reconsumeTimes: number;
+    delayLevel: number;
+    local: boolean;
+    deadLetter: boolean;
+  };
   /** A failure a consumer recovered from or reported; `where` names the stage. */
   'consumer.error': { group: string; where: string; error: Error; mq?: MessageQueue };
   /** A released queue finished draining (or hit its bound). */
-  'consumer.queue-released': { group: string; mq: MessageQueue; offset: number; drained: boolean; abandoned: number; durationMs: number };
+  'consumer.queue-released': {
+    group: string;
+    mq: MessageQueue;
+    offset: number;
+    drained: boolean;
+    abandoned: number;
+    durationMs: number;
+  };
   /** Pulling paused by the user (`pause()`) or by the offset store's backpressure. */
   'consumer.paused': { group: string; reason: 'user' | 'offset-store' };
   'consumer.resumed': { group: string; reason: 'user' | 'offset-store' };
   /** A send the broker answered; `durationMs` from the call (retries included). */
-  'producer.send': { group: string; topic: string; mq: MessageQueue; msgId: string; attempts: number; durationMs: number };
+  'producer.send': {
+    group: string;
+    topic: string;
+    mq: MessageQueue;
+    msgId: string;
+    attempts: number;
+    durationMs: number;
+  };
   /** An attempt that failed (the send may still succeed on a retry); `durationMs` of that attempt. */
   'producer.error': { group: string; topic: string; error: Error; attempt: number; durationMs?: number };
   /** A reply nobody waits for any more (its request timed out) or never did: dropped. */

@@ -21,12 +21,26 @@ export type Sql92Node =
   | { readonly kind: 'compare'; readonly op: ComparisonOperator; readonly left: Sql92Node; readonly right: Sql92Node }
   | { readonly kind: 'is-null'; readonly operand: Sql92Node; readonly negated: boolean }
   | { readonly kind: 'in'; readonly property: string; readonly values: ReadonlySet<string>; readonly negated: boolean }
-  | { readonly kind: 'text'; readonly op: TextOperator; readonly operand: Sql92Node; readonly literal: string; readonly negated: boolean };
+  | {
+      readonly kind: 'text';
+      readonly op: TextOperator;
+      readonly operand: Sql92Node;
+      readonly literal: string;
+      readonly negated: boolean;
+    };
 
 /** Nodes whose value is TRUE, FALSE or NULL (Java's BooleanExpression). */
 export function isBooleanNode(node: Sql92Node): boolean {
   if (node.kind === 'literal') return node.value === null || typeof node.value === 'boolean';
-  return node.kind === 'not' || node.kind === 'and' || node.kind === 'or' || node.kind === 'compare' || node.kind === 'is-null' || node.kind === 'in' || node.kind === 'text';
+  return (
+    node.kind === 'not' ||
+    node.kind === 'and' ||
+    node.kind === 'or' ||
+    node.kind === 'compare' ||
+    node.kind === 'is-null' ||
+    node.kind === 'in' ||
+    node.kind === 'text'
+  );
 }
 
 /** The node as RocketMQ prints it in its errors, e.g. `(a = 'x')`. */

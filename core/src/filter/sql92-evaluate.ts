@@ -55,7 +55,12 @@ export function evaluateSql92(node: Sql92Node, properties: Properties): Sql92Val
     case 'text': {
       const value = evaluateSql92(node.operand, properties);
       if (typeof value !== 'string' || node.literal === '') return false;
-      const found = node.op === 'CONTAINS' ? value.includes(node.literal) : node.op === 'STARTSWITH' ? value.startsWith(node.literal) : value.endsWith(node.literal);
+      const found =
+        node.op === 'CONTAINS'
+          ? value.includes(node.literal)
+          : node.op === 'STARTSWITH'
+            ? value.startsWith(node.literal)
+            : value.endsWith(node.literal);
       return found !== node.negated;
     }
   }
@@ -82,7 +87,8 @@ function compare(op: ComparisonOperator, left: Sql92Value, right: Sql92Value): b
     // RocketMQ orders two properties as doubles, and refuses text.
     const l = javaDouble(left);
     const r = javaDouble(right);
-    if (l === undefined || r === undefined) throw new EvaluationFailure(`It's illegal to compare string by '>=', '>', '<', '<='. lv=${left}, rv=${right}`);
+    if (l === undefined || r === undefined)
+      throw new EvaluationFailure(`It's illegal to compare string by '>=', '>', '<', '<='. lv=${left}, rv=${right}`);
     order = compareDoubles(l, r);
   } else {
     const converted = convert(left, right);
@@ -117,7 +123,11 @@ type Comparable = Exclude<Sql92Value, null>;
 /** Java's equals: same class and same value (Double.equals: NaN equals NaN). */
 function sameValue(left: Comparable, right: Comparable): boolean {
   if (typeof left !== 'object' || typeof right !== 'object') return left === right;
-  return left.type === right.type && (left.value === right.value || (left.type === 'double' && Number.isNaN(left.value) && Number.isNaN(right.value as number)));
+  return (
+    left.type === right.type &&
+    (left.value === right.value ||
+      (left.type === 'double' && Number.isNaN(left.value) && Number.isNaN(right.value as number)))
+  );
 }
 
 /**
@@ -129,7 +139,8 @@ function convert(left: Comparable, right: Comparable): [Comparable, Comparable] 
   if (typeof left === 'boolean') {
     if (typeof right === 'boolean') return [left, right];
     // Java's Boolean-on-the-left branch casts the left operand to String: a ClassCastException.
-    if (typeof right === 'string') throw new EvaluationFailure('java.lang.ClassCastException: Boolean cannot be cast to String');
+    if (typeof right === 'string')
+      throw new EvaluationFailure('java.lang.ClassCastException: Boolean cannot be cast to String');
     return undefined;
   }
   if (typeof left === 'string') {
@@ -169,13 +180,16 @@ function compareDoubles(l: number, r: number): number {
 function parseAs(type: Sql92Number['type'], text: string): Sql92Number {
   if (type === 'double') {
     const value = javaDouble(text);
-    if (value === undefined) throw new EvaluationFailure(`java.lang.NumberFormatException: For input string: "${text}"`);
+    if (value === undefined)
+      throw new EvaluationFailure(`java.lang.NumberFormatException: For input string: "${text}"`);
     return { type, value };
   }
-  if (!/^[+-]?[0-9]+$/.test(text)) throw new EvaluationFailure(`java.lang.NumberFormatException: For input string: "${text}"`);
+  if (!/^[+-]?[0-9]+$/.test(text))
+    throw new EvaluationFailure(`java.lang.NumberFormatException: For input string: "${text}"`);
   const value = BigInt(text);
   const [min, max] = type === 'int' ? [-(2n ** 31n), 2n ** 31n - 1n] : [-(2n ** 63n), 2n ** 63n - 1n];
-  if (value < min || value > max) throw new EvaluationFailure(`java.lang.NumberFormatException: For input string: "${text}"`);
+  if (value < min || value > max)
+    throw new EvaluationFailure(`java.lang.NumberFormatException: For input string: "${text}"`);
   return type === 'int' ? { type, value: Number(value) } : { type, value };
 }
 

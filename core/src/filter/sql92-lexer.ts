@@ -15,7 +15,20 @@ export type Token =
   | { readonly kind: 'op'; readonly value: Operator; readonly at: number }
   | { readonly kind: 'end'; readonly at: number };
 
-export const KEYWORDS = ['NOT', 'AND', 'OR', 'BETWEEN', 'IN', 'TRUE', 'FALSE', 'NULL', 'IS', 'CONTAINS', 'STARTSWITH', 'ENDSWITH'] as const;
+export const KEYWORDS = [
+  'NOT',
+  'AND',
+  'OR',
+  'BETWEEN',
+  'IN',
+  'TRUE',
+  'FALSE',
+  'NULL',
+  'IS',
+  'CONTAINS',
+  'STARTSWITH',
+  'ENDSWITH',
+] as const;
 export type Keyword = (typeof KEYWORDS)[number];
 const KEYWORD_SET: ReadonlySet<string> = new Set(KEYWORDS);
 
@@ -89,7 +102,9 @@ export function tokenize(expression: string): Token[] {
     const id = matchAt(ID, expression, at);
     if (id !== undefined) {
       const upper = id.toUpperCase();
-      tokens.push(KEYWORD_SET.has(upper) ? { kind: 'keyword', value: upper as Keyword, at } : { kind: 'id', value: id, at });
+      tokens.push(
+        KEYWORD_SET.has(upper) ? { kind: 'keyword', value: upper as Keyword, at } : { kind: 'id', value: id, at },
+      );
       at += id.length;
       continue;
     }
@@ -104,7 +119,11 @@ export function tokenize(expression: string): Token[] {
       at += 1;
       continue;
     }
-    throw new Sql92Error(expression, at, `${JSON.stringify(c)} is not part of RocketMQ's SQL92 (no != , ==, *, / or double quotes)`);
+    throw new Sql92Error(
+      expression,
+      at,
+      `${JSON.stringify(c)} is not part of RocketMQ's SQL92 (no != , ==, *, / or double quotes)`,
+    );
   }
   tokens.push({ kind: 'end', at: n });
   return tokens;

@@ -1,4 +1,11 @@
-import { isBooleanNode, showNode, type ComparisonOperator, type Sql92Node, type Sql92Value, type TextOperator } from './sql92-ast';
+import {
+  isBooleanNode,
+  showNode,
+  type ComparisonOperator,
+  type Sql92Node,
+  type Sql92Value,
+  type TextOperator,
+} from './sql92-ast';
 import { Sql92Error } from './sql92-error';
 import { tokenize, type Keyword, type Operator, type Token } from './sql92-lexer';
 
@@ -39,8 +46,16 @@ class Parser {
     const start = this.peek();
     const node = this.or();
     const rest = this.peek();
-    if (rest.kind !== 'end') this.fail(rest, `unexpected ${describe(rest)} after a complete expression (RocketMQ's broker would silently ignore the rest)`);
-    if (node.kind === 'property') this.fail(start, `the property ${node.name} alone is never TRUE (a property is a string); compare it, e.g. ${node.name} = 'true'`);
+    if (rest.kind !== 'end')
+      this.fail(
+        rest,
+        `unexpected ${describe(rest)} after a complete expression (RocketMQ's broker would silently ignore the rest)`,
+      );
+    if (node.kind === 'property')
+      this.fail(
+        start,
+        `the property ${node.name} alone is never TRUE (a property is a string); compare it, e.g. ${node.name} = 'true'`,
+      );
     return this.asBoolean(node, start);
   }
 
@@ -72,7 +87,11 @@ class Parser {
       const token = this.peek();
       if (this.op('=') || this.op('<>')) {
         const op = (token as { value: ComparisonOperator }).value;
-        if (this.bareNots.has(left)) this.fail(start, `NOT binds tighter than ${op}: this reads as ${showNode(left)} ${op} ..., which RocketMQ never matches; write NOT (... ${op} ...)`);
+        if (this.bareNots.has(left))
+          this.fail(
+            start,
+            `NOT binds tighter than ${op}: this reads as ${showNode(left)} ${op} ..., which RocketMQ never matches; write NOT (... ${op} ...)`,
+          );
         const right = this.comparison();
         this.checkEqualOperand(left, start);
         this.checkEqualOperand(right, token);
@@ -100,14 +119,27 @@ class Parser {
         left = this.lessThan((token as { value: ComparisonOperator }).value, left, right, start, token);
         continue;
       }
-      const negated = this.peek().kind === 'keyword' && (this.peek() as { value: Keyword }).value === 'NOT' && this.isComparisonKeyword(this.tokens[this.index + 1]);
+      const negated =
+        this.peek().kind === 'keyword' &&
+        (this.peek() as { value: Keyword }).value === 'NOT' &&
+        this.isComparisonKeyword(this.tokens[this.index + 1]);
       if (negated) this.index++;
       const keyword = this.peek();
       if (this.keyword('CONTAINS') || this.keyword('STARTSWITH') || this.keyword('ENDSWITH')) {
         const literal = this.peek();
-        if (literal.kind !== 'string') this.fail(literal, `${(keyword as { value: TextOperator }).value} takes a 'quoted string', not ${describe(literal)}`);
+        if (literal.kind !== 'string')
+          this.fail(
+            literal,
+            `${(keyword as { value: TextOperator }).value} takes a 'quoted string', not ${describe(literal)}`,
+          );
         this.index++;
-        left = { kind: 'text', op: (keyword as { value: TextOperator }).value, operand: left, literal: literal.value, negated };
+        left = {
+          kind: 'text',
+          op: (keyword as { value: TextOperator }).value,
+          operand: left,
+          literal: literal.value,
+          negated,
+        };
       } else if (this.keyword('BETWEEN')) {
         const lowAt = this.peek();
         const low = this.unary();
@@ -115,21 +147,38 @@ class Parser {
         const highAt = this.peek();
         const high = this.unary();
         if (low.kind === 'literal' && high.kind === 'literal') {
-          if (low.value === null || high.value === null) this.fail(lowAt, 'Illegal values of between, values can not be null!');
+          if (low.value === null || high.value === null)
+            this.fail(lowAt, 'Illegal values of between, values can not be null!');
           const l = numeric(low.value);
           const h = numeric(high.value);
-          if (l !== undefined && h !== undefined && l > h) this.fail(lowAt, `Illegal values of between, left value(${showNode(low)}) must less than or equal to right value(${showNode(high)})`);
+          if (l !== undefined && h !== undefined && l > h)
+            this.fail(
+              lowAt,
+              `Illegal values of between, left value(${showNode(low)}) must less than or equal to right value(${showNode(high)})`,
+            );
         }
         left = negated
-          ? { kind: 'or', left: this.lessThan('<', left, low, start, lowAt), right: this.lessThan('>', left, high, start, highAt) }
-          : { kind: 'and', left: this.lessThan('>=', left, low, start, lowAt), right: this.lessThan('<=', left, high, start, highAt) };
+          ? {
+              kind: 'or',
+              left: this.lessThan('<', left, low, start, lowAt),
+              right: this.lessThan('>', left, high, start, highAt),
+            }
+          : {
+              kind: 'and',
+              left: this.lessThan('>=', left, low, start, lowAt),
+              right: this.lessThan('<=', left, high, start, highAt),
+            };
       } else if (this.keyword('IN')) {
         if (left.kind !== 'property') this.fail(start, `Expected a property for In expression, got: ${showNode(left)}`);
         this.expectOp('(');
         const values = new Set<string>();
         do {
           const literal = this.peek();
-          if (literal.kind !== 'string') this.fail(literal, `IN takes 'quoted strings' only (RocketMQ compares a property's text), not ${describe(literal)}`);
+          if (literal.kind !== 'string')
+            this.fail(
+              literal,
+              `IN takes 'quoted strings' only (RocketMQ compares a property's text), not ${describe(literal)}`,
+            );
           this.index++;
           values.add(literal.value);
         } while (this.op(','));
@@ -161,13 +210,15 @@ class Parser {
       case 'float': {
         const value = Number(token.text);
         // RocketMQ's createFloat refuses anything below Double.MIN_VALUE: a zero literal.
-        if (value < Number.MIN_VALUE) this.fail(token, `0.0 is less than 4.9E-324 (RocketMQ refuses a zero decimal literal; write 0)`);
+        if (value < Number.MIN_VALUE)
+          this.fail(token, `0.0 is less than 4.9E-324 (RocketMQ refuses a zero decimal literal; write 0)`);
         return { kind: 'literal', value: { type: 'double', value } };
       }
       case 'id':
         return { kind: 'property', name: token.value };
       case 'keyword':
-        if (token.value === 'TRUE' || token.value === 'FALSE') return { kind: 'literal', value: token.value === 'TRUE' };
+        if (token.value === 'TRUE' || token.value === 'FALSE')
+          return { kind: 'literal', value: token.value === 'TRUE' };
         if (token.value === 'NULL') return { kind: 'literal', value: null };
         break;
       case 'op':
@@ -192,7 +243,13 @@ class Parser {
     return n >= INT_MIN && n <= INT_MAX ? { type: 'int', value: n } : { type: 'long', value };
   }
 
-  private lessThan(op: ComparisonOperator, left: Sql92Node, right: Sql92Node, leftAt: Token, rightAt: Token): Sql92Node {
+  private lessThan(
+    op: ComparisonOperator,
+    left: Sql92Node,
+    right: Sql92Node,
+    leftAt: Token,
+    rightAt: Token,
+  ): Sql92Node {
     this.checkLessThanOperand(left, leftAt);
     this.checkLessThanOperand(right, rightAt);
     return { kind: 'compare', op, left, right };
@@ -200,7 +257,8 @@ class Parser {
 
   /** Java's checkLessThanOperand: only numbers, properties and arithmetic can be ordered. */
   private checkLessThanOperand(node: Sql92Node, at: Token): void {
-    if ((node.kind === 'literal' && numeric(node.value) === undefined) || isBooleanNode(node)) this.fail(at, `Value '${showNode(node)}' cannot be compared.`);
+    if ((node.kind === 'literal' && numeric(node.value) === undefined) || isBooleanNode(node))
+      this.fail(at, `Value '${showNode(node)}' cannot be compared.`);
   }
 
   private checkEqualOperand(node: Sql92Node, at: Token): void {

@@ -16,8 +16,10 @@ function isSystem(name: string): boolean {
 }
 
 function splitPrefix(name: string): [prefix: string, rest: string] {
-  if (name.startsWith(RETRY_GROUP_TOPIC_PREFIX)) return [RETRY_GROUP_TOPIC_PREFIX, name.slice(RETRY_GROUP_TOPIC_PREFIX.length)];
-  if (name.startsWith(DLQ_GROUP_TOPIC_PREFIX)) return [DLQ_GROUP_TOPIC_PREFIX, name.slice(DLQ_GROUP_TOPIC_PREFIX.length)];
+  if (name.startsWith(RETRY_GROUP_TOPIC_PREFIX))
+    return [RETRY_GROUP_TOPIC_PREFIX, name.slice(RETRY_GROUP_TOPIC_PREFIX.length)];
+  if (name.startsWith(DLQ_GROUP_TOPIC_PREFIX))
+    return [DLQ_GROUP_TOPIC_PREFIX, name.slice(DLQ_GROUP_TOPIC_PREFIX.length)];
   return ['', name];
 }
 

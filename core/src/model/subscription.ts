@@ -16,7 +16,11 @@ export interface SubscriptionData {
   readonly subVersion: number;
 }
 
-export function parseSubscription(topic: string, expression: string | undefined, subVersion = Date.now()): SubscriptionData {
+export function parseSubscription(
+  topic: string,
+  expression: string | undefined,
+  subVersion = Date.now(),
+): SubscriptionData {
   const raw = (expression ?? '').trim();
   const tags = new Set<string>();
   const codes = new Set<number>();

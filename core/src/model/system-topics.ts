@@ -25,7 +25,10 @@ export function isSystemTopic(topic: string): boolean {
  * cluster's name and each broker's name (clusterTopicEnable, brokerTopicEnable; the name server's
  * GET_SYSTEM_TOPIC_LIST_FROM_NS answers these) and `<cluster>_REPLY_TOPIC` (request-reply).
  */
-export function isClusterTopic(topic: string, cluster: { readonly clusterNames: Iterable<string>; readonly brokerNames: Iterable<string> }): boolean {
+export function isClusterTopic(
+  topic: string,
+  cluster: { readonly clusterNames: Iterable<string>; readonly brokerNames: Iterable<string> },
+): boolean {
   if (isSystemTopic(topic)) return true;
   for (const name of cluster.clusterNames) if (topic === name || topic === `${name}_REPLY_TOPIC`) return true;
   for (const name of cluster.brokerNames) if (topic === name) return true;

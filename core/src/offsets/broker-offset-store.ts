@@ -38,7 +38,10 @@ export class BrokerOffsetStore implements OffsetStore {
     try {
       offset = await this.broker.queryConsumerOffset(this.group, mq);
     } catch (error) {
-      throw new OffsetStoreError(`cannot read the offset of ${mqLabel(mq)} for group ${this.group} from the broker`, { key: mqLabel(mq), cause: error });
+      throw new OffsetStoreError(`cannot read the offset of ${mqLabel(mq)} for group ${this.group} from the broker`, {
+        key: mqLabel(mq),
+        cause: error,
+      });
     }
     if (offset >= 0) this.table.load(mq, offset);
     return offset;
@@ -55,7 +58,9 @@ export class BrokerOffsetStore implements OffsetStore {
   async persist(mqs: Iterable<MessageQueue>, options: PersistOptions = {}): Promise<void> {
     const now = Date.now();
     const all = this.table.select(mqs);
-    const entries = options.unchanged ? all : all.filter((e) => e.dirty || now - e.persistedAt >= UNCHANGED_OFFSET_REFRESH_MS);
+    const entries = options.unchanged
+      ? all
+      : all.filter((e) => e.dirty || now - e.persistedAt >= UNCHANGED_OFFSET_REFRESH_MS);
     const failures: Error[] = [];
     await Promise.all(
       entries.map(async (entry) => {
@@ -70,7 +75,10 @@ export class BrokerOffsetStore implements OffsetStore {
       }),
     );
     if (failures.length > 0) {
-      const error = new OffsetStoreError(`${failures.length} offset commit(s) of group ${this.group} failed: ${failures[0]!.message}`, { cause: failures[0] });
+      const error = new OffsetStoreError(
+        `${failures.length} offset commit(s) of group ${this.group} failed: ${failures[0]!.message}`,
+        { cause: failures[0] },
+      );
       this.events.emit('offset-store.error', { store: 'broker', group: this.group, error });
       throw error;
     }

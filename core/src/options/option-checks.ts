@@ -14,7 +14,10 @@ export class IssueCollector {
   /** An integer in [min, max]; `orMinusOne` also allows -1 ("off"). */
   intRange(option: string, value: unknown, min: number, max: number, orMinusOne = false): void {
     if (value === undefined) return;
-    const ok = typeof value === 'number' && Number.isInteger(value) && ((value >= min && value <= max) || (orMinusOne && value === -1));
+    const ok =
+      typeof value === 'number' &&
+      Number.isInteger(value) &&
+      ((value >= min && value <= max) || (orMinusOne && value === -1));
     if (!ok) this.add(option, value, `${orMinusOne ? '-1 or ' : ''}an integer in [${min}, ${max}]`);
   }
 
@@ -49,7 +52,13 @@ export function parseConsumeTimestamp(value: string): number | undefined {
   if (!m) return undefined;
   const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
   const date = new Date(y, mo - 1, d, h, mi, s);
-  if (date.getFullYear() !== y || date.getMonth() !== mo - 1 || date.getDate() !== d || date.getHours() !== h || date.getMinutes() !== mi)
+  if (
+    date.getFullYear() !== y ||
+    date.getMonth() !== mo - 1 ||
+    date.getDate() !== d ||
+    date.getHours() !== h ||
+    date.getMinutes() !== mi
+  )
     return undefined;
   return date.getTime();
 }
@@ -63,5 +72,6 @@ export function formatConsumeTimestamp(ms: number): string {
 /** A RocketMQ namespace: letters, digits, `_` and `-`, at most 64 (`%` separates it from the name). */
 export function checkNamespace(issues: IssueCollector, value: unknown): void {
   if (value === undefined) return;
-  if (typeof value !== 'string' || !NAMESPACE_PATTERN.test(value)) issues.add('namespace', value, 'a namespace of 1-64 characters from [a-zA-Z0-9_-]');
+  if (typeof value !== 'string' || !NAMESPACE_PATTERN.test(value))
+    issues.add('namespace', value, 'a namespace of 1-64 characters from [a-zA-Z0-9_-]');
 }

@@ -5,7 +5,11 @@ describe('resolveProfile', () => {
   it('names the defaults and the fast profile; overrides start from the base they name', () => {
     expect(resolveProfile(undefined)).toBe(DEFAULT_PROFILE);
     expect(resolveProfile('fast')).toBe(FAST_PROFILE);
-    expect(resolveProfile({ base: 'fast', persistIntervalMs: 50 })).toMatchObject({ name: 'custom', persistIntervalMs: 50, rebalanceIntervalMs: FAST_PROFILE.rebalanceIntervalMs });
+    expect(resolveProfile({ base: 'fast', persistIntervalMs: 50 })).toMatchObject({
+      name: 'custom',
+      persistIntervalMs: 50,
+      rebalanceIntervalMs: FAST_PROFILE.rebalanceIntervalMs,
+    });
   });
 
   it('a stall is two heartbeat intervals unless set: lowering the heartbeat lowers it', () => {

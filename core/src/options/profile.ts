@@ -106,6 +106,13 @@ export function resolveProfile(option: ProfileOption | undefined): Profile {
   if (option === undefined || option === 'default') return DEFAULT_PROFILE;
   if (option === 'fast') return FAST_PROFILE;
   const { base, ...overrides } = option;
-  const stall = overrides.stallThresholdMs ?? (overrides.heartbeatIntervalMs !== undefined ? 2 * overrides.heartbeatIntervalMs : undefined);
-  return Object.freeze({ ...(base === 'fast' ? FAST_PROFILE : DEFAULT_PROFILE), name: 'custom', ...overrides, ...(stall !== undefined ? { stallThresholdMs: stall } : {}) });
+  const stall =
+    overrides.stallThresholdMs ??
+    (overrides.heartbeatIntervalMs !== undefined ? 2 * overrides.heartbeatIntervalMs : undefined);
+  return Object.freeze({
+    ...(base === 'fast' ? FAST_PROFILE : DEFAULT_PROFILE),
+    name: 'custom',
+    ...overrides,
+    ...(stall !== undefined ? { stallThresholdMs: stall } : {}),
+  });
 }

@@ -11,13 +11,23 @@ const BATCH_RECORD_OVERHEAD = 22;
  * fit `limit` once encoded (RocketMQ's ListSplitter rule, with the exact encoded size). `build` encodes one message,
  * uncompressed: RocketMQ never compresses batches.
  */
-export function buildBatches<T>(messages: readonly OutgoingMessage<T>[], build: (message: OutgoingMessage<T>) => OutgoingRecord, limit: number): OutgoingRecord[][] {
+export function buildBatches<T>(
+  messages: readonly OutgoingMessage<T>[],
+  build: (message: OutgoingMessage<T>) => OutgoingRecord,
+  limit: number,
+): OutgoingRecord[][] {
   if (messages.length === 0) throw new MessageValidationError('batch.empty', 'a batch needs at least one message');
   const records = messages.map((m) => {
-    if (m.delayTimeLevel && m.delayTimeLevel > 0) throw new MessageValidationError('batch.delay', 'TimeDelayLevel is not supported for batching');
+    if (m.delayTimeLevel && m.delayTimeLevel > 0)
+      throw new MessageValidationError('batch.delay', 'TimeDelayLevel is not supported for batching');
     // The broker's batch path never schedules timers: they would be delivered at once.
-    if (m.deliverTimeMs !== undefined || m.delayTimeMs !== undefined || m.delayTimeSec !== undefined) throw new MessageValidationError('batch.timer', 'timer messages (deliverTimeMs, delayTimeMs, delayTimeSec) are not supported for batching');
-    if (isRetryTopic(m.topic)) throw new MessageValidationError('batch.retry-topic', 'Retry Group is not supported for batching');
+    if (m.deliverTimeMs !== undefined || m.delayTimeMs !== undefined || m.delayTimeSec !== undefined)
+      throw new MessageValidationError(
+        'batch.timer',
+        'timer messages (deliverTimeMs, delayTimeMs, delayTimeSec) are not supported for batching',
+      );
+    if (isRetryTopic(m.topic))
+      throw new MessageValidationError('batch.retry-topic', 'Retry Group is not supported for batching');
     return build(m);
   });
   const first = records[0]!;
@@ -25,10 +35,16 @@ export function buildBatches<T>(messages: readonly OutgoingMessage<T>[], build: 
   let current: OutgoingRecord[] = [];
   let size = 0;
   for (const r of records) {
-    if (r.topic !== first.topic) throw new MessageValidationError('batch.topic', 'The topic of the messages in one batch should be the same');
-    if (r.properties[MessageConst.WAIT] !== first.properties[MessageConst.WAIT]) throw new MessageValidationError('batch.wait', 'The waitStoreMsgOK of the messages in one batch should the same');
+    if (r.topic !== first.topic)
+      throw new MessageValidationError('batch.topic', 'The topic of the messages in one batch should be the same');
+    if (r.properties[MessageConst.WAIT] !== first.properties[MessageConst.WAIT])
+      throw new MessageValidationError('batch.wait', 'The waitStoreMsgOK of the messages in one batch should the same');
     const encoded = BATCH_RECORD_OVERHEAD + r.body.length + propertiesLength(r.properties);
-    if (encoded > limit) throw new MessageValidationError('batch.size', `a message of the batch is ${encoded} bytes encoded, over the max message size ${limit}`);
+    if (encoded > limit)
+      throw new MessageValidationError(
+        'batch.size',
+        `a message of the batch is ${encoded} bytes encoded, over the max message size ${limit}`,
+      );
     if (size + encoded > limit) {
       batches.push(current);
       current = [];

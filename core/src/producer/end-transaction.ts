@@ -12,7 +12,13 @@ import type { TransactionState } from './transaction';
  * What the send hooks hear after `sendInTransaction`'s local transaction (DefaultMQProducerImpl.endTransaction's
  * doExecuteEndTransactionHook): the half message as sent, its broker from the result's offset id.
  */
-export function localTransactionEnd(options: ResolvedProducerOptions, message: OutgoingMessage, record: OutgoingRecord, result: SendResult, state: TransactionState): EndTransactionInvocation {
+export function localTransactionEnd(
+  options: ResolvedProducerOptions,
+  message: OutgoingMessage,
+  record: OutgoingRecord,
+  result: SendResult,
+  state: TransactionState,
+): EndTransactionInvocation {
   const keys = typeof message.keys === 'string' ? [message.keys] : (message.keys ?? []);
   return {
     group: withoutNamespace(options.namespace, options.group),
@@ -27,7 +33,11 @@ export function localTransactionEnd(options: ResolvedProducerOptions, message: O
 }
 
 /** What the send hooks hear when a check-back is answered (checkTransactionState, fromTransactionCheck). */
-export function checkedTransactionEnd(options: ResolvedProducerOptions, message: Message, state: TransactionState): EndTransactionInvocation {
+export function checkedTransactionEnd(
+  options: ResolvedProducerOptions,
+  message: Message,
+  state: TransactionState,
+): EndTransactionInvocation {
   return {
     group: withoutNamespace(options.namespace, options.group),
     message: { topic: message.topic, tags: message.tags, keys: message.keys, properties: message.properties },

@@ -17,7 +17,8 @@ export class LatencyFaultTolerance {
 
   /** Duration from RocketMQ's table for a measured latency: the highest threshold it reaches. */
   static durationFor(latencyMs: number): number {
-    for (let i = LATENCY_MAX_MS.length - 1; i >= 0; i--) if (latencyMs >= LATENCY_MAX_MS[i]!) return NOT_AVAILABLE_MS[i]!;
+    for (let i = LATENCY_MAX_MS.length - 1; i >= 0; i--)
+      if (latencyMs >= LATENCY_MAX_MS[i]!) return NOT_AVAILABLE_MS[i]!;
     return 0;
   }
 

@@ -28,24 +28,50 @@ export const RESERVED_PROPERTIES: ReadonlySet<string> = new Set([
 ]);
 
 export function validateTopic(topic: unknown): asserts topic is string {
-  if (typeof topic !== 'string' || topic.trim() === '') throw new MessageValidationError('topic.blank', 'The specified topic is blank');
-  if (topic.length > TOPIC_MAX_LENGTH) throw new MessageValidationError('topic.length', `The specified topic is longer than topic max length ${TOPIC_MAX_LENGTH} (${topic.length})`);
-  if (!NAME_PATTERN.test(topic)) throw new MessageValidationError('topic.chars', `The specified topic [${topic}] contains illegal characters, allowing only ^[%|a-zA-Z0-9_-]+$`);
-  if (FORBIDDEN_TOPICS.has(topic)) throw new MessageValidationError('topic.reserved', `Sending message to topic[${topic}] is forbidden`);
+  if (typeof topic !== 'string' || topic.trim() === '')
+    throw new MessageValidationError('topic.blank', 'The specified topic is blank');
+  if (topic.length > TOPIC_MAX_LENGTH)
+    throw new MessageValidationError(
+      'topic.length',
+      `The specified topic is longer than topic max length ${TOPIC_MAX_LENGTH} (${topic.length})`,
+    );
+  if (!NAME_PATTERN.test(topic))
+    throw new MessageValidationError(
+      'topic.chars',
+      `The specified topic [${topic}] contains illegal characters, allowing only ^[%|a-zA-Z0-9_-]+$`,
+    );
+  if (FORBIDDEN_TOPICS.has(topic))
+    throw new MessageValidationError('topic.reserved', `Sending message to topic[${topic}] is forbidden`);
 }
 
 /** RocketMQ's checkMessage order: topic rules, then body present, non-empty, at most maxMessageSize bytes. */
 export function validateBody(body: Buffer, maxMessageSize: number): void {
   if (body.length === 0) throw new MessageValidationError('body.empty', 'the message body length is zero');
-  if (body.length > maxMessageSize) throw new MessageValidationError('body.size', `the message body size over max value, MAX: ${maxMessageSize} (got ${body.length})`);
+  if (body.length > maxMessageSize)
+    throw new MessageValidationError(
+      'body.size',
+      `the message body size over max value, MAX: ${maxMessageSize} (got ${body.length})`,
+    );
 }
 
 export function validateProperties(properties: Readonly<Record<string, string>> | undefined): void {
   if (!properties) return;
   for (const [name, value] of Object.entries(properties)) {
-    if (RESERVED_PROPERTIES.has(name)) throw new MessageValidationError('property.reserved', `The Property<${name}> is used by system, input another please`);
-    if (name.trim() === '' || typeof value !== 'string' || value.trim() === '') throw new MessageValidationError('property.blank', `The name or value of property can not be null or blank string (${name})`);
-    if (/[\u0001\u0002]/.test(name) || /[\u0001\u0002]/.test(value)) throw new MessageValidationError('property.chars', `property ${name} contains the separator characters U+0001 or U+0002`);
+    if (RESERVED_PROPERTIES.has(name))
+      throw new MessageValidationError(
+        'property.reserved',
+        `The Property<${name}> is used by system, input another please`,
+      );
+    if (name.trim() === '' || typeof value !== 'string' || value.trim() === '')
+      throw new MessageValidationError(
+        'property.blank',
+        `The name or value of property can not be null or blank string (${name})`,
+      );
+    if (/[\u0001\u0002]/.test(name) || /[\u0001\u0002]/.test(value))
+      throw new MessageValidationError(
+        'property.chars',
+        `property ${name} contains the separator characters U+0001 or U+0002`,
+      );
   }
 }
 
@@ -54,7 +80,12 @@ export function validateProperties(properties: Readonly<Record<string, string>> 
  * never with a delay level. Java sends both and the broker then silently drops the timer (HookUtils); mqkit refuses
  * instead. Returns the property to set, or undefined.
  */
-export function timerProperty(message: { deliverTimeMs?: number; delayTimeMs?: number; delayTimeSec?: number; delayTimeLevel?: number }): [string, string] | undefined {
+export function timerProperty(message: {
+  deliverTimeMs?: number;
+  delayTimeMs?: number;
+  delayTimeSec?: number;
+  delayTimeLevel?: number;
+}): [string, string] | undefined {
   const given = (
     [
       ['deliverTimeMs', message.deliverTimeMs, 'TIMER_DELIVER_MS'],
@@ -63,16 +94,25 @@ export function timerProperty(message: { deliverTimeMs?: number; delayTimeMs?: n
     ] as const
   ).filter(([, value]) => value !== undefined);
   if (given.length === 0) return undefined;
-  if (given.length > 1) throw new MessageValidationError('timer.several', `give one of deliverTimeMs, delayTimeMs and delayTimeSec (got ${given.map(([name]) => name).join(', ')})`);
+  if (given.length > 1)
+    throw new MessageValidationError(
+      'timer.several',
+      `give one of deliverTimeMs, delayTimeMs and delayTimeSec (got ${given.map(([name]) => name).join(', ')})`,
+    );
   const [name, value, property] = given[0]!;
-  if (!Number.isSafeInteger(value) || value! <= 0) throw new MessageValidationError('timer.value', `${name} must be a positive integer (got ${value})`);
+  if (!Number.isSafeInteger(value) || value! <= 0)
+    throw new MessageValidationError('timer.value', `${name} must be a positive integer (got ${value})`);
   if (message.delayTimeLevel !== undefined && message.delayTimeLevel > 0) {
-    throw new MessageValidationError('timer.delay-level', `${name} cannot be combined with delayTimeLevel (the broker would drop the timer and use the level)`);
+    throw new MessageValidationError(
+      'timer.delay-level',
+      `${name} cannot be combined with delayTimeLevel (the broker would drop the timer and use the level)`,
+    );
   }
   return [property, String(value)];
 }
 
 export function validateDelayLevel(level: number | undefined): void {
   if (level === undefined || level === 0) return;
-  if (!Number.isInteger(level) || level < 0) throw new MessageValidationError('delay.level', `delayTimeLevel must be an integer >= 0 (got ${level})`);
+  if (!Number.isInteger(level) || level < 0)
+    throw new MessageValidationError('delay.level', `delayTimeLevel must be an integer >= 0 (got ${level})`);
 }

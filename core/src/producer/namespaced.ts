@@ -9,5 +9,10 @@ export function wrapQueue(namespace: string | undefined, mq: MessageQueue): Mess
 
 /** A result as the application sees it: RocketMQ resets its queue's topic without the namespace. */
 export function unwrapResult(namespace: string | undefined, result: SendResult): SendResult {
-  return namespace ? { ...result, messageQueue: { ...result.messageQueue, topic: withoutNamespace(namespace, result.messageQueue.topic) } } : result;
+  return namespace
+    ? {
+        ...result,
+        messageQueue: { ...result.messageQueue, topic: withoutNamespace(namespace, result.messageQueue.topic) },
+      }
+    : result;
 }

@@ -12,10 +12,16 @@ import { Producer } from './producer';
 import { resolveProducerOptions, type ProducerOptions } from './producer-options';
 import { selectByHash } from './queue-selector';
 
-const queues = ['broker-a', 'broker-b'].flatMap((brokerName) => [0, 1, 2, 3].map((queueId) => ({ topic: 'T', brokerName, queueId })));
+const queues = ['broker-a', 'broker-b'].flatMap((brokerName) =>
+  [0, 1, 2, 3].map((queueId) => ({ topic: 'T', brokerName, queueId })),
+);
 
 /** A sender whose answer per attempt is scripted: a status, or an error to throw. */
-function scripted(plan: (mq: MessageQueue, attempt: number) => SendStatus | Error, options: Partial<ProducerOptions> = {}, batchPlan: (batch: number) => Error | undefined = () => undefined) {
+function scripted(
+  plan: (mq: MessageQueue, attempt: number) => SendStatus | Error,
+  options: Partial<ProducerOptions> = {},
+  batchPlan: (batch: number) => Error | undefined = () => undefined,
+) {
   const attempts: { mq: MessageQueue; record: OutgoingRecord }[] = [];
   const batches: OutgoingRecord[][] = [];
   const producer = new Producer({
@@ -26,14 +32,26 @@ function scripted(plan: (mq: MessageQueue, attempt: number) => SendStatus | Erro
         attempts.push({ mq, record });
         const outcome = plan(mq, attempts.length);
         if (outcome instanceof Error) throw outcome;
-        return { status: outcome, msgId: record.properties['UNIQ_KEY']!, offsetMsgId: 'O', messageQueue: mq, queueOffset: 0 };
+        return {
+          status: outcome,
+          msgId: record.properties['UNIQ_KEY']!,
+          offsetMsgId: 'O',
+          messageQueue: mq,
+          queueOffset: 0,
+        };
       },
       sendBatch: async (mq, records) => {
         batches.push([...records]);
         const failure = batchPlan(batches.length);
         if (failure) throw failure;
         for (const record of records) attempts.push({ mq, record });
-        return { status: 'SEND_OK', msgId: records.map((r) => r.properties['UNIQ_KEY']).join(','), offsetMsgId: 'O', messageQueue: mq, queueOffset: 0 };
+        return {
+          status: 'SEND_OK',
+          msgId: records.map((r) => r.properties['UNIQ_KEY']).join(','),
+          offsetMsgId: 'O',
+          messageQueue: mq,
+          queueOffset: 0,
+        };
       },
     },
     events: new EventBus(),
@@ -43,7 +61,9 @@ function scripted(plan: (mq: MessageQueue, attempt: number) => SendStatus | Erro
 
 describe('send retries (sendDefaultImpl)', () => {
   it('retries a transport failure on another broker, keeping the UNIQ_KEY', async () => {
-    const { producer, attempts } = scripted((mq) => (mq.brokerName === 'broker-a' ? new Error('ECONNREFUSED') : 'SEND_OK'));
+    const { producer, attempts } = scripted((mq) =>
+      mq.brokerName === 'broker-a' ? new Error('ECONNREFUSED') : 'SEND_OK',
+    );
     for (let i = 0; i < 16; i++) await producer.send({ topic: 'T', body: 'x' });
     const failed = attempts.filter((a) => a.mq.brokerName === 'broker-a');
     expect(failed.length).toBeGreaterThan(0);
@@ -65,29 +85,40 @@ describe('send retries (sendDefaultImpl)', () => {
 
   it('a stored-but-unconfirmed status is a result, retried only with retryAnotherBrokerWhenNotStoreOK', async () => {
     const plain = scripted(() => 'FLUSH_DISK_TIMEOUT');
-    await expect(plain.producer.send({ topic: 'T', body: 'x' })).resolves.toMatchObject({ status: 'FLUSH_DISK_TIMEOUT' });
+    await expect(plain.producer.send({ topic: 'T', body: 'x' })).resolves.toMatchObject({
+      status: 'FLUSH_DISK_TIMEOUT',
+    });
     expect(plain.attempts).toHaveLength(1);
-    const retrying = scripted((_mq, n) => (n === 1 ? 'FLUSH_SLAVE_TIMEOUT' : 'SEND_OK'), { retryAnotherBrokerWhenNotStoreOK: true });
+    const retrying = scripted((_mq, n) => (n === 1 ? 'FLUSH_SLAVE_TIMEOUT' : 'SEND_OK'), {
+      retryAnotherBrokerWhenNotStoreOK: true,
+    });
     await expect(retrying.producer.send({ topic: 'T', body: 'x' })).resolves.toMatchObject({ status: 'SEND_OK' });
     expect(retrying.attempts.map((a) => a.mq.brokerName)[0]).not.toBe(retrying.attempts[1]!.mq.brokerName);
   });
 
   it('with latency fault tolerance, a failed broker is avoided by later sends for the isolation period', async () => {
-    const { producer, attempts } = scripted((mq) => (mq.brokerName === 'broker-a' ? new Error('timeout') : 'SEND_OK'), { sendLatencyFaultEnable: true });
+    const { producer, attempts } = scripted((mq) => (mq.brokerName === 'broker-a' ? new Error('timeout') : 'SEND_OK'), {
+      sendLatencyFaultEnable: true,
+    });
     for (let i = 0; i < 40; i++) await producer.send({ topic: 'T', body: 'x' });
     expect(attempts.filter((a) => a.mq.brokerName === 'broker-a')).toHaveLength(1);
   });
 
   it('RocketMQ latency table: 0 below 550 ms, 2 s, 5 s, 6 s, 10 s, 30 s above', () => {
-    expect([49, 100, 549, 550, 1800, 3000, 5000, 15000].map(LatencyFaultTolerance.durationFor)).toEqual([0, 0, 0, 2000, 5000, 6000, 10000, 30000]);
+    expect([49, 100, 549, 550, 1800, 3000, 5000, 15000].map(LatencyFaultTolerance.durationFor)).toEqual([
+      0, 0, 0, 2000, 5000, 6000, 10000, 30000,
+    ]);
   });
 });
 
 describe('ordered sends (selectors)', () => {
   it('a sharding key always picks |hashCode(key)| mod n, with one attempt and no retry', async () => {
     const { producer, attempts } = scripted(() => 'SEND_OK');
-    for (const key of ['order-1', 'order-2', 'order-1', '中文', 'polygenelubricants']) await producer.send({ topic: 'T', body: 'x' }, { shardingKey: key });
-    const expected = ['order-1', 'order-2', 'order-1', '中文', 'polygenelubricants'].map((k) => queues[Math.abs(javaStringHashCode(k) % 8)]!);
+    for (const key of ['order-1', 'order-2', 'order-1', '中文', 'polygenelubricants'])
+      await producer.send({ topic: 'T', body: 'x' }, { shardingKey: key });
+    const expected = ['order-1', 'order-2', 'order-1', '中文', 'polygenelubricants'].map(
+      (k) => queues[Math.abs(javaStringHashCode(k) % 8)]!,
+    );
     expect(attempts.map((a) => a.mq)).toEqual(expected);
     const failing = scripted(() => new Error('down'));
     await expect(failing.producer.send({ topic: 'T', body: 'x' }, { shardingKey: 'k' })).rejects.toThrow('down');
@@ -117,13 +148,28 @@ describe('compression, oneway and batches', () => {
     ]);
     expect(attempts.map((a) => a.record.sysFlag)).toEqual([0, 0]);
     expect(result.map((r) => r.msgId)).toEqual(attempts.map((a) => a.record.properties['UNIQ_KEY']));
-    const rules = async (messages: object[]) => (await producer.sendBatch(messages as never).catch((e: MessageValidationError) => e)) as MessageValidationError;
+    const rules = async (messages: object[]) =>
+      (await producer.sendBatch(messages as never).catch((e: MessageValidationError) => e)) as MessageValidationError;
     expect((await rules([])).rule).toBe('batch.empty');
-    expect((await rules([{ topic: 'T', body: 'a' }, { topic: 'U', body: 'b' }])).rule).toBe('batch.topic');
+    expect(
+      (
+        await rules([
+          { topic: 'T', body: 'a' },
+          { topic: 'U', body: 'b' },
+        ])
+      ).rule,
+    ).toBe('batch.topic');
     expect((await rules([{ topic: 'T', body: 'a', delayTimeLevel: 2 }])).rule).toBe('batch.delay');
     expect((await rules([{ topic: '%RETRY%g', body: 'a' }])).rule).toBe('batch.retry-topic');
     // One message that cannot fit a batch on its own (body within the limit, encoded over it).
-    expect((await rules([{ topic: 'T', body: 'y' }, { topic: 'T', body: 'x'.repeat(195) }])).rule).toBe('batch.size');
+    expect(
+      (
+        await rules([
+          { topic: 'T', body: 'y' },
+          { topic: 'T', body: 'x'.repeat(195) },
+        ])
+      ).rule,
+    ).toBe('batch.size');
   });
 
   it("a list over maxMessageSize is split, in order, by RocketMQ's ListSplitter rule; one result per message", async () => {
@@ -131,14 +177,24 @@ describe('compression, oneway and batches', () => {
     // Each record encodes to 22 + 60 (body) + 52 (WAIT and UNIQ_KEY properties) = 134 bytes: two fit in 300.
     const bodies = ['a', 'b', 'c', 'd', 'e'].map((c) => c.repeat(60));
     const results = await producer.sendBatch(bodies.map((body) => ({ topic: 'T', body })));
-    expect(batches.map((b) => b.map((r) => r.body.toString()))).toEqual([bodies.slice(0, 2), bodies.slice(2, 4), bodies.slice(4)]);
+    expect(batches.map((b) => b.map((r) => r.body.toString()))).toEqual([
+      bodies.slice(0, 2),
+      bodies.slice(2, 4),
+      bodies.slice(4),
+    ]);
     expect(results.map((r) => r.msgId)).toEqual(batches.flat().map((r) => r.properties['UNIQ_KEY']));
   });
 
   it('a split batch that fails after others were stored says which messages are stored', async () => {
     const refused = new BrokerError('refused', { responseCode: 16, retriable: false });
-    const { producer } = scripted(() => 'SEND_OK', { maxMessageSize: 300, retryTimesWhenSendFailed: 0 }, (n) => (n === 2 ? refused : undefined));
-    const error = await producer.sendBatch(['a', 'b', 'c'].map((c) => ({ topic: 'T', body: c.repeat(60) }))).catch((e: unknown) => e);
+    const { producer } = scripted(
+      () => 'SEND_OK',
+      { maxMessageSize: 300, retryTimesWhenSendFailed: 0 },
+      (n) => (n === 2 ? refused : undefined),
+    );
+    const error = await producer
+      .sendBatch(['a', 'b', 'c'].map((c) => ({ topic: 'T', body: c.repeat(60) })))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BatchSendError);
     expect((error as BatchSendError).results).toHaveLength(2);
     expect((error as BatchSendError).cause).toBe(refused);
@@ -154,11 +210,18 @@ describe('compression, oneway and batches', () => {
       [['TIMER_DELAY_MS', '1500']],
       [['TIMER_DELAY_SEC', '30']],
     ]);
-    const rule = async (m: object, batch = false) => ((await (batch ? producer.sendBatch([m as never]) : producer.send(m as never)).catch((e: MessageValidationError) => e)) as MessageValidationError).rule;
+    const rule = async (m: object, batch = false) =>
+      (
+        (await (batch ? producer.sendBatch([m as never]) : producer.send(m as never)).catch(
+          (e: MessageValidationError) => e,
+        )) as MessageValidationError
+      ).rule;
     expect(await rule({ topic: 'T', body: 'x', delayTimeMs: 10, delayTimeSec: 1 })).toBe('timer.several');
     expect(await rule({ topic: 'T', body: 'x', delayTimeMs: 0 })).toBe('timer.value');
     expect(await rule({ topic: 'T', body: 'x', delayTimeSec: 1.5 })).toBe('timer.value');
-    expect(await rule({ topic: 'T', body: 'x', deliverTimeMs: Date.now() + 1_000, delayTimeLevel: 3 })).toBe('timer.delay-level');
+    expect(await rule({ topic: 'T', body: 'x', deliverTimeMs: Date.now() + 1_000, delayTimeLevel: 3 })).toBe(
+      'timer.delay-level',
+    );
     expect(await rule({ topic: 'T', body: 'x', delayTimeMs: 100 }, true)).toBe('batch.timer');
     expect(attempts).toHaveLength(3);
   });
@@ -169,10 +232,19 @@ describe('compression, oneway and batches', () => {
     events.on('producer.error', (e) => void errors.push(e.error));
     const ends: string[] = [];
     const producer = new Producer({
-      options: resolveProducerOptions({ group: 'p', transactionListener: { checkLocalTransaction: () => 'COMMIT_MESSAGE' } }),
+      options: resolveProducerOptions({
+        group: 'p',
+        transactionListener: { checkLocalTransaction: () => 'COMMIT_MESSAGE' },
+      }),
       routes: { subscribeQueues: async () => queues, publishQueues: async () => queues },
       sender: {
-        send: async (mq, record) => ({ status: 'SEND_OK', msgId: record.properties['UNIQ_KEY']!, offsetMsgId: 'O', messageQueue: mq, queueOffset: 0 }),
+        send: async (mq, record) => ({
+          status: 'SEND_OK',
+          msgId: record.properties['UNIQ_KEY']!,
+          offsetMsgId: 'O',
+          messageQueue: mq,
+          queueOffset: 0,
+        }),
         endTransaction: async (request) => {
           ends.push(request.state);
           throw new Error('no route to broker-a');

@@ -4,7 +4,12 @@ import type { SendHook } from './send-hook';
 import { ConfigurationError, type ConfigurationIssue } from '../errors/configuration.error';
 import { wrapNamespace } from '../model/namespace';
 import { GROUP_MAX_LENGTH, IssueCollector, checkName, checkNamespace } from '../options/option-checks';
-import { checkTraceOptions, traceSettings, type MessageTraceOptions, type ResolvedTraceOptions } from '../trace/trace-options';
+import {
+  checkTraceOptions,
+  traceSettings,
+  type MessageTraceOptions,
+  type ResolvedTraceOptions,
+} from '../trace/trace-options';
 
 /** DefaultMQProducer's options (producer-semantics.md §1), message trace (`enableMsgTrace`) included. */
 export interface ProducerOptions extends MessageTraceOptions {
@@ -52,7 +57,8 @@ export interface ResolvedProducerOptions {
 export function resolveProducerOptions(options: ProducerOptions): ResolvedProducerOptions {
   const issues = new IssueCollector('Producer');
   checkName(issues, 'group', options.group, GROUP_MAX_LENGTH);
-  if (options.group === 'DEFAULT_PRODUCER') issues.add('group', options.group, 'any group but DEFAULT_PRODUCER (reserved by RocketMQ)');
+  if (options.group === 'DEFAULT_PRODUCER')
+    issues.add('group', options.group, 'any group but DEFAULT_PRODUCER (reserved by RocketMQ)');
   issues.intRange('sendMsgTimeout', options.sendMsgTimeout, 1, 3_600_000);
   issues.intRange('retryTimesWhenSendFailed', options.retryTimesWhenSendFailed, 0, 100);
   issues.intRange('maxMessageSize', options.maxMessageSize, 1, 64 * 1024 * 1024);
@@ -60,10 +66,16 @@ export function resolveProducerOptions(options: ProducerOptions): ResolvedProduc
   issues.boolean('sendLatencyFaultEnable', options.sendLatencyFaultEnable);
   issues.boolean('retryAnotherBrokerWhenNotStoreOK', options.retryAnotherBrokerWhenNotStoreOK);
   checkNamespace(issues, options.namespace);
-  if (options.transactionListener !== undefined && typeof options.transactionListener?.checkLocalTransaction !== 'function') {
+  if (
+    options.transactionListener !== undefined &&
+    typeof options.transactionListener?.checkLocalTransaction !== 'function'
+  ) {
     issues.add('transactionListener', options.transactionListener, 'an object with checkLocalTransaction(message)');
   }
-  if (options.hooks !== undefined && (!Array.isArray(options.hooks) || options.hooks.some((h) => typeof h?.around !== 'function'))) {
+  if (
+    options.hooks !== undefined &&
+    (!Array.isArray(options.hooks) || options.hooks.some((h) => typeof h?.around !== 'function'))
+  ) {
     issues.add('hooks', options.hooks, 'an array of send hooks, each with around(invocation, proceed)');
   }
   checkTraceOptions(issues, options);

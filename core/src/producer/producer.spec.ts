@@ -15,7 +15,13 @@ function producer(queues: MessageQueue[] = [{ topic: 'T', brokerName: 'a', queue
     sender: {
       send: async (mq, record) => {
         sent.push([mq, record]);
-        return { status: 'SEND_OK', msgId: record.properties['UNIQ_KEY']!, offsetMsgId: 'X', messageQueue: mq, queueOffset: sent.length - 1 };
+        return {
+          status: 'SEND_OK',
+          msgId: record.properties['UNIQ_KEY']!,
+          offsetMsgId: 'X',
+          messageQueue: mq,
+          queueOffset: sent.length - 1,
+        };
       },
     },
     events: new EventBus(),
@@ -57,7 +63,14 @@ describe('Producer validation (Validators.checkMessage)', () => {
 describe('Producer sends', () => {
   it('sets TAGS, KEYS, WAIT, DELAY and a UNIQ_KEY; encodes payload as JSON', async () => {
     const { p, sent } = producer();
-    const r = await p.send({ topic: 'T', payload: { a: 1 }, tags: 'created', keys: ['k1', 'k2'], delayTimeLevel: 3, properties: { traceId: 't' } });
+    const r = await p.send({
+      topic: 'T',
+      payload: { a: 1 },
+      tags: 'created',
+      keys: ['k1', 'k2'],
+      delayTimeLevel: 3,
+      properties: { traceId: 't' },
+    });
     const [, record] = sent[0]!;
     expect(record.properties).toMatchObject({ TAGS: 'created', KEYS: 'k1 k2', WAIT: 'true', DELAY: '3', traceId: 't' });
     expect(record.properties['UNIQ_KEY']).toMatch(/^[0-9A-F]{32}$/);
@@ -66,11 +79,14 @@ describe('Producer sends', () => {
   });
 
   it('round robin visits every queue evenly', async () => {
-    const queues = ['a', 'b'].flatMap((brokerName) => [0, 1, 2, 3].map((queueId) => ({ topic: 'T', brokerName, queueId })));
+    const queues = ['a', 'b'].flatMap((brokerName) =>
+      [0, 1, 2, 3].map((queueId) => ({ topic: 'T', brokerName, queueId })),
+    );
     const { p, sent } = producer(queues);
     for (let i = 0; i < 80; i++) await p.send({ topic: 'T', body: 'x' });
     const counts = new Map<string, number>();
-    for (const [mq] of sent) counts.set(`${mq.brokerName}${mq.queueId}`, (counts.get(`${mq.brokerName}${mq.queueId}`) ?? 0) + 1);
+    for (const [mq] of sent)
+      counts.set(`${mq.brokerName}${mq.queueId}`, (counts.get(`${mq.brokerName}${mq.queueId}`) ?? 0) + 1);
     expect([...counts.values()]).toEqual(Array(8).fill(10));
   });
 

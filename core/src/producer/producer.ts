@@ -1,6 +1,11 @@
 import type { MessageRecord } from '../model/message';
 import { ConsumedMessage } from '../runtime/consumed-message';
-import { TRANSACTION_STATES, type LocalTransaction, type TransactionSendResult, type TransactionState } from './transaction';
+import {
+  TRANSACTION_STATES,
+  type LocalTransaction,
+  type TransactionSendResult,
+  type TransactionState,
+} from './transaction';
 import { BatchSendError } from '../errors/batch-send.error';
 import { withoutNamespace, wrapNamespace } from '../model/namespace';
 import { jsonCodec } from '../definition/json.codec';
@@ -17,13 +22,25 @@ import { compressBody } from './compression';
 import { unwrapResult, wrapQueue } from './namespaced';
 import { SendPath } from './send-path';
 import { buildBatches, perMessage } from './batch-split';
-import { timerProperty, validateBody, validateDelayLevel, validateProperties, validateTopic } from './message-validator';
+import {
+  timerProperty,
+  validateBody,
+  validateDelayLevel,
+  validateProperties,
+  validateTopic,
+} from './message-validator';
 import type { OutgoingMessage } from './outgoing-message';
 import type { ResolvedProducerOptions } from './producer-options';
 import { selectByHash, type MessageQueueSelector } from './queue-selector';
 import { UniqKeyGenerator } from './uniq-key';
 import { Requests, type RequestOptions } from './requests';
-import { runEndTransactionHooks, runSendHooks, type EndTransactionInvocation, type SendHook, type SendKind } from './send-hook';
+import {
+  runEndTransactionHooks,
+  runSendHooks,
+  type EndTransactionInvocation,
+  type SendHook,
+  type SendKind,
+} from './send-hook';
 import { checkedTransactionEnd, localTransactionEnd } from './end-transaction';
 import type { Message } from '../model/message';
 
@@ -106,33 +123,69 @@ export class Producer {
   send<T>(message: OutgoingMessage<T>, options: SendOptions = {}): Promise<SendResult> {
     // The hot path: without hooks, nothing is built for them.
     if (this.unhooked) return this.track(() => this.sendOne(message, options));
-    return this.track(() => this.hooked('send', [message], ([m]) => this.sendOne(m!, options), (r) => [r]));
+    return this.track(() =>
+      this.hooked(
+        'send',
+        [message],
+        ([m]) => this.sendOne(m!, options),
+        (r) => [r],
+      ),
+    );
   }
 
   private async sendOne<T>(message: OutgoingMessage<T>, options: SendOptions): Promise<SendResult> {
     const record = this.buildRecord(message);
     const queue = options.queue ? wrapQueue(this.deps.options.namespace, options.queue) : undefined;
-    const selector = queue ? () => queue : options.selector ?? (options.shardingKey !== undefined ? selectByHash(options.shardingKey) : undefined);
-    return unwrapResult(this.deps.options.namespace, await (selector ? this.path.sendSelected(record, message, selector) : this.path.sendWithRetries(record)));
+    const selector = queue
+      ? () => queue
+      : (options.selector ?? (options.shardingKey !== undefined ? selectByHash(options.shardingKey) : undefined));
+    return unwrapResult(
+      this.deps.options.namespace,
+      await (selector ? this.path.sendSelected(record, message, selector) : this.path.sendWithRetries(record)),
+    );
   }
 
   /** Runs a producer call through the send hooks (none: the call alone). */
-  private hooked<T, R>(kind: SendKind, messages: readonly OutgoingMessage<T>[], send: (messages: readonly OutgoingMessage<T>[]) => Promise<R>, results: (outcome: R) => readonly SendResult[]): Promise<R> {
+  private hooked<T, R>(
+    kind: SendKind,
+    messages: readonly OutgoingMessage<T>[],
+    send: (messages: readonly OutgoingMessage<T>[]) => Promise<R>,
+    results: (outcome: R) => readonly SendResult[],
+  ): Promise<R> {
     const { hooks = [], options } = this.deps;
-    return runSendHooks(hooks, { group: withoutNamespace(options.namespace, options.group), namespace: options.namespace, kind, messages }, send as (messages: readonly OutgoingMessage[]) => Promise<R>, results);
+    return runSendHooks(
+      hooks,
+      { group: withoutNamespace(options.namespace, options.group), namespace: options.namespace, kind, messages },
+      send as (messages: readonly OutgoingMessage[]) => Promise<R>,
+      results,
+    );
   }
 
   /** Oneway (RocketMQ's sendOneway): one attempt, resolves once written, never reports the broker's answer. */
   sendOneway<T>(message: OutgoingMessage<T>, options: SendOptions = {}): Promise<void> {
     if (this.unhooked) return this.track(() => this.sendOnewayOne(message, options));
-    return this.track(() => this.hooked('oneway', [message], ([m]) => this.sendOnewayOne(m!, options), () => []));
+    return this.track(() =>
+      this.hooked(
+        'oneway',
+        [message],
+        ([m]) => this.sendOnewayOne(m!, options),
+        () => [],
+      ),
+    );
   }
 
   private async sendOnewayOne<T>(message: OutgoingMessage<T>, options: SendOptions): Promise<void> {
     const record = this.buildRecord(message);
     const queues = await this.deps.routes.publishQueues(record.topic);
-    if (queues.length === 0) throw new BrokerError(`No route info of this topic: ${record.topic}`, { responseCode: 17 });
-    const mq = (options.queue && wrapQueue(this.deps.options.namespace, options.queue)) ?? (options.selector ?? (options.shardingKey !== undefined ? selectByHash(options.shardingKey) : undefined))?.(queues, message) ?? this.path.pick(record.topic, queues, undefined);
+    if (queues.length === 0)
+      throw new BrokerError(`No route info of this topic: ${record.topic}`, { responseCode: 17 });
+    const mq =
+      (options.queue && wrapQueue(this.deps.options.namespace, options.queue)) ??
+      (options.selector ?? (options.shardingKey !== undefined ? selectByHash(options.shardingKey) : undefined))?.(
+        queues,
+        message,
+      ) ??
+      this.path.pick(record.topic, queues, undefined);
     const { sender, options: o } = this.deps;
     if (sender.sendOneway) await sender.sendOneway(mq, record, { producerGroup: o.group });
     else void sender.send(mq, record, { producerGroup: o.group, timeoutMs: o.sendMsgTimeout }).catch(() => undefined);
@@ -147,13 +200,23 @@ export class Producer {
    * BatchSendError, whose `results` are the messages already stored.
    */
   sendBatch<T>(messages: readonly OutgoingMessage<T>[]): Promise<SendResult[]> {
-    return this.track(() => this.hooked('batch', messages, (ms) => this.sendBatches(ms), (r) => r));
+    return this.track(() =>
+      this.hooked(
+        'batch',
+        messages,
+        (ms) => this.sendBatches(ms),
+        (r) => r,
+      ),
+    );
   }
 
   private async sendBatches<T>(messages: readonly OutgoingMessage<T>[]): Promise<SendResult[]> {
     const batches = buildBatches(messages, (m) => this.buildRecord(m, false), this.deps.options.maxMessageSize);
     if (!this.deps.sender.sendBatch) {
-      throw new MessageValidationError('batch.unsupported', 'the transport cannot send batches (MessageSender.sendBatch)');
+      throw new MessageValidationError(
+        'batch.unsupported',
+        'the transport cannot send batches (MessageSender.sendBatch)',
+      );
     }
     const results: SendResult[] = [];
     for (const records of batches) {
@@ -177,18 +240,48 @@ export class Producer {
    * sent to the broker (a failure to send it is a `producer.error` event: the broker's check-back settles it).
    */
   sendInTransaction<T>(message: OutgoingMessage<T>, local: LocalTransaction<T>): Promise<TransactionSendResult> {
-    return this.track(() => this.hooked('transaction', [message], ([m]) => this.sendTransactional(m!, local), (r) => [r.sendResult]));
+    return this.track(() =>
+      this.hooked(
+        'transaction',
+        [message],
+        ([m]) => this.sendTransactional(m!, local),
+        (r) => [r.sendResult],
+      ),
+    );
   }
 
-  private async sendTransactional<T>(message: OutgoingMessage<T>, local: LocalTransaction<T>): Promise<TransactionSendResult> {
+  private async sendTransactional<T>(
+    message: OutgoingMessage<T>,
+    local: LocalTransaction<T>,
+  ): Promise<TransactionSendResult> {
     const { sender, options } = this.deps;
-    if (!sender.endTransaction) throw new MessageValidationError('transaction.unsupported', 'the transport cannot end transactions (MessageSender.endTransaction)');
-    if (!options.transactionListener) throw new MessageValidationError('transaction.listener', 'a transactional send needs the producer option transactionListener (for the broker\'s check-backs)');
-    if (message.delayTimeLevel || message.deliverTimeMs !== undefined || message.delayTimeMs !== undefined || message.delayTimeSec !== undefined) {
-      throw new MessageValidationError('transaction.delay', 'a transactional message cannot be delayed (delayTimeLevel or a timer)');
+    if (!sender.endTransaction)
+      throw new MessageValidationError(
+        'transaction.unsupported',
+        'the transport cannot end transactions (MessageSender.endTransaction)',
+      );
+    if (!options.transactionListener)
+      throw new MessageValidationError(
+        'transaction.listener',
+        "a transactional send needs the producer option transactionListener (for the broker's check-backs)",
+      );
+    if (
+      message.delayTimeLevel ||
+      message.deliverTimeMs !== undefined ||
+      message.delayTimeMs !== undefined ||
+      message.delayTimeSec !== undefined
+    ) {
+      throw new MessageValidationError(
+        'transaction.delay',
+        'a transactional message cannot be delayed (delayTimeLevel or a timer)',
+      );
     }
     const built = this.buildRecord(message);
-    const properties: Record<string, string> = { ...built.properties, [MessageConst.TRANSACTION_PREPARED]: 'true', [MessageConst.PRODUCER_GROUP]: options.group };
+    const properties: Record<string, string> = {
+      ...built.properties,
+      [MessageConst.TRANSACTION_PREPARED]: 'true',
+      [MessageConst.PRODUCER_GROUP]: options.group,
+    };
     const record: OutgoingRecord = { ...built, sysFlag: built.sysFlag | TRANSACTION_PREPARED_TYPE, properties };
     const wire = await this.path.sendWithRetries(record);
     const sendResult = unwrapResult(this.deps.options.namespace, wire);
@@ -203,11 +296,21 @@ export class Producer {
     }
     this.transactionEnded(localTransactionEnd(options, message, record, wire, state));
     try {
-      await sender.endTransaction({ producerGroup: options.group, result: wire, state, transactionId: record.properties[MessageConst.UNIQ_KEY]! });
+      await sender.endTransaction({
+        producerGroup: options.group,
+        result: wire,
+        state,
+        transactionId: record.properties[MessageConst.UNIQ_KEY]!,
+      });
     } catch (error) {
       // The local transaction has run: rejecting would invite a second one. As in Java, the outcome is reported and
       // the broker's check-back settles the half message.
-      this.deps.events.emit('producer.error', { group: options.group, topic: message.topic, error: toError(error), attempt: 1 });
+      this.deps.events.emit('producer.error', {
+        group: options.group,
+        topic: message.topic,
+        error: toError(error),
+        attempt: 1,
+      });
     }
     return { sendResult, state };
   }
@@ -219,7 +322,14 @@ export class Producer {
    * that comes later is dropped), or with the send's error.
    */
   request<T, R = unknown>(message: OutgoingMessage<T>, options: RequestOptions = {}): Promise<Message<R>> {
-    return this.track(() => this.hooked('request', [message], ([m]) => this.requests.request<T, R>(m!, options), () => []));
+    return this.track(() =>
+      this.hooked(
+        'request',
+        [message],
+        ([m]) => this.requests.request<T, R>(m!, options),
+        () => [],
+      ),
+    );
   }
 
   /** PUSH_REPLY_MESSAGE_TO_CLIENT: hands a reply to its request, or drops it (`producer.reply-dropped`). */
@@ -232,7 +342,13 @@ export class Producer {
     const listener = this.deps.options.transactionListener;
     if (!listener) return 'UNKNOW';
     const mq = { topic: record.topic, brokerName: record.brokerName, queueId: record.queueId };
-    const message = new ConsumedMessage(record, mq, this.deps.options.codec ?? jsonCodec, 0, this.deps.options.namespace);
+    const message = new ConsumedMessage(
+      record,
+      mq,
+      this.deps.options.codec ?? jsonCodec,
+      0,
+      this.deps.options.namespace,
+    );
     let state: TransactionState = 'UNKNOW';
     try {
       const answer = await listener.checkLocalTransaction(message);
@@ -247,7 +363,9 @@ export class Producer {
   /** The send hooks' endTransaction (message trace's EndTransaction record); a hook's throw is a producer.error. */
   private transactionEnded(invocation: EndTransactionInvocation): void {
     const { hooks = [], events } = this.deps;
-    runEndTransactionHooks(hooks, invocation, (error) => events.emit('producer.error', { group: this.group, topic: invocation.message.topic, error, attempt: 0 }));
+    runEndTransactionHooks(hooks, invocation, (error) =>
+      events.emit('producer.error', { group: this.group, topic: invocation.message.topic, error, attempt: 0 }),
+    );
   }
 
   /** Resolves after every send in flight has settled; later sends are refused. */
@@ -262,7 +380,8 @@ export class Producer {
     const topic = wrapNamespace(options.namespace, message.topic);
     validateTopic(topic);
     let body: Buffer;
-    if (message.body !== undefined) body = typeof message.body === 'string' ? Buffer.from(message.body, 'utf8') : message.body;
+    if (message.body !== undefined)
+      body = typeof message.body === 'string' ? Buffer.from(message.body, 'utf8') : message.body;
     else if (message.payload !== undefined) body = (options.codec ?? jsonCodec).encode(message.payload);
     else throw new MessageValidationError('body.null', 'the message body is null: give body or payload');
     validateBody(body, options.maxMessageSize);
@@ -273,13 +392,21 @@ export class Producer {
     if (message.tags) properties[MessageConst.TAGS] = message.tags;
     const keys = typeof message.keys === 'string' ? [message.keys] : (message.keys ?? []);
     if (keys.length > 0) properties[MessageConst.KEYS] = keys.join(' ');
-    if (message.delayTimeLevel && message.delayTimeLevel > 0) properties[MessageConst.DELAY] = String(message.delayTimeLevel);
+    if (message.delayTimeLevel && message.delayTimeLevel > 0)
+      properties[MessageConst.DELAY] = String(message.delayTimeLevel);
     const timer = timerProperty(message);
     if (timer) properties[timer[0]] = timer[1];
     properties[MessageConst.UNIQ_KEY] = this.uniq.next();
     // The size rule applies to the body as given; compression happens after it, as in RocketMQ.
     const wire = compress ? compressBody(body, options.compressMsgBodyOverHowmuch) : { body, sysFlag: 0 };
-    return { topic, body: wire.body, flag: message.flag ?? 0, properties, sysFlag: wire.sysFlag, bornTimestamp: Date.now() };
+    return {
+      topic,
+      body: wire.body,
+      flag: message.flag ?? 0,
+      properties,
+      sysFlag: wire.sysFlag,
+      bornTimestamp: Date.now(),
+    };
   }
 
   private track<R>(work: () => Promise<R>): Promise<R> {

@@ -15,11 +15,18 @@ const COMPRESS_OVER = 4096;
  * What makes a message a request (DefaultMQProducerImpl.prepareSendRequest): a fresh correlation id
  * (CorrelationIdUtil: a random UUID), the client id the broker pushes the reply to, and the timeout as TTL.
  */
-export function requestProperties(clientId: string, timeoutMs: number): { correlationId: string; properties: Record<string, string> } {
+export function requestProperties(
+  clientId: string,
+  timeoutMs: number,
+): { correlationId: string; properties: Record<string, string> } {
   const correlationId = randomUUID();
   return {
     correlationId,
-    properties: { [MessageConst.CORRELATION_ID]: correlationId, [MessageConst.REPLY_TO_CLIENT]: clientId, [MessageConst.TTL]: String(timeoutMs) },
+    properties: {
+      [MessageConst.CORRELATION_ID]: correlationId,
+      [MessageConst.REPLY_TO_CLIENT]: clientId,
+      [MessageConst.TTL]: String(timeoutMs),
+    },
   };
 }
 
@@ -45,7 +52,10 @@ export function replyRecord(request: MessageRecord, body: Buffer, uniqKey: strin
   const p = request.properties;
   const cluster = p[MessageConst.CLUSTER];
   if (cluster === undefined) {
-    throw new MessageValidationError('reply.cluster', `create reply message fail, requestMessage error, property[${MessageConst.CLUSTER}] is null.`);
+    throw new MessageValidationError(
+      'reply.cluster',
+      `create reply message fail, requestMessage error, property[${MessageConst.CLUSTER}] is null.`,
+    );
   }
   const properties: Record<string, string> = {
     [MessageConst.MSG_TYPE]: REPLY_MESSAGE_FLAG,
@@ -56,5 +66,12 @@ export function replyRecord(request: MessageRecord, body: Buffer, uniqKey: strin
   };
   if (p[MessageConst.TTL] !== undefined) properties[MessageConst.TTL] = p[MessageConst.TTL];
   const wire = compressBody(body, COMPRESS_OVER);
-  return { topic: replyTopicOf(cluster), body: wire.body, flag: 0, properties, sysFlag: wire.sysFlag, bornTimestamp: Date.now() };
+  return {
+    topic: replyTopicOf(cluster),
+    body: wire.body,
+    flag: 0,
+    properties,
+    sysFlag: wire.sysFlag,
+    bornTimestamp: Date.now(),
+  };
 }

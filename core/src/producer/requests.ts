@@ -43,10 +43,16 @@ export class Requests {
     const { options: o, registerRequester, clientId, sender } = this.deps;
     const timeoutMs = options.timeoutMs ?? o.sendMsgTimeout;
     if (!Number.isInteger(timeoutMs) || timeoutMs < 1) {
-      throw new MessageValidationError('request.timeout', `timeoutMs of a request is an integer number of ms >= 1, not ${String(timeoutMs)}`);
+      throw new MessageValidationError(
+        'request.timeout',
+        `timeoutMs of a request is an integer number of ms >= 1, not ${String(timeoutMs)}`,
+      );
     }
     if (!registerRequester || clientId === undefined || !sender.sendReply) {
-      throw new MessageValidationError('request.unsupported', 'the transport cannot carry replies (MessageSender.sendReply and the broker callback receiveReply)');
+      throw new MessageValidationError(
+        'request.unsupported',
+        'the transport cannot carry replies (MessageSender.sendReply and the broker callback receiveReply)',
+      );
     }
     const built = this.build(message as OutgoingMessage<never>);
     const deadline = Date.now() + timeoutMs;
@@ -55,7 +61,11 @@ export class Requests {
     const { correlationId, properties } = requestProperties(clientId, timeoutMs);
     const record: OutgoingRecord = { ...built, properties: { ...built.properties, ...properties } };
     // The reply may arrive before the send's answer: the waiter exists first, and its clock includes the send.
-    const reply = this.waiters.expect(correlationId, Math.max(1, deadline - Date.now()), () => new RequestTimeoutError(message.topic, correlationId, timeoutMs));
+    const reply = this.waiters.expect(
+      correlationId,
+      Math.max(1, deadline - Date.now()),
+      () => new RequestTimeoutError(message.topic, correlationId, timeoutMs),
+    );
     reply.catch(() => undefined); // observed below; a timeout during the send must not count as unhandled
     try {
       await this.path.sendWithRetries(record);
@@ -71,6 +81,10 @@ export class Requests {
   receive(record: MessageRecord): void {
     const correlationId = record.properties[MessageConst.CORRELATION_ID] ?? '';
     if (this.waiters.settle(correlationId, record)) return;
-    this.deps.events.emit('producer.reply-dropped', { group: this.deps.options.group, correlationId, topic: record.topic });
+    this.deps.events.emit('producer.reply-dropped', {
+      group: this.deps.options.group,
+      correlationId,
+      topic: record.topic,
+    });
   }
 }

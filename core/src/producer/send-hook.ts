@@ -73,7 +73,11 @@ export interface EndTransactionInvocation {
 }
 
 /** Tells every hook a transaction's outcome; a hook that throws is reported to `onError` and the others still run. */
-export function runEndTransactionHooks(hooks: readonly SendHook[], invocation: EndTransactionInvocation, onError: (error: Error) => void): void {
+export function runEndTransactionHooks(
+  hooks: readonly SendHook[],
+  invocation: EndTransactionInvocation,
+  onError: (error: Error) => void,
+): void {
   for (const hook of hooks) {
     if (!hook.endTransaction) continue;
     try {
@@ -90,7 +94,12 @@ export function runEndTransactionHooks(hooks: readonly SendHook[], invocation: E
  */
 export async function runSendHooks<R>(
   hooks: readonly SendHook[],
-  call: { readonly group: string; readonly namespace?: string; readonly kind: SendKind; readonly messages: readonly OutgoingMessage[] },
+  call: {
+    readonly group: string;
+    readonly namespace?: string;
+    readonly kind: SendKind;
+    readonly messages: readonly OutgoingMessage[];
+  },
   send: (messages: readonly OutgoingMessage[]) => Promise<R>,
   results: (outcome: R) => readonly SendResult[],
 ): Promise<R> {
@@ -103,13 +112,16 @@ export async function runSendHooks<R>(
     topic: call.messages[0]?.topic ?? '',
     messages: call.messages,
     setProperty: (index, name, value) => {
-      if (index < 0 || index >= added.length) throw new RangeError(`no message ${index} in this ${call.kind} (${added.length})`);
+      if (index < 0 || index >= added.length)
+        throw new RangeError(`no message ${index} in this ${call.kind} (${added.length})`);
       (added[index] ??= {})[name] = value;
     },
   };
   let outcome: { value: R } | undefined;
   let proceed = async (): Promise<readonly SendResult[]> => {
-    const messages = call.messages.map((m, i) => (added[i] ? { ...m, properties: { ...m.properties, ...added[i] } } : m));
+    const messages = call.messages.map((m, i) =>
+      added[i] ? { ...m, properties: { ...m.properties, ...added[i] } } : m,
+    );
     outcome = { value: await send(messages) };
     return results(outcome.value);
   };

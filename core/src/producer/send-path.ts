@@ -37,18 +37,36 @@ export class SendPath {
     let lastResult: SendResult | undefined;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const queues = await this.deps.routes.publishQueues(record.topic);
-      if (queues.length === 0) throw new BrokerError(`No route info of this topic: ${record.topic}`, { responseCode: 17, retriable: true });
+      if (queues.length === 0)
+        throw new BrokerError(`No route info of this topic: ${record.topic}`, { responseCode: 17, retriable: true });
       const mq = this.pick(record.topic, queues, lastBroker, attempt > 1);
       const elapsed = Date.now() - started;
       if (elapsed >= options.sendMsgTimeout) {
-        throw new TimeoutError(`sendDefaultImpl call timeout: ${record.topic} after ${elapsed} ms and ${attempt - 1} attempt(s)`, { cause: lastError });
+        throw new TimeoutError(
+          `sendDefaultImpl call timeout: ${record.topic} after ${elapsed} ms and ${attempt - 1} attempt(s)`,
+          { cause: lastError },
+        );
       }
       const t0 = Date.now();
       try {
         const budget = { producerGroup: options.group, timeoutMs: options.sendMsgTimeout - elapsed };
-        const result = batch ? await sender.sendBatch!(mq, batch.map((r) => ({ ...r, bornTimestamp: Date.now() })), budget) : await sender.send(mq, { ...record, bornTimestamp: Date.now() }, budget);
+        const result = batch
+          ? await sender.sendBatch!(
+              mq,
+              batch.map((r) => ({ ...r, bornTimestamp: Date.now() })),
+              budget,
+            )
+          : await sender.send(mq, { ...record, bornTimestamp: Date.now() }, budget);
         this.faults.update(mq.brokerName, Date.now() - t0, false, true);
-        if (events.has('producer.send')) events.emit('producer.send', { group: options.group, topic: record.topic, mq, msgId: result.msgId, attempts: attempt, durationMs: Date.now() - started });
+        if (events.has('producer.send'))
+          events.emit('producer.send', {
+            group: options.group,
+            topic: record.topic,
+            mq,
+            msgId: result.msgId,
+            attempts: attempt,
+            durationMs: Date.now() - started,
+          });
         if (result.status === 'SEND_OK' || !options.retryAnotherBrokerWhenNotStoreOK) return result;
         lastResult = result;
         lastBroker = mq.brokerName;
@@ -57,7 +75,13 @@ export class SendPath {
         lastBroker = mq.brokerName;
         const brokerRefusal = error instanceof BrokerError;
         this.faults.update(mq.brokerName, Date.now() - t0, true, !brokerRefusal);
-        events.emit('producer.error', { group: options.group, topic: record.topic, error: lastError, attempt, durationMs: Date.now() - t0 });
+        events.emit('producer.error', {
+          group: options.group,
+          topic: record.topic,
+          error: lastError,
+          attempt,
+          durationMs: Date.now() - t0,
+        });
         // RocketMQ retries transport failures and the retryable broker codes, nothing else.
         const retriable = brokerRefusal ? error.retriable : !(error instanceof MessageValidationError);
         if (!retriable) {
@@ -72,20 +96,43 @@ export class SendPath {
   }
 
   /** Ordered and explicit-queue sends: one attempt to the chosen queue, no retry, no broker avoidance. */
-  async sendSelected<T>(record: OutgoingRecord, message: OutgoingMessage<T>, selector: MessageQueueSelector): Promise<SendResult> {
+  async sendSelected<T>(
+    record: OutgoingRecord,
+    message: OutgoingMessage<T>,
+    selector: MessageQueueSelector,
+  ): Promise<SendResult> {
     const { options, sender, events } = this.deps;
     const queues = await this.deps.routes.publishQueues(record.topic);
-    if (queues.length === 0) throw new BrokerError(`No route info of this topic: ${record.topic}`, { responseCode: 17, retriable: true });
+    if (queues.length === 0)
+      throw new BrokerError(`No route info of this topic: ${record.topic}`, { responseCode: 17, retriable: true });
     const mq = selector([...queues], message as OutgoingMessage<unknown>);
     if (!mq) throw new MessageValidationError('selector.null', 'select message queue return null');
-    if (mq.topic !== record.topic) throw new MessageValidationError('selector.topic', `the selected queue's topic ${mq.topic} is not the message's topic ${record.topic}`);
+    if (mq.topic !== record.topic)
+      throw new MessageValidationError(
+        'selector.topic',
+        `the selected queue's topic ${mq.topic} is not the message's topic ${record.topic}`,
+      );
     const t0 = Date.now();
     try {
       const result = await sender.send(mq, record, { producerGroup: options.group, timeoutMs: options.sendMsgTimeout });
-      if (events.has('producer.send')) events.emit('producer.send', { group: options.group, topic: record.topic, mq, msgId: result.msgId, attempts: 1, durationMs: Date.now() - t0 });
+      if (events.has('producer.send'))
+        events.emit('producer.send', {
+          group: options.group,
+          topic: record.topic,
+          mq,
+          msgId: result.msgId,
+          attempts: 1,
+          durationMs: Date.now() - t0,
+        });
       return result;
     } catch (error) {
-      events.emit('producer.error', { group: options.group, topic: record.topic, error: toError(error), attempt: 1, durationMs: Date.now() - t0 });
+      events.emit('producer.error', {
+        group: options.group,
+        topic: record.topic,
+        error: toError(error),
+        attempt: 1,
+        durationMs: Date.now() - t0,
+      });
       throw error;
     }
   }
@@ -132,6 +179,7 @@ export class SendPath {
 function sameQueues(a: readonly MessageQueue[], b: readonly MessageQueue[]): boolean {
   if (a === b) return true;
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i]!.brokerName !== b[i]!.brokerName || a[i]!.queueId !== b[i]!.queueId) return false;
+  for (let i = 0; i < a.length; i++)
+    if (a[i]!.brokerName !== b[i]!.brokerName || a[i]!.queueId !== b[i]!.queueId) return false;
   return true;
 }

@@ -14,7 +14,10 @@ export interface TransactionListener {
 }
 
 /** The local transaction run after the half message is stored; a throw counts as UNKNOW. */
-export type LocalTransaction<T> = (message: OutgoingMessage<T>, sendResult: SendResult) => TransactionState | Promise<TransactionState>;
+export type LocalTransaction<T> = (
+  message: OutgoingMessage<T>,
+  sendResult: SendResult,
+) => TransactionState | Promise<TransactionState>;
 
 export interface TransactionSendResult {
   readonly sendResult: SendResult;

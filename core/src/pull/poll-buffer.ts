@@ -38,7 +38,9 @@ export class PollBuffer implements ConsumeService {
 
   submit(pq: ProcessQueue, records: readonly MessageRecord[]): Accepted {
     const messages: ConsumedMessage[] = [];
-    const bytes = pq.put(records, (record, seq) => messages.push(new ConsumedMessage(record, pq.mq, this.codec, seq, this.namespace)));
+    const bytes = pq.put(records, (record, seq) =>
+      messages.push(new ConsumedMessage(record, pq.mq, this.codec, seq, this.namespace)),
+    );
     if (messages.length > 0) {
       this.chunks.push({ pq, messages, next: 0 });
       this.buffered += messages.length;

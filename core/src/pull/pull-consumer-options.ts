@@ -66,17 +66,51 @@ export interface ResolvedPullConsumerOptions {
   readonly maxCachedBytes: number;
 }
 
-const GROUP_KEYS = ['messageModel', 'consumeFromWhere', 'consumeTimestamp', 'strategy', 'pullBatchSize', 'pullBatchSizeInBytes', 'pullThresholdForQueue', 'pullThresholdSizeForQueue', 'pullThresholdForTopic', 'pullThresholdSizeForTopic'] as const;
-const CLIENT_KEYS = ['transport', 'group', 'namespace', 'autoCommit', 'autoCommitIntervalMs', 'pollTimeoutMs', 'codec', 'offsetStore', 'plugins', 'maxCachedBytes', 'profile', 'instanceName', 'clientIp', 'container'] as const;
+const GROUP_KEYS = [
+  'messageModel',
+  'consumeFromWhere',
+  'consumeTimestamp',
+  'strategy',
+  'pullBatchSize',
+  'pullBatchSizeInBytes',
+  'pullThresholdForQueue',
+  'pullThresholdSizeForQueue',
+  'pullThresholdForTopic',
+  'pullThresholdSizeForTopic',
+] as const;
+const CLIENT_KEYS = [
+  'transport',
+  'group',
+  'namespace',
+  'autoCommit',
+  'autoCommitIntervalMs',
+  'pollTimeoutMs',
+  'codec',
+  'offsetStore',
+  'plugins',
+  'maxCachedBytes',
+  'profile',
+  'instanceName',
+  'clientIp',
+  'container',
+] as const;
 const KNOWN: ReadonlySet<string> = new Set<string>([...GROUP_KEYS, ...CLIENT_KEYS]);
 
 /** Checks every option at once; throws one ConfigurationError listing each problem. */
 export function resolvePullConsumerOptions(options: PullConsumerOptions): ResolvedPullConsumerOptions {
   const issues = new IssueCollector('createPullConsumer');
   for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key)) issues.add(key, (options as unknown as Record<string, unknown>)[key], `a known createPullConsumer option (${[...KNOWN].join(', ')})`);
+    if (!KNOWN.has(key))
+      issues.add(
+        key,
+        (options as unknown as Record<string, unknown>)[key],
+        `a known createPullConsumer option (${[...KNOWN].join(', ')})`,
+      );
   }
-  const groupOptions: Record<string, unknown> = { group: wrapNamespace(options.namespace, options.group), pullBatchSize: 10 };
+  const groupOptions: Record<string, unknown> = {
+    group: wrapNamespace(options.namespace, options.group),
+    pullBatchSize: 10,
+  };
   for (const key of GROUP_KEYS) if (options[key] !== undefined) groupOptions[key] = options[key];
   const group = resolveGroupOptions(issues, groupOptions as { group: string });
   checkName(issues, 'group', options.group, GROUP_MAX_LENGTH);
@@ -84,10 +118,14 @@ export function resolvePullConsumerOptions(options: PullConsumerOptions): Resolv
   issues.boolean('autoCommit', options.autoCommit);
   issues.intRange('autoCommitIntervalMs', options.autoCommitIntervalMs, 1_000, 86_400_000);
   issues.intRange('pollTimeoutMs', options.pollTimeoutMs, 0, 2 ** 31 - 1);
-  if (options.maxCachedBytes !== undefined && !(Number.isInteger(options.maxCachedBytes) && options.maxCachedBytes > 0)) {
+  if (
+    options.maxCachedBytes !== undefined &&
+    !(Number.isInteger(options.maxCachedBytes) && options.maxCachedBytes > 0)
+  ) {
     issues.add('maxCachedBytes', options.maxCachedBytes, 'an integer number of bytes > 0');
   }
-  if (options.codec !== undefined && typeof options.codec?.decode !== 'function') issues.add('codec', options.codec, 'an object with decode(body, record) and encode(payload)');
+  if (options.codec !== undefined && typeof options.codec?.decode !== 'function')
+    issues.add('codec', options.codec, 'an object with decode(body, record) and encode(payload)');
   if (issues.issues.length > 0) throw new ConfigurationError(issues.issues);
   return {
     namespace: options.namespace,

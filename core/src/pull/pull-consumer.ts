@@ -11,7 +11,11 @@ import type { BrokerCallbacks } from '../spi/transport.roles';
 import { childController, parentController } from '../util/abort';
 import { PausedQueues } from './paused-queues';
 import { PollBuffer } from './poll-buffer';
-import { resolvePullConsumerOptions, type PullConsumerOptions, type ResolvedPullConsumerOptions } from './pull-consumer-options';
+import {
+  resolvePullConsumerOptions,
+  type PullConsumerOptions,
+  type ResolvedPullConsumerOptions,
+} from './pull-consumer-options';
 import { runningStatus, type PullConsumerStatus } from './pull-consumer-status';
 import { PullEngine } from './pull-engine';
 import { pullGroupContext } from './pull-engine-setup';
@@ -73,7 +77,17 @@ export class PullConsumer implements AsyncIterable<Message[]> {
       const transport = await host.connect(options.transport, this.callbacks());
       await host.register(options.plugins ?? []);
       const { subscriptions } = this.selection;
-      this.engine = await PullEngine.open({ host, ctx, options, resolved, transport, subscriptions, buffer, signal: this.controller.signal, whenRunning: (pq) => this.paused.whenResumed(pq.key) });
+      this.engine = await PullEngine.open({
+        host,
+        ctx,
+        options,
+        resolved,
+        transport,
+        subscriptions,
+        buffer,
+        signal: this.controller.signal,
+        whenRunning: (pq) => this.paused.whenResumed(pq.key),
+      });
       this.state = 'running';
     } catch (error) {
       await this.close().catch(() => undefined);
@@ -89,9 +103,15 @@ export class PullConsumer implements AsyncIterable<Message[]> {
     this.useMode('subscribe');
     const topic = this.names.topic(name);
     if (options.tags !== undefined && options.sql !== undefined) {
-      throw new ConfigurationError({ source: 'subscribe', option: 'sql', value: options.sql, allowed: 'no sql when tags is given: a subscription filters by TAG or by SQL92, not both' });
+      throw new ConfigurationError({
+        source: 'subscribe',
+        option: 'sql',
+        value: options.sql,
+        allowed: 'no sql when tags is given: a subscription filters by TAG or by SQL92, not both',
+      });
     }
-    const subscription = options.sql !== undefined ? sqlSubscription(topic, options.sql) : parseSubscription(topic, options.tags);
+    const subscription =
+      options.sql !== undefined ? sqlSubscription(topic, options.sql) : parseSubscription(topic, options.tags);
     const issue = await checkSubscription(this.host, this.group, subscription, 'subscribe');
     if (issue) throw new ConfigurationError(issue);
     this.selection.subscribe(subscription);
@@ -116,7 +136,9 @@ export class PullConsumer implements AsyncIterable<Message[]> {
   /** The queues of a topic, from its route (to pick some for `assign`). */
   async queuesOf(topic: string): Promise<MessageQueue[]> {
     this.assertRunning();
-    return [...(await this.host.roles.routes.subscribeQueues(this.names.topic(topic)))].sort(compareMessageQueues).map((mq) => this.names.plain(mq));
+    return [...(await this.host.roles.routes.subscribeQueues(this.names.topic(topic)))]
+      .sort(compareMessageQueues)
+      .map((mq) => this.names.plain(mq));
   }
 
   /**
@@ -192,7 +214,14 @@ export class PullConsumer implements AsyncIterable<Message[]> {
   }
 
   status(): PullConsumerStatus {
-    return { group: this.group, clientId: this.clientId, mode: this.selection.mode, queues: this.engine?.queues.statuses() ?? [], topics: this.ctx.stats.report(), buffered: this.buffer.queued };
+    return {
+      group: this.group,
+      clientId: this.clientId,
+      mode: this.selection.mode,
+      queues: this.engine?.queues.statuses() ?? [],
+      topics: this.ctx.stats.report(),
+      buffered: this.buffer.queued,
+    };
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<Message[]> {
@@ -227,7 +256,10 @@ export class PullConsumer implements AsyncIterable<Message[]> {
       resetOffsets: async (group, offsets) => {
         if (group === this.group) await this.engine?.queues.resetOffsets(offsets);
       },
-      runningInfo: (group) => (group === this.group && this.state === 'running' ? runningStatus(this.status(), this.paused.any, this.engine.strategy.name) : undefined),
+      runningInfo: (group) =>
+        group === this.group && this.state === 'running'
+          ? runningStatus(this.status(), this.paused.any, this.engine.strategy.name)
+          : undefined,
       // Java's consumeMessageDirectly serves push consumers only.
       consumeDirectly: async () => undefined,
     };
@@ -241,12 +273,18 @@ export class PullConsumer implements AsyncIterable<Message[]> {
   private requireAssigned(given: MessageQueue): MessageQueue {
     this.assertRunning();
     const mq = this.names.wire(given);
-    if (!this.selection.owns(mq)) throw new IllegalStateError(`The message queue is not in assigned list${this.selection.mode === 'subscribe' ? ', may be rebalancing' : ''}, message queue: ${mqLabel(given)}`);
+    if (!this.selection.owns(mq))
+      throw new IllegalStateError(
+        `The message queue is not in assigned list${this.selection.mode === 'subscribe' ? ', may be rebalancing' : ''}, message queue: ${mqLabel(given)}`,
+      );
     return mq;
   }
 
   private assertRunning(): void {
-    if (this.state !== 'running') throw new IllegalStateError(`pull consumer ${this.clientId} is ${this.state === 'new' ? 'not started' : 'closed'}`);
+    if (this.state !== 'running')
+      throw new IllegalStateError(
+        `pull consumer ${this.clientId} is ${this.state === 'new' ? 'not started' : 'closed'}`,
+      );
   }
 }
 

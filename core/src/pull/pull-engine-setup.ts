@@ -18,7 +18,11 @@ import type { PullConsumerOptions, ResolvedPullConsumerOptions } from './pull-co
  */
 
 /** The group context a pull consumer's engine runs in; `signal` stops its pulls and timers. */
-export function pullGroupContext(host: ClientHost, resolved: ResolvedPullConsumerOptions, signal: AbortSignal): GroupContext {
+export function pullGroupContext(
+  host: ClientHost,
+  resolved: ResolvedPullConsumerOptions,
+  signal: AbortSignal,
+): GroupContext {
   return {
     group: resolved.group.group,
     clientId: host.clientId,
@@ -36,17 +40,39 @@ export function pullGroupContext(host: ClientHost, resolved: ResolvedPullConsume
 export function allocationStrategy(host: ClientHost, resolved: ResolvedPullConsumerOptions): AllocationStrategy {
   const registry = new StrategyRegistry();
   registry.register(new AllocateMessageQueueAveragely());
-  if (host.container.isRegistered(Tokens.AllocationStrategy, true)) for (const s of host.container.resolveAll(Tokens.AllocationStrategy)) registry.register(s);
+  if (host.container.isRegistered(Tokens.AllocationStrategy, true))
+    for (const s of host.container.resolveAll(Tokens.AllocationStrategy)) registry.register(s);
   return registry.resolve(resolved.group.strategy, 'createPullConsumer');
 }
 
 /** The option's store, else a plugin's, else the broker's; one that cannot serve the message model is refused. */
-export function offsetStore(host: ClientHost, options: PullConsumerOptions, resolved: ResolvedPullConsumerOptions, transport: TransportRoles): OffsetStore {
+export function offsetStore(
+  host: ClientHost,
+  options: PullConsumerOptions,
+  resolved: ResolvedPullConsumerOptions,
+  transport: TransportRoles,
+): OffsetStore {
   const provider: OffsetStoreProvider =
-    options.offsetStore ?? (host.container.isRegistered(Tokens.OffsetStoreProvider, true) ? host.container.resolve(Tokens.OffsetStoreProvider) : brokerOffsetStore());
+    options.offsetStore ??
+    (host.container.isRegistered(Tokens.OffsetStoreProvider, true)
+      ? host.container.resolve(Tokens.OffsetStoreProvider)
+      : brokerOffsetStore());
   const { group, messageModel } = resolved.group;
   if (!provider.models.includes(messageModel)) {
-    throw new ConfigurationError({ source: 'createPullConsumer', option: 'offsetStore', value: provider.name, allowed: `an offset store that serves ${messageModel}` });
+    throw new ConfigurationError({
+      source: 'createPullConsumer',
+      option: 'offsetStore',
+      value: provider.name,
+      allowed: `an offset store that serves ${messageModel}`,
+    });
   }
-  return provider.create({ group, clientId: host.clientId, instanceName: options.instanceName, messageModel, container: host.container, events: host.events, transport });
+  return provider.create({
+    group,
+    clientId: host.clientId,
+    instanceName: options.instanceName,
+    messageModel,
+    container: host.container,
+    events: host.events,
+    transport,
+  });
 }

@@ -80,7 +80,8 @@ export class PullEngine {
         invoker: new HandlerInvoker(ctx, new Map(), []),
         puller: transport.puller,
         locks: undefined,
-        startOffset: (mq) => computeStartOffset(mq, ctx.options, store, transport.offsets, this.progress.remembered(mq)),
+        startOffset: (mq) =>
+          computeStartOffset(mq, ctx.options, store, transport.offsets, this.progress.remembered(mq)),
       },
       {
         whenRunning: (pq) => parts.whenRunning(pq),
@@ -88,7 +89,12 @@ export class PullEngine {
         onAssignmentChanged: () => this.heartbeats.now(),
       },
     );
-    this.heartbeats = new Heartbeats(transport.membership, () => [this.registration()], (error) => reportError(ctx, 'heartbeat', error), parts.signal);
+    this.heartbeats = new Heartbeats(
+      transport.membership,
+      () => [this.registration()],
+      (error) => reportError(ctx, 'heartbeat', error),
+      parts.signal,
+    );
   }
 
   /** A subscription was added: the broker hears of it now, and the rebalance allocates its queues. */
@@ -154,8 +160,19 @@ export class PullEngine {
   private run(): void {
     const { ctx, resolved, host } = this.parts;
     this.heartbeats.start(host.profile.heartbeatIntervalMs);
-    if (resolved.autoCommit) void every(resolved.autoCommitIntervalMs, () => this.queues.persistOwned(), ctx.signal, (error) => reportError(ctx, 'auto-commit', error));
-    void every(ConsumeStats.SAMPLE_MS, () => ctx.stats.sample(), ctx.signal, (error) => reportError(ctx, 'stats', error));
+    if (resolved.autoCommit)
+      void every(
+        resolved.autoCommitIntervalMs,
+        () => this.queues.persistOwned(),
+        ctx.signal,
+        (error) => reportError(ctx, 'auto-commit', error),
+      );
+    void every(
+      ConsumeStats.SAMPLE_MS,
+      () => ctx.stats.sample(),
+      ctx.signal,
+      (error) => reportError(ctx, 'stats', error),
+    );
   }
 
   private startRebalance(): RebalanceService {
@@ -178,6 +195,12 @@ export class PullEngine {
 
   private registration(): ConsumerRegistration {
     const o = this.parts.resolved.group;
-    return { group: o.group, messageModel: o.messageModel, consumeFromWhere: o.consumeFromWhere, subscriptions: [...this.parts.subscriptions.values()], consumeType: 'CONSUME_ACTIVELY' };
+    return {
+      group: o.group,
+      messageModel: o.messageModel,
+      consumeFromWhere: o.consumeFromWhere,
+      subscriptions: [...this.parts.subscriptions.values()],
+      consumeType: 'CONSUME_ACTIVELY',
+    };
   }
 }

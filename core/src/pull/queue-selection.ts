@@ -28,7 +28,10 @@ export class QueueSelection {
 
   /** Fixes the mode at the first subscribe or assign; the other one fails from then on. */
   use(mode: PullMode): void {
-    if (this.current !== 'none' && this.current !== mode) throw new IllegalStateError(`${mode} and ${this.current} are mutually exclusive: this pull consumer already uses ${this.current}`);
+    if (this.current !== 'none' && this.current !== mode)
+      throw new IllegalStateError(
+        `${mode} and ${this.current} are mutually exclusive: this pull consumer already uses ${this.current}`,
+      );
     this.current = mode;
   }
 
@@ -52,7 +55,8 @@ export class QueueSelection {
       topics.add(mq.topic);
       if (!this.subscriptions.has(mq.topic)) this.subscriptions.set(mq.topic, parseSubscription(mq.topic, '*'));
     }
-    for (const topic of [...this.subscriptions.keys()]) if (![...this.assigned.values()].some((mq) => mq.topic === topic)) this.subscriptions.delete(topic);
+    for (const topic of [...this.subscriptions.keys()])
+      if (![...this.assigned.values()].some((mq) => mq.topic === topic)) this.subscriptions.delete(topic);
     return [...topics].map((topic) => [topic, [...this.assigned.values()].filter((mq) => mq.topic === topic)]);
   }
 

@@ -10,7 +10,12 @@ import type { BrokerOffsets } from '../spi/transport.roles';
 export async function checkSeekOffset(offsets: BrokerOffsets, mq: MessageQueue, offset: number): Promise<number> {
   const [min, max] = await Promise.all([offsets.minOffset(mq), offsets.maxOffset(mq)]);
   if (!Number.isInteger(offset) || offset < min || offset > max) {
-    throw new ConfigurationError({ source: 'seek', option: 'offset', value: offset, allowed: `an offset of ${mqLabel(mq)} in [${min}, ${max}] (Seek offset illegal)` });
+    throw new ConfigurationError({
+      source: 'seek',
+      option: 'offset',
+      value: offset,
+      allowed: `an offset of ${mqLabel(mq)} in [${min}, ${max}] (Seek offset illegal)`,
+    });
   }
   return offset;
 }

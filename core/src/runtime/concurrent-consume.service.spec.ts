@@ -7,9 +7,26 @@ import { ConsumeProgress } from './consume-progress';
 import type { Message } from '../model/message';
 import { HandlerInvoker } from './handler-invoker';
 import type { HandlerBinding } from './handler-binding';
-import { MQ, MemoryOffsetStore, binding, deferred, eventsOf, flush, processQueue, record, records, testGroup, type TestGroup } from './runtime.fixture';
+import {
+  MQ,
+  MemoryOffsetStore,
+  binding,
+  deferred,
+  eventsOf,
+  flush,
+  processQueue,
+  record,
+  records,
+  testGroup,
+  type TestGroup,
+} from './runtime.fixture';
 
-function setup(options: Parameters<typeof testGroup>[0], handler: HandlerBinding, retry?: RetryChannel, profile?: Parameters<typeof testGroup>[2]) {
+function setup(
+  options: Parameters<typeof testGroup>[0],
+  handler: HandlerBinding,
+  retry?: RetryChannel,
+  profile?: Parameters<typeof testGroup>[2],
+) {
   const group = testGroup(options, undefined, profile);
   const store = new MemoryOffsetStore();
   const progress = new ConsumeProgress(group, store, false);
@@ -31,13 +48,16 @@ describe('ConcurrentConsumeService', () => {
   it('hands each message to the handler once and moves the committable offset past the smallest unfinished one', async () => {
     const gates = new Map<number, ReturnType<typeof deferred<void>>>();
     const seen: number[] = [];
-    const { group, progress, service } = setup({ consumeThreadMax: 4 }, binding(async (m) => {
-      const i = payloadOf(m);
-      seen.push(i);
-      const gate = deferred();
-      gates.set(i, gate);
-      await gate.promise;
-    }));
+    const { group, progress, service } = setup(
+      { consumeThreadMax: 4 },
+      binding(async (m) => {
+        const i = payloadOf(m);
+        seen.push(i);
+        const gate = deferred();
+        gates.set(i, gate);
+        await gate.promise;
+      }),
+    );
     const pq = processQueue(group, progress, 10);
     const accepted = service.submit(pq, records(10, 14));
     expect(accepted.count).toBe(4);
@@ -55,11 +75,19 @@ describe('ConcurrentConsumeService', () => {
     await flush();
     expect(pq.progress.committable).toBe(14);
     expect(pq.msgCount).toBe(0);
-    expect(eventsOf(group, 'consumer.consume').map((e) => [e.count, e.ok])).toEqual([[1, 1], [1, 1], [1, 1], [1, 1]]);
+    expect(eventsOf(group, 'consumer.consume').map((e) => [e.count, e.ok])).toEqual([
+      [1, 1],
+      [1, 1],
+      [1, 1],
+      [1, 1],
+    ]);
   });
 
   it('a duplicate of a retried pull (an offset already taken) is not accepted again', async () => {
-    const { group, progress, service } = setup({}, binding(() => undefined));
+    const { group, progress, service } = setup(
+      {},
+      binding(() => undefined),
+    );
     const pq = processQueue(group, progress, 0);
     expect(service.submit(pq, records(0, 3)).count).toBe(3);
     expect(service.submit(pq, records(1, 5)).count).toBe(2);
@@ -69,12 +97,15 @@ describe('ConcurrentConsumeService', () => {
     let running = 0;
     let peak = 0;
     const gate = deferred();
-    const { group, progress, service } = setup({ consumeThreadMin: 2, consumeThreadMax: 5 }, binding(async () => {
-      running++;
-      peak = Math.max(peak, running);
-      await gate.promise;
-      running--;
-    }));
+    const { group, progress, service } = setup(
+      { consumeThreadMin: 2, consumeThreadMax: 5 },
+      binding(async () => {
+        running++;
+        peak = Math.max(peak, running);
+        await gate.promise;
+        running--;
+      }),
+    );
     const pq = processQueue(group, progress);
     service.submit(pq, records(0, 20));
     await flush();
@@ -88,34 +119,63 @@ describe('ConcurrentConsumeService', () => {
 
   it('a batch handler gets chunks of consumeMessageBatchMaxSize; ackIndex sends only the tail back, at the delay level asked for', async () => {
     const sent: { offset: number; delayLevel: number; maxReconsumeTimes: number }[] = [];
-    const retry: RetryChannel = { sendBack: async (r) => void sent.push({ offset: r.message.queueOffset, delayLevel: r.delayLevel, maxReconsumeTimes: r.maxReconsumeTimes }) };
+    const retry: RetryChannel = {
+      sendBack: async (r) =>
+        void sent.push({
+          offset: r.message.queueOffset,
+          delayLevel: r.delayLevel,
+          maxReconsumeTimes: r.maxReconsumeTimes,
+        }),
+    };
     const sizes: number[] = [];
-    const { group, progress, service } = setup({ consumeMessageBatchMaxSize: 4 }, binding((batch, ctx) => {
-      const list = batch as Message[];
-      sizes.push(list.length);
-      if (list[0]!.queueOffset === 4) {
-        (ctx as ConsumeContext).ackIndex = 1;
-        (ctx as ConsumeContext).delayLevelWhenNextConsume = 5;
-      }
-    }, { batch: true }), retry);
+    const { group, progress, service } = setup(
+      { consumeMessageBatchMaxSize: 4 },
+      binding(
+        (batch, ctx) => {
+          const list = batch as Message[];
+          sizes.push(list.length);
+          if (list[0]!.queueOffset === 4) {
+            (ctx as ConsumeContext).ackIndex = 1;
+            (ctx as ConsumeContext).delayLevelWhenNextConsume = 5;
+          }
+        },
+        { batch: true },
+      ),
+      retry,
+    );
     const pq = processQueue(group, progress);
     service.submit(pq, records(0, 10));
     await vi.waitFor(() => expect(pq.msgCount).toBe(0));
     expect(sizes).toEqual([4, 4, 2]);
-    expect(sent).toEqual([{ offset: 6, delayLevel: 5, maxReconsumeTimes: 16 }, { offset: 7, delayLevel: 5, maxReconsumeTimes: 16 }]);
+    expect(sent).toEqual([
+      { offset: 6, delayLevel: 5, maxReconsumeTimes: 16 },
+      { offset: 7, delayLevel: 5, maxReconsumeTimes: 16 },
+    ]);
     expect(pq.progress.committable).toBe(10);
     expect(eventsOf(group, 'consumer.consume').map((e) => e.ok)).toEqual([4, 2, 2]);
-    expect(eventsOf(group, 'consumer.retry').map((e) => [e.delayLevel, e.deadLetter])).toEqual([[5, false], [5, false]]);
+    expect(eventsOf(group, 'consumer.retry').map((e) => [e.delayLevel, e.deadLetter])).toEqual([
+      [5, false],
+      [5, false],
+    ]);
   });
 
-  it("consumer.retry says which send-backs the broker dead-letters: its stored reconsumeTimes at max, or delay level -1", async () => {
+  it('consumer.retry says which send-backs the broker dead-letters: its stored reconsumeTimes at max, or delay level -1', async () => {
     const retry: RetryChannel = { sendBack: async () => undefined };
-    const { group, progress, service } = setup({ maxReconsumeTimes: 2 }, binding((m, ctx) => {
-      if (payloadOf(m) === 3) (ctx as ConsumeContext).delayLevelWhenNextConsume = -1;
-      throw new Error('fails');
-    }), retry);
+    const { group, progress, service } = setup(
+      { maxReconsumeTimes: 2 },
+      binding((m, ctx) => {
+        if (payloadOf(m) === 3) (ctx as ConsumeContext).delayLevelWhenNextConsume = -1;
+        throw new Error('fails');
+      }),
+      retry,
+    );
     const pq = processQueue(group, progress);
-    service.submit(pq, [record(0, { reconsumeTimes: 1 }), record(1, { reconsumeTimes: 2 }), record(2, { reconsumeTimes: 3 }), record(3)]);
+    service.submit(pq, [
+      record(0, { reconsumeTimes: 1 }),
+      record(1, { reconsumeTimes: 2 }),
+      record(2, { reconsumeTimes: 3 }),
+      record(3),
+    ]);
     await vi.waitFor(() => expect(pq.msgCount).toBe(0));
     const verdicts = new Map(eventsOf(group, 'consumer.retry').map((e) => [e.reconsumeTimes, e.deadLetter]));
     expect(Object.fromEntries(verdicts)).toEqual({ 0: true, 1: false, 2: true, 3: true });
@@ -124,12 +184,16 @@ describe('ConcurrentConsumeService', () => {
   it('a throw or RECONSUME_LATER sends the message back; the error is reported', async () => {
     const sent: number[] = [];
     const retry: RetryChannel = { sendBack: async (r) => void sent.push(r.message.queueOffset) };
-    const { group, progress, service } = setup({ maxReconsumeTimes: 3 }, binding((m) => {
-      const i = payloadOf(m);
-      if (i === 1) throw new Error('boom');
-      if (i === 2) return RECONSUME_LATER;
-      return undefined;
-    }), retry);
+    const { group, progress, service } = setup(
+      { maxReconsumeTimes: 3 },
+      binding((m) => {
+        const i = payloadOf(m);
+        if (i === 1) throw new Error('boom');
+        if (i === 2) return RECONSUME_LATER;
+        return undefined;
+      }),
+      retry,
+    );
     const pq = processQueue(group, progress);
     service.submit(pq, records(0, 4));
     await vi.waitFor(() => expect(pq.msgCount).toBe(0));
@@ -143,10 +207,15 @@ describe('ConcurrentConsumeService', () => {
     let attempts = 0;
     const times: number[] = [];
     const retry: RetryChannel = { sendBack: async () => Promise.reject(new Error('unreachable')) };
-    const { group, progress, service } = setup({}, binding((m) => {
-      times.push((m as Message).reconsumeTimes);
-      if (++attempts < 3) throw new Error('fail');
-    }), retry, { localRetryDelayMs: 1_000 });
+    const { group, progress, service } = setup(
+      {},
+      binding((m) => {
+        times.push((m as Message).reconsumeTimes);
+        if (++attempts < 3) throw new Error('fail');
+      }),
+      retry,
+      { localRetryDelayMs: 1_000 },
+    );
     const pq = processQueue(group, progress);
     service.submit(pq, [record(0)]);
     await vi.advanceTimersByTimeAsync(10);
@@ -157,14 +226,20 @@ describe('ConcurrentConsumeService', () => {
     await vi.advanceTimersByTimeAsync(1_000);
     expect(times).toEqual([0, 1, 2]);
     expect(pq.progress.committable).toBe(1);
-    expect(eventsOf(group, 'consumer.retry').map((e) => [e.local, e.deadLetter])).toEqual([[true, false], [true, false]]);
+    expect(eventsOf(group, 'consumer.retry').map((e) => [e.local, e.deadLetter])).toEqual([
+      [true, false],
+      [true, false],
+    ]);
     expect(eventsOf(group, 'consumer.error').filter((e) => e.where === 'send-back')).toHaveLength(2);
   });
 
   it('BROADCASTING has no retry: a failure is reported and skipped', async () => {
-    const { group, progress, service } = setup({ messageModel: 'BROADCASTING' }, binding(() => {
-      throw new Error('bad');
-    }));
+    const { group, progress, service } = setup(
+      { messageModel: 'BROADCASTING' },
+      binding(() => {
+        throw new Error('bad');
+      }),
+    );
     const pq = processQueue(group, progress);
     service.submit(pq, [record(0)]);
     await vi.waitFor(() => expect(pq.msgCount).toBe(0));
@@ -178,10 +253,14 @@ describe('ConcurrentConsumeService', () => {
     const retry: RetryChannel = { sendBack: async (r) => void sent.push(r.delayLevel) };
     let signal: AbortSignal | undefined;
     // 0.001 min = 60 ms; sweeps every 20 ms.
-    const { group, progress, service } = setup({ consumeTimeout: 0.001 }, binding((_m, ctx) => {
-      signal = (ctx as ConsumeContext).signal;
-      return new Promise(() => undefined);
-    }), retry);
+    const { group, progress, service } = setup(
+      { consumeTimeout: 0.001 },
+      binding((_m, ctx) => {
+        signal = (ctx as ConsumeContext).signal;
+        return new Promise(() => undefined);
+      }),
+      retry,
+    );
     const pq = processQueue(group, progress);
     service.submit(pq, [record(0)]);
     await vi.advanceTimersByTimeAsync(50);
@@ -198,11 +277,15 @@ describe('ConcurrentConsumeService', () => {
     const started: number[] = [];
     const gate = deferred();
     const retry: RetryChannel = { sendBack: async () => undefined };
-    const { group, progress, service } = setup({ consumeThreadMax: 1 }, binding(async (m) => {
-      started.push(payloadOf(m));
-      await gate.promise;
-      throw new Error('after release');
-    }), retry);
+    const { group, progress, service } = setup(
+      { consumeThreadMax: 1 },
+      binding(async (m) => {
+        started.push(payloadOf(m));
+        await gate.promise;
+        throw new Error('after release');
+      }),
+      retry,
+    );
     const pq = processQueue(group, progress);
     service.submit(pq, records(0, 3));
     await flush();
@@ -228,7 +311,10 @@ describe('ConcurrentConsumeService', () => {
     services.push(service);
     const retryMq = { ...MQ, topic: retryTopicOf('g') };
     const pq = processQueue(group, progress, 0, retryMq);
-    service.submit(pq, [0, 1, 2].map((i) => record(i, { mq: retryMq, properties: { RETRY_TOPIC: i === 1 ? 'B' : 'A' } })));
+    service.submit(
+      pq,
+      [0, 1, 2].map((i) => record(i, { mq: retryMq, properties: { RETRY_TOPIC: i === 1 ? 'B' : 'A' } })),
+    );
     await vi.waitFor(() => expect(pq.msgCount).toBe(0));
     expect(calls.sort()).toEqual(['A:A', 'A:A', 'B:B']);
   });

@@ -33,7 +33,9 @@ export class ConcurrentConsumeService implements ConsumeService, CallScheduler<v
     retry: RetryChannel | undefined,
   ) {
     const { options } = ctx;
-    this.pool = new ElasticPool(options.consumeThreadMin, options.consumeThreadMax, (call) => this.invoker.invoke(call, this));
+    this.pool = new ElasticPool(options.consumeThreadMin, options.consumeThreadMax, (call) =>
+      this.invoker.invoke(call, this),
+    );
     this.failures = new FailureHandoff(ctx, retry, (pq, messages) => this.schedule(pq, messages));
     this.timeoutMs = options.consumeTimeout * 60_000;
     // RocketMQ sweeps every consumeTimeout minutes (so a call may run up to twice as long); this sweeps every
@@ -104,7 +106,8 @@ export class ConcurrentConsumeService implements ConsumeService, CallScheduler<v
   private submitChunks(pq: ProcessQueue, messages: readonly ConsumedMessage[]): void {
     const binding = this.invoker.bindingOf(pq, messages[0]!.record);
     const size = binding?.batch ? this.ctx.options.consumeMessageBatchMaxSize : 1;
-    for (let i = 0; i < messages.length; i += size) this.pool.submit(this.invoker.call(pq, messages, i, Math.min(i + size, messages.length), binding));
+    for (let i = 0; i < messages.length; i += size)
+      this.pool.submit(this.invoker.call(pq, messages, i, Math.min(i + size, messages.length), binding));
   }
 
   private async completeWithFailures(call: ConsumeCall, acked: number): Promise<void> {
@@ -139,7 +142,13 @@ export class ConcurrentConsumeService implements ConsumeService, CallScheduler<v
       call.delayLevelWhenNextConsume = 3;
       this.pool.settle(call);
       // Detached on purpose: the sweep must not wait for send-backs; expire() never rejects.
-      void this.invoker.expire(call, new TimeoutError(`handler call of group ${this.ctx.group} ran past consumeTimeout (${this.ctx.options.consumeTimeout} min)`), this);
+      void this.invoker.expire(
+        call,
+        new TimeoutError(
+          `handler call of group ${this.ctx.group} ran past consumeTimeout (${this.ctx.options.consumeTimeout} min)`,
+        ),
+        this,
+      );
     }
   }
 }

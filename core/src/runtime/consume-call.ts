@@ -70,6 +70,8 @@ export class ConsumeCall<Q extends { readonly mq: MessageQueue } = ProcessQueue>
 
   /** Marks every message of this call finished in its ProcessQueue; returns the bytes released. */
   removeFrom(pq: ProcessQueue): number {
-    return this.size === 1 ? pq.removeOne(this.source[this.start]!.seq) : pq.removeItems(this.source, this.start, this.end);
+    return this.size === 1
+      ? pq.removeOne(this.source[this.start]!.seq)
+      : pq.removeItems(this.source, this.start, this.end);
   }
 }

@@ -78,7 +78,9 @@ describe('ConsumeProgress', () => {
     store.failPersist = new Error('down');
     await progress.persist([pq], 'persist-on-release');
     expect(pq.progress.persisted).toBe(-1);
-    expect(eventsOf(group, 'consumer.error').map((e) => [e.where, e.error.message, e.mq])).toEqual([['persist-on-release', 'down', MQ]]);
+    expect(eventsOf(group, 'consumer.error').map((e) => [e.where, e.error.message, e.mq])).toEqual([
+      ['persist-on-release', 'down', MQ],
+    ]);
   });
 
   it('a pull carries the committable offset only with pull commits on, when > 0 and not yet acknowledged', async () => {

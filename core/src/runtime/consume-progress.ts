@@ -42,7 +42,14 @@ export class ConsumeProgress {
    */
   private readonly released = new Map<
     string,
-    { readonly mq: MessageQueue; readonly offset: number; readonly at: number; readonly brokerGone: boolean; offered: boolean; firstOfferAt?: number }
+    {
+      readonly mq: MessageQueue;
+      readonly offset: number;
+      readonly at: number;
+      readonly brokerGone: boolean;
+      offered: boolean;
+      firstOfferAt?: number;
+    }
   >();
 
   constructor(
@@ -125,8 +132,12 @@ export class ConsumeProgress {
   private async write(pqs: readonly ProcessQueue[], options?: PersistOptions): Promise<void> {
     if (pqs.length === 0) return;
     const handed = pqs.map((pq) => pq.progress.committable);
-    for (let i = 0; i < pqs.length; i++) if (handed[i]! >= 0) this.store.update(pqs[i]!.mq, handed[i]!, { increaseOnly: true });
-    await this.store.persist(pqs.map((pq) => pq.mq), options);
+    for (let i = 0; i < pqs.length; i++)
+      if (handed[i]! >= 0) this.store.update(pqs[i]!.mq, handed[i]!, { increaseOnly: true });
+    await this.store.persist(
+      pqs.map((pq) => pq.mq),
+      options,
+    );
     for (let i = 0; i < pqs.length; i++) {
       const progress = pqs[i]!.progress as ProgressRecord;
       if (handed[i]! > progress.persisted) progress.persisted = handed[i]!;
@@ -141,7 +152,13 @@ export class ConsumeProgress {
     const acknowledged = await this.persist([pq], 'persist-on-release');
     const { committable } = pq.progress;
     if ((!acknowledged || options.brokerGone) && committable >= 0) {
-      this.released.set(pq.key, { mq: pq.mq, offset: committable, at: Date.now(), brokerGone: options.brokerGone === true, offered: false });
+      this.released.set(pq.key, {
+        mq: pq.mq,
+        offset: committable,
+        at: Date.now(),
+        brokerGone: options.brokerGone === true,
+        offered: false,
+      });
     }
     this.store.remove(pq.mq);
   }

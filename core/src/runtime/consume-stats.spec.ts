@@ -21,13 +21,26 @@ describe('ConsumeStats', () => {
     }
     const [a, report] = stats.report();
     expect(a).toMatchObject({ topic: 'A', pullTPS: 0, consumeOKTPS: 0, pullRT: 0, consumeRT: 0 });
-    expect(report).toEqual({ topic: 'T', pullRT: 4, pullTPS: 100, consumeRT: 2, consumeOKTPS: 99, consumeFailedTPS: 1, consumeFailedMsgs: 30 });
+    expect(report).toEqual({
+      topic: 'T',
+      pullRT: 4,
+      pullTPS: 100,
+      consumeRT: 2,
+      consumeOKTPS: 99,
+      consumeFailedTPS: 1,
+      consumeFailedMsgs: 30,
+    });
     // After the minute is over, an idle topic's rates fall to 0 (7 snapshots kept), its failures stay for the hour.
     for (let i = 0; i < 7; i++) {
       now += 10_000;
       stats.sample();
     }
-    expect(stats.report()[1]).toMatchObject({ pullTPS: 0, consumeOKTPS: 0, consumeFailedTPS: 0, consumeFailedMsgs: 30 });
+    expect(stats.report()[1]).toMatchObject({
+      pullTPS: 0,
+      consumeOKTPS: 0,
+      consumeFailedTPS: 0,
+      consumeFailedMsgs: 30,
+    });
     for (let i = 0; i < 8; i++) {
       now += 10 * 60_000;
       stats.sample();

@@ -22,7 +22,14 @@ export class TopicCounters {
  * Counts finished messages of a queue (ConsumerStatsManager's CONSUME_OK/FAILED_TPS and CONSUME_RT; a negative
  * duration: not timed) and moves its lastConsumeTimestamp. The queue caches its topic's counters.
  */
-export function countConsumed(stats: ConsumeStats, pq: { readonly mq: { readonly topic: string }; counters: TopicCounters | undefined; lastConsumeTimestamp: number }, ok: number, failed: number, durationMs: number, now: number): void {
+export function countConsumed(
+  stats: ConsumeStats,
+  pq: { readonly mq: { readonly topic: string }; counters: TopicCounters | undefined; lastConsumeTimestamp: number },
+  ok: number,
+  failed: number,
+  durationMs: number,
+  now: number,
+): void {
   const counters = (pq.counters ??= stats.counters(pq.mq.topic));
   counters.okMessages += ok;
   counters.failedMessages += failed;
@@ -56,7 +63,16 @@ const KEPT = 7;
 const TIMED_EVERY = 16;
 
 function snapshot(c: TopicCounters, at: number): Snapshot {
-  return { at, pulledMessages: c.pulledMessages, pullRtTotal: c.pullRtTotal, pulls: c.pulls, okMessages: c.okMessages, failedMessages: c.failedMessages, consumeRtTotal: c.consumeRtTotal, consumeRtCalls: c.consumeRtCalls };
+  return {
+    at,
+    pulledMessages: c.pulledMessages,
+    pullRtTotal: c.pullRtTotal,
+    pulls: c.pulls,
+    okMessages: c.okMessages,
+    failedMessages: c.failedMessages,
+    consumeRtTotal: c.consumeRtTotal,
+    consumeRtCalls: c.consumeRtCalls,
+  };
 }
 
 class TopicWindows {
@@ -132,7 +148,9 @@ export class ConsumeStats {
 
   report(): TopicStatsReport[] {
     const now = this.clock();
-    return [...this.topics].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([topic, windows]) => windows.report(topic, now));
+    return [...this.topics]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([topic, windows]) => windows.report(topic, now));
   }
 
   static readonly SAMPLE_MS = MINUTE_SAMPLE_MS;

@@ -4,13 +4,24 @@ import type { MessageRecord } from '../model/message';
 import { ConsumedMessage } from './consumed-message';
 
 const record = (over: Partial<MessageRecord>): MessageRecord =>
-  ({ topic: 'T', properties: {}, body: Buffer.from('{"a":1}'), reconsumeTimes: 0, offsetMsgId: 'OFF', ...over }) as MessageRecord;
+  ({
+    topic: 'T',
+    properties: {},
+    body: Buffer.from('{"a":1}'),
+    reconsumeTimes: 0,
+    offsetMsgId: 'OFF',
+    ...over,
+  }) as MessageRecord;
 const mq = { topic: 'T', brokerName: 'b', queueId: 0 };
 
 describe('ConsumedMessage', () => {
   it('decodes the payload once, on first access; a decode error surfaces there', () => {
     let calls = 0;
-    const codec = { name: 'counting', decode: (b: Buffer) => (calls++, JSON.parse(b.toString())), encode: jsonCodec.encode };
+    const codec = {
+      name: 'counting',
+      decode: (b: Buffer) => (calls++, JSON.parse(b.toString())),
+      encode: jsonCodec.encode,
+    };
     const m = new ConsumedMessage(record({}), mq, codec, 0);
     expect(calls).toBe(0);
     expect(m.payload).toEqual({ a: 1 });
@@ -21,7 +32,16 @@ describe('ConsumedMessage', () => {
   });
 
   it('msgId is UNIQ_KEY (else offsetMsgId); a retried message shows its original topic', () => {
-    const m = new ConsumedMessage(record({ topic: '%RETRY%g', properties: { UNIQ_KEY: 'U1', RETRY_TOPIC: 'orders', TAGS: 'paid', KEYS: 'k1 k2' }, reconsumeTimes: 2 }), mq, jsonCodec, 0);
+    const m = new ConsumedMessage(
+      record({
+        topic: '%RETRY%g',
+        properties: { UNIQ_KEY: 'U1', RETRY_TOPIC: 'orders', TAGS: 'paid', KEYS: 'k1 k2' },
+        reconsumeTimes: 2,
+      }),
+      mq,
+      jsonCodec,
+      0,
+    );
     expect(m.msgId).toBe('U1');
     expect(m.topic).toBe('orders');
     expect(m.tags).toBe('paid');

@@ -45,7 +45,12 @@ export interface ConsumerRuntimeHost {
   readonly namespace?: string;
   /** The owned queues changed: the app heartbeats so the broker learns it. */
   onAssignmentChanged(): void;
-  messageQueueChanged?(group: string, topic: string, mqAll: readonly MessageQueue[], allocated: readonly MessageQueue[]): void;
+  messageQueueChanged?(
+    group: string,
+    topic: string,
+    mqAll: readonly MessageQueue[],
+    allocated: readonly MessageQueue[],
+  ): void;
 }
 
 /**
@@ -87,9 +92,20 @@ export class ConsumerRuntime {
       this.subscriptions.set(retry, parseSubscription(retry, '*'));
     }
     this.controller = childController(host.signal);
-    this.ctx = { group: this.group, clientId: host.clientId, options: o, profile: host.profile, events: host.events, budget: host.budget, stats: new ConsumeStats(), namespace: host.namespace, signal: this.controller.signal };
+    this.ctx = {
+      group: this.group,
+      clientId: host.clientId,
+      options: o,
+      profile: host.profile,
+      events: host.events,
+      budget: host.budget,
+      stats: new ConsumeStats(),
+      namespace: host.namespace,
+      signal: this.controller.signal,
+    };
     const { locks } = host.transport;
-    const locking = locks !== undefined && o.messageModel === 'CLUSTERING' && (o.consumeMode === 'ORDERLY' || o.exclusiveHandoff);
+    const locking =
+      locks !== undefined && o.messageModel === 'CLUSTERING' && (o.consumeMode === 'ORDERLY' || o.exclusiveHandoff);
     // A refused renewal means another member owns the queue now: start nothing more of it, and let the next
     // rebalance release it.
     this.lockManager = locking
@@ -107,7 +123,12 @@ export class ConsumerRuntime {
   /** What the heartbeat tells the broker about this group. */
   registration(): ConsumerRegistration {
     const o = this.definition.options;
-    return { group: this.group, messageModel: o.messageModel, consumeFromWhere: o.consumeFromWhere, subscriptions: [...this.subscriptions.values()] };
+    return {
+      group: this.group,
+      messageModel: o.messageModel,
+      consumeFromWhere: o.consumeFromWhere,
+      subscriptions: [...this.subscriptions.values()],
+    };
   }
 
   /** Resolves handlers (may throw ConfigurationError); called before anything starts. */
@@ -119,7 +140,10 @@ export class ConsumerRuntime {
     const { ctx, host, offsetStore } = this;
     const { transport } = host;
     await offsetStore.load();
-    const replies = transport.sender?.sendReply && [...this.handlers.values()].some((b) => b.reply) ? new ReplySender(ctx, (r) => transport.sender!.sendReply!(r)) : undefined;
+    const replies =
+      transport.sender?.sendReply && [...this.handlers.values()].some((b) => b.reply)
+        ? new ReplySender(ctx, (r) => transport.sender!.sendReply!(r))
+        : undefined;
     const invoker = (this.invoker = new HandlerInvoker(ctx, this.handlers, host.hooks, replies));
     this.consume =
       ctx.options.consumeMode === 'ORDERLY'
@@ -134,7 +158,8 @@ export class ConsumerRuntime {
         invoker,
         puller: transport.puller,
         locks: this.lockManager,
-        startOffset: (mq) => computeStartOffset(mq, ctx.options, offsetStore, transport.offsets, this.progress.remembered(mq)),
+        startOffset: (mq) =>
+          computeStartOffset(mq, ctx.options, offsetStore, transport.offsets, this.progress.remembered(mq)),
       },
       {
         whenRunning: () => this.pauses.whenOpen(),
@@ -154,9 +179,21 @@ export class ConsumerRuntime {
       { strategy: this.strategy, routes: transport.routes, membership: transport.membership },
     );
     this.state = 'running';
-    this.persisting = every(ctx.profile.persistIntervalMs, () => queues.persistOwned(), ctx.signal, (error) => reportError(ctx, 'persist', error));
-    void every(ConsumeStats.SAMPLE_MS, () => ctx.stats.sample(), ctx.signal, (error) => reportError(ctx, 'stats', error));
-    this.unwatchStore = offsetStore.watchBackpressure?.((hold) => (hold ? this.hold('offset-store') : this.release('offset-store')));
+    this.persisting = every(
+      ctx.profile.persistIntervalMs,
+      () => queues.persistOwned(),
+      ctx.signal,
+      (error) => reportError(ctx, 'persist', error),
+    );
+    void every(
+      ConsumeStats.SAMPLE_MS,
+      () => ctx.stats.sample(),
+      ctx.signal,
+      (error) => reportError(ctx, 'stats', error),
+    );
+    this.unwatchStore = offsetStore.watchBackpressure?.((hold) =>
+      hold ? this.hold('offset-store') : this.release('offset-store'),
+    );
     this.lockManager?.startRenewing(() => queues.active());
     this.rebalance.start();
     host.events.emit('consumer.started', { group: this.group, clientId: host.clientId });
@@ -241,7 +278,11 @@ export class ConsumerRuntime {
    */
   recoverFromStall(frozenMs: number): void {
     if (this.state !== 'running') return;
-    reportError(this.ctx, 'stall', new Error(`the process was frozen for ${frozenMs} ms: cached messages dropped, offsets read again`));
+    reportError(
+      this.ctx,
+      'stall',
+      new Error(`the process was frozen for ${frozenMs} ms: cached messages dropped, offsets read again`),
+    );
     this.queues?.dropAll(new Error(`frozen for ${frozenMs} ms`));
     this.requestRebalance();
   }

@@ -29,7 +29,13 @@ export class FailureHandoff {
     // A queue being released keeps its failures unfinished: the next owner consumes them from the offset.
     if (!pq.active) return [];
     if (ctx.options.messageModel === 'BROADCASTING') {
-      for (const m of failed) reportError(ctx, 'broadcast-failure-skipped', new Error(`message ${m.msgId} failed and is skipped (BROADCASTING has no retry)`), pq.mq);
+      for (const m of failed)
+        reportError(
+          ctx,
+          'broadcast-failure-skipped',
+          new Error(`message ${m.msgId} failed and is skipped (BROADCASTING has no retry)`),
+          pq.mq,
+        );
       return failed;
     }
     const handedOff: ConsumedMessage[] = [];
@@ -49,7 +55,13 @@ export class FailureHandoff {
     const { retry, ctx } = this;
     if (!retry) return false;
     try {
-      await retry.sendBack({ group: ctx.group, message: m.record, delayLevel, maxReconsumeTimes, timeoutMs: ctx.profile.requestTimeoutMs });
+      await retry.sendBack({
+        group: ctx.group,
+        message: m.record,
+        delayLevel,
+        maxReconsumeTimes,
+        timeoutMs: ctx.profile.requestTimeoutMs,
+      });
     } catch (error) {
       reportError(ctx, where, error, m.messageQueue);
       return false;
@@ -57,7 +69,15 @@ export class FailureHandoff {
     if (ctx.events.has('consumer.retry')) {
       // The broker decides by the reconsumeTimes it stored (it looks the message up by offset), not our local count.
       const deadLetter = delayLevel < 0 || m.record.reconsumeTimes >= maxReconsumeTimes;
-      ctx.events.emit('consumer.retry', { group: ctx.group, msgId: m.msgId, topic: m.topic, reconsumeTimes: m.reconsumeTimes, delayLevel, local: false, deadLetter });
+      ctx.events.emit('consumer.retry', {
+        group: ctx.group,
+        msgId: m.msgId,
+        topic: m.topic,
+        reconsumeTimes: m.reconsumeTimes,
+        delayLevel,
+        local: false,
+        deadLetter,
+      });
     }
     return true;
   }
@@ -73,12 +93,24 @@ export class FailureHandoff {
     for (const m of messages) {
       m.localReconsumeTimes++;
       if (ctx.events.has('consumer.retry')) {
-        ctx.events.emit('consumer.retry', { group: ctx.group, msgId: m.msgId, topic: m.topic, reconsumeTimes: m.reconsumeTimes, delayLevel: 0, local: true, deadLetter: false });
+        ctx.events.emit('consumer.retry', {
+          group: ctx.group,
+          msgId: m.msgId,
+          topic: m.topic,
+          reconsumeTimes: m.reconsumeTimes,
+          delayLevel: 0,
+          local: true,
+          deadLetter: false,
+        });
       }
     }
     const timer = setTimeout(() => {
       this.retryTimers.delete(timer);
-      if (pq.active) this.resubmit(pq, messages.filter((m) => pq.contains(m.seq)));
+      if (pq.active)
+        this.resubmit(
+          pq,
+          messages.filter((m) => pq.contains(m.seq)),
+        );
     }, ctx.profile.localRetryDelayMs);
     this.retryTimers.add(timer);
   }

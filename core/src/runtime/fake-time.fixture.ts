@@ -5,7 +5,10 @@ import { expect, vi } from 'vitest';
  * `[[0, 1], [25, 2]]` is "at once 1, 25 ms later 2". A failure says how far into the timeline it came, which a
  * run of advance-then-expect lines leaves the reader to add up.
  */
-export async function expectTimeline(read: () => number, steps: ReadonlyArray<readonly [advanceMs: number, expected: number]>): Promise<void> {
+export async function expectTimeline(
+  read: () => number,
+  steps: ReadonlyArray<readonly [advanceMs: number, expected: number]>,
+): Promise<void> {
   let elapsed = 0;
   for (const [ms, expected] of steps) {
     await vi.advanceTimersByTimeAsync(ms);

@@ -27,6 +27,14 @@ export interface GroupContext {
 }
 
 /** Reports a failure the group recovered from on `consumer.error`; `where` names the stage. */
-export function reportError(ctx: Pick<GroupContext, 'group' | 'events'>, where: string, error: unknown, mq?: MessageQueue): void {
-  ctx.events.emit('consumer.error', mq ? { group: ctx.group, where, error: toError(error), mq } : { group: ctx.group, where, error: toError(error) });
+export function reportError(
+  ctx: Pick<GroupContext, 'group' | 'events'>,
+  where: string,
+  error: unknown,
+  mq?: MessageQueue,
+): void {
+  ctx.events.emit(
+    'consumer.error',
+    mq ? { group: ctx.group, where, error: toError(error), mq } : { group: ctx.group, where, error: toError(error) },
+  );
 }

@@ -7,7 +7,17 @@ import type { ConsumeHook } from './consume-hook';
 import { ConsumeProgress } from './consume-progress';
 import type { ConsumedMessage } from './consumed-message';
 import { HandlerInvoker, type CallScheduler } from './handler-invoker';
-import { MQ, MemoryOffsetStore, binding, deferred, eventsOf, processQueue, record, records, testGroup } from './runtime.fixture';
+import {
+  MQ,
+  MemoryOffsetStore,
+  binding,
+  deferred,
+  eventsOf,
+  processQueue,
+  record,
+  records,
+  testGroup,
+} from './runtime.fixture';
 
 /** Records what the invoker hands over. */
 class Recorder implements CallScheduler<string> {
@@ -24,7 +34,12 @@ class Recorder implements CallScheduler<string> {
   }
 }
 
-function setup(mode: 'CONCURRENTLY' | 'ORDERLY', fn: (input: unknown, ctx: unknown) => unknown, hooks: ConsumeHook[] = [], batch = false) {
+function setup(
+  mode: 'CONCURRENTLY' | 'ORDERLY',
+  fn: (input: unknown, ctx: unknown) => unknown,
+  hooks: ConsumeHook[] = [],
+  batch = false,
+) {
   const group = testGroup({ consumeMode: mode });
   const progress = new ConsumeProgress(group, new MemoryOffsetStore(), false);
   const invoker = new HandlerInvoker(group, new Map([['T', binding(fn, { batch })]]), hooks);
@@ -40,13 +55,19 @@ describe('HandlerInvoker', () => {
     const hook = (name: string): ConsumeHook => ({
       name,
       async around(invocation, proceed) {
-        order.push(`${name} in ${invocation.handler.className}.${invocation.handler.method} ${invocation.messages.length}`);
+        order.push(
+          `${name} in ${invocation.handler.className}.${invocation.handler.method} ${invocation.messages.length}`,
+        );
         const result = await proceed();
         order.push(`${name} out`);
         return result;
       },
     });
-    const { invoker, pq, messages } = setup('CONCURRENTLY', (_m, ctx) => void order.push(`handler ${(ctx as ConsumeContext).group}`), [hook('a'), hook('b')]);
+    const { invoker, pq, messages } = setup(
+      'CONCURRENTLY',
+      (_m, ctx) => void order.push(`handler ${(ctx as ConsumeContext).group}`),
+      [hook('a'), hook('b')],
+    );
     await invoker.invoke(invoker.call(pq, messages, 0, 1), new Recorder());
     expect(order).toEqual(['a in Spec.handle 1', 'b in Spec.handle 1', 'handler g', 'b out', 'a out']);
   });
@@ -59,7 +80,9 @@ describe('HandlerInvoker', () => {
       return recorder.completed[0];
     };
     expect(await outcome('CONCURRENTLY', () => undefined)).toEqual({ acked: 4 });
-    expect(await outcome('CONCURRENTLY', (_m, ctx) => void ((ctx as ConsumeContext).ackIndex = 1))).toEqual({ acked: 2 });
+    expect(await outcome('CONCURRENTLY', (_m, ctx) => void ((ctx as ConsumeContext).ackIndex = 1))).toEqual({
+      acked: 2,
+    });
     expect(await outcome('ORDERLY', (_m, ctx) => void ((ctx as ConsumeContext).ackIndex = 1))).toEqual({ acked: 4 });
     expect(await outcome('CONCURRENTLY', () => RECONSUME_LATER)).toEqual({ acked: 0 });
     expect(await outcome('ORDERLY', async () => Promise.reject('text'))).toEqual({ acked: 0, error: 'text' });
@@ -97,7 +120,10 @@ describe('HandlerInvoker', () => {
       signals.push((ctx as ConsumeContext).signal);
       await gate.promise;
     });
-    const other = processQueue(group, new ConsumeProgress(group, new MemoryOffsetStore(), false), 0, { ...MQ, queueId: 1 });
+    const other = processQueue(group, new ConsumeProgress(group, new MemoryOffsetStore(), false), 0, {
+      ...MQ,
+      queueId: 1,
+    });
     const recorder = new Recorder();
     const first = invoker.invoke(invoker.call(pq, messages, 0, 1), recorder);
     const otherMessages: ConsumedMessage[] = [];
@@ -120,11 +146,22 @@ describe('HandlerInvoker', () => {
     const group = testGroup();
     const progress = new ConsumeProgress(group, new MemoryOffsetStore(), false);
     const payloads: unknown[] = [];
-    const invoker = new HandlerInvoker(group, new Map([['T', binding((m) => void payloads.push((m as Message).payload))]]), []);
+    const invoker = new HandlerInvoker(
+      group,
+      new Map([['T', binding((m) => void payloads.push((m as Message).payload))]]),
+      [],
+    );
     const retryMq = { ...MQ, topic: retryTopicOf('g') };
     const pq = processQueue(group, progress, 0, retryMq);
     const messages: ConsumedMessage[] = [];
-    invoker.accept(pq, [record(0, { mq: retryMq, properties: { RETRY_TOPIC: 'T' } }), record(1, { mq: retryMq, properties: { RETRY_TOPIC: 'U' } })], messages);
+    invoker.accept(
+      pq,
+      [
+        record(0, { mq: retryMq, properties: { RETRY_TOPIC: 'T' } }),
+        record(1, { mq: retryMq, properties: { RETRY_TOPIC: 'U' } }),
+      ],
+      messages,
+    );
     expect(invoker.bindingOf(pq, messages[0]!.record)?.topic).toBe('T');
     expect(invoker.bindingOf(pq, messages[1]!.record)).toBeUndefined();
     const recorder = new Recorder();

@@ -70,7 +70,13 @@ export class HandlerInvoker {
   }
 
   /** A call over messages[start, end), all of one handler (default: the first message's). */
-  call(pq: ProcessQueue, messages: readonly ConsumedMessage[], start: number, end: number, binding = this.bindingOf(pq, messages[start]!.record)): ConsumeCall {
+  call(
+    pq: ProcessQueue,
+    messages: readonly ConsumedMessage[],
+    start: number,
+    end: number,
+    binding = this.bindingOf(pq, messages[start]!.record),
+  ): ConsumeCall {
     return new ConsumeCall(this.ctx.group, pq, messages, start, end, binding);
   }
 
@@ -103,7 +109,10 @@ export class HandlerInvoker {
       await this.replies?.reply(call.first(), status, call.binding.codec);
       status = undefined;
     }
-    const ok = error === undefined && status !== ConsumeStatus.RECONSUME_LATER && status !== ConsumeStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT;
+    const ok =
+      error === undefined &&
+      status !== ConsumeStatus.RECONSUME_LATER &&
+      status !== ConsumeStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT;
     const acked = !ok ? 0 : this.partialAck ? Math.max(-1, Math.min(call.ackIndex, call.size - 1)) + 1 : call.size;
     const pending = this.finish(call, acked, error, scheduler);
     if (pending) await pending;
@@ -153,7 +162,9 @@ export class HandlerInvoker {
   async consumeDirectly(record: MessageRecord, mq: MessageQueue): Promise<DirectConsumeResult> {
     const startedAt = Date.now();
     const queue = { mq };
-    const binding = this.handlers.get(isRetryTopic(mq.topic) ? (record.properties[MessageConst.RETRY_TOPIC] ?? record.topic) : mq.topic);
+    const binding = this.handlers.get(
+      isRetryTopic(mq.topic) ? (record.properties[MessageConst.RETRY_TOPIC] ?? record.topic) : mq.topic,
+    );
     const message = new ConsumedMessage(record, mq, binding?.codec ?? jsonCodec, 0, this.ctx.namespace);
     const call = new ConsumeCall(this.ctx.group, queue, [message], 0, 1, binding);
     const order = this.ctx.options.consumeMode === 'ORDERLY';
@@ -164,7 +175,12 @@ export class HandlerInvoker {
       return { order, result: later ? 'CR_LATER' : 'CR_SUCCESS', spentTimeMs: Date.now() - startedAt };
     } catch (e) {
       const error = toError(e);
-      return { order, result: 'CR_THROW_EXCEPTION', remark: `${error.name}: ${error.message}`, spentTimeMs: Date.now() - startedAt };
+      return {
+        order,
+        result: 'CR_THROW_EXCEPTION',
+        remark: `${error.name}: ${error.message}`,
+        spentTimeMs: Date.now() - startedAt,
+      };
     }
   }
 
@@ -194,7 +210,12 @@ export class HandlerInvoker {
   }
 
   /** The scheduler's completion, then the event and the queue's in-flight count; a promise only when it is async. */
-  private finish<R>(call: ConsumeCall, acked: number, error: Error | undefined, scheduler: CallScheduler<R>): Promise<void> | undefined {
+  private finish<R>(
+    call: ConsumeCall,
+    acked: number,
+    error: Error | undefined,
+    scheduler: CallScheduler<R>,
+  ): Promise<void> | undefined {
     if (error) reportError(this.ctx, 'handler', error, call.mq);
     let result: R | Promise<R>;
     try {
@@ -217,7 +238,14 @@ export class HandlerInvoker {
     const durationMs = call.startedAt > 0 ? Date.now() - call.startedAt : -1;
     if (this.consumeEvents.listened) {
       const { events, group } = this.ctx;
-      events.emit('consumer.consume', { group, mq: call.mq, count: call.size, ok: acked, failed: call.size - acked, durationMs: Math.max(0, durationMs) });
+      events.emit('consumer.consume', {
+        group,
+        mq: call.mq,
+        count: call.size,
+        ok: acked,
+        failed: call.size - acked,
+        durationMs: Math.max(0, durationMs),
+      });
     }
     this.count(call, acked, durationMs);
     call.pq.handlerFinished();

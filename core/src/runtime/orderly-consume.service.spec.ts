@@ -9,7 +9,17 @@ import { HandlerInvoker } from './handler-invoker';
 import type { HandlerBinding } from './handler-binding';
 import { OrderlyConsumeService } from './orderly-consume.service';
 import { QueueLockManager } from './queue-lock-manager';
-import { MQ, MemoryOffsetStore, binding, deferred, eventsOf, flush, processQueue, records, testGroup } from './runtime.fixture';
+import {
+  MQ,
+  MemoryOffsetStore,
+  binding,
+  deferred,
+  eventsOf,
+  flush,
+  processQueue,
+  records,
+  testGroup,
+} from './runtime.fixture';
 
 const services: OrderlyConsumeService[] = [];
 afterEach(() => {
@@ -17,7 +27,16 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function setup(options: Parameters<typeof testGroup>[0], handler: HandlerBinding, extra: { retry?: RetryChannel; locks?: QueueLocks; hooks?: ConsumeHook[]; profile?: Parameters<typeof testGroup>[2] } = {}) {
+function setup(
+  options: Parameters<typeof testGroup>[0],
+  handler: HandlerBinding,
+  extra: {
+    retry?: RetryChannel;
+    locks?: QueueLocks;
+    hooks?: ConsumeHook[];
+    profile?: Parameters<typeof testGroup>[2];
+  } = {},
+) {
   const group = testGroup({ consumeMode: 'ORDERLY', ...options }, undefined, extra.profile);
   const progress = new ConsumeProgress(group, new MemoryOffsetStore(), false);
   const invoker = new HandlerInvoker(group, new Map([[handler.topic, handler]]), extra.hooks ?? []);
@@ -35,17 +54,23 @@ describe('OrderlyConsumeService', () => {
     let running = 0;
     let peakPerQueue = 0;
     const perQueue = new Map<number, number>();
-    const { group, progress, service } = setup({ consumeThreadMax: 4, consumeMessageBatchMaxSize: 2 }, binding(async (batch) => {
-      const list = batch as Message[];
-      const q = list[0]!.queueId;
-      perQueue.set(q, (perQueue.get(q) ?? 0) + 1);
-      peakPerQueue = Math.max(peakPerQueue, perQueue.get(q)!);
-      running++;
-      log.push(`${q}:${list.map((m) => m.queueOffset).join(',')}`);
-      await flush();
-      running--;
-      perQueue.set(q, perQueue.get(q)! - 1);
-    }, { batch: true }));
+    const { group, progress, service } = setup(
+      { consumeThreadMax: 4, consumeMessageBatchMaxSize: 2 },
+      binding(
+        async (batch) => {
+          const list = batch as Message[];
+          const q = list[0]!.queueId;
+          perQueue.set(q, (perQueue.get(q) ?? 0) + 1);
+          peakPerQueue = Math.max(peakPerQueue, perQueue.get(q)!);
+          running++;
+          log.push(`${q}:${list.map((m) => m.queueOffset).join(',')}`);
+          await flush();
+          running--;
+          perQueue.set(q, perQueue.get(q)! - 1);
+        },
+        { batch: true },
+      ),
+    );
     const a = processQueue(group, progress, 0, MQ);
     const b = processQueue(group, progress, 0, { ...MQ, queueId: 1 });
     service.submit(a, records(0, 5, MQ));
@@ -62,14 +87,17 @@ describe('OrderlyConsumeService', () => {
     vi.useFakeTimers();
     const seen: number[] = [];
     let fails = 2;
-    const { group, progress, service } = setup({ suspendCurrentQueueTimeMillis: 1_000 }, binding((m, ctx) => {
-      seen.push(offsetOf(m));
-      if (offsetOf(m) === 1 && fails-- > 0) {
-        if (fails === 0) (ctx as ConsumeContext).suspendCurrentQueueTimeMillis = 100;
-        return SUSPEND_CURRENT_QUEUE_A_MOMENT;
-      }
-      return undefined;
-    }));
+    const { group, progress, service } = setup(
+      { suspendCurrentQueueTimeMillis: 1_000 },
+      binding((m, ctx) => {
+        seen.push(offsetOf(m));
+        if (offsetOf(m) === 1 && fails-- > 0) {
+          if (fails === 0) (ctx as ConsumeContext).suspendCurrentQueueTimeMillis = 100;
+          return SUSPEND_CURRENT_QUEUE_A_MOMENT;
+        }
+        return undefined;
+      }),
+    );
     const pq = processQueue(group, progress);
     service.submit(pq, records(0, 3));
     await vi.advanceTimersByTimeAsync(5);
@@ -86,12 +114,18 @@ describe('OrderlyConsumeService', () => {
   it('past maxReconsumeTimes a batch goes to the DLQ (delay level -1) and the queue moves on', async () => {
     vi.useFakeTimers();
     const sent: { offset: number; delayLevel: number }[] = [];
-    const retry: RetryChannel = { sendBack: async (r) => void sent.push({ offset: r.message.queueOffset, delayLevel: r.delayLevel }) };
+    const retry: RetryChannel = {
+      sendBack: async (r) => void sent.push({ offset: r.message.queueOffset, delayLevel: r.delayLevel }),
+    };
     const seen: number[] = [];
-    const { group, progress, service } = setup({ maxReconsumeTimes: 2, suspendCurrentQueueTimeMillis: 10 }, binding((m) => {
-      seen.push(offsetOf(m));
-      if (offsetOf(m) === 0) throw new Error('poison');
-    }), { retry });
+    const { group, progress, service } = setup(
+      { maxReconsumeTimes: 2, suspendCurrentQueueTimeMillis: 10 },
+      binding((m) => {
+        seen.push(offsetOf(m));
+        if (offsetOf(m) === 0) throw new Error('poison');
+      }),
+      { retry },
+    );
     const pq = processQueue(group, progress);
     service.submit(pq, records(0, 2));
     await vi.advanceTimersByTimeAsync(100);
@@ -111,7 +145,11 @@ describe('OrderlyConsumeService', () => {
       },
     };
     const handled: number[] = [];
-    const { group, progress, service } = setup({}, binding((m) => void handled.push(offsetOf(m))), { hooks: [hook] });
+    const { group, progress, service } = setup(
+      {},
+      binding((m) => void handled.push(offsetOf(m))),
+      { hooks: [hook] },
+    );
     const pq = processQueue(group, progress);
     service.submit(pq, records(0, 3));
     await vi.waitFor(() => expect(pq.msgCount).toBe(0));
@@ -122,10 +160,13 @@ describe('OrderlyConsumeService', () => {
   it('a running call is reachable for abort: its ctx.signal aborts when a release gives up waiting', async () => {
     let signal: AbortSignal | undefined;
     const gate = deferred();
-    const { group, progress, service, invoker } = setup({}, binding(async (_m, ctx) => {
-      signal = (ctx as ConsumeContext).signal;
-      await gate.promise;
-    }));
+    const { group, progress, service, invoker } = setup(
+      {},
+      binding(async (_m, ctx) => {
+        signal = (ctx as ConsumeContext).signal;
+        await gate.promise;
+      }),
+    );
     const pq = processQueue(group, progress);
     service.submit(pq, records(0, 1));
     await flush();
@@ -146,7 +187,11 @@ describe('OrderlyConsumeService', () => {
       unlock: async () => undefined,
     };
     const handled: number[] = [];
-    const { group, progress, service } = setup({}, binding((m) => void handled.push(offsetOf(m))), { locks });
+    const { group, progress, service } = setup(
+      {},
+      binding((m) => void handled.push(offsetOf(m))),
+      { locks },
+    );
     const pq = processQueue(group, progress);
     service.submit(pq, records(0, 2));
     await vi.waitFor(() => expect(pq.msgCount).toBe(0));

@@ -117,7 +117,10 @@ export class OrderlyConsumeService implements ConsumeService, CallScheduler<Next
       return;
     }
     const binding = this.invoker.bindingOf(pq, buffer.items[buffer.head]!.record);
-    const size = Math.min(binding?.batch ? this.ctx.options.consumeMessageBatchMaxSize : 1, buffer.items.length - buffer.head);
+    const size = Math.min(
+      binding?.batch ? this.ctx.options.consumeMessageBatchMaxSize : 1,
+      buffer.items.length - buffer.head,
+    );
     this.pool.submit(this.invoker.call(pq, buffer.items, buffer.head, buffer.head + size, binding));
   }
 

@@ -11,10 +11,15 @@ describe('every', () => {
     const starts: number[] = [];
     let gate = deferred();
     const t0 = Date.now();
-    const done = every(100, async () => {
-      starts.push(Date.now() - t0);
-      if (starts.length === 2) await gate.promise;
-    }, controller.signal, () => undefined);
+    const done = every(
+      100,
+      async () => {
+        starts.push(Date.now() - t0);
+        if (starts.length === 2) await gate.promise;
+      },
+      controller.signal,
+      () => undefined,
+    );
     await vi.advanceTimersByTimeAsync(250);
     expect(starts).toEqual([100, 200]);
     // The second run holds for 150 ms: the tick at 300 is skipped, the next is at 400.
@@ -34,10 +39,15 @@ describe('every', () => {
     const controller = new AbortController();
     const errors: unknown[] = [];
     let runs = 0;
-    const done = every(10, () => {
-      runs++;
-      throw new Error(`run ${runs}`);
-    }, controller.signal, (e) => errors.push((e as Error).message));
+    const done = every(
+      10,
+      () => {
+        runs++;
+        throw new Error(`run ${runs}`);
+      },
+      controller.signal,
+      (e) => errors.push((e as Error).message),
+    );
     await vi.advanceTimersByTimeAsync(35);
     controller.abort();
     await done;

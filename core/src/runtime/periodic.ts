@@ -6,7 +6,12 @@ import { sleep } from '../util/deferred';
  * that overlaps the next tick makes that tick skip, it does not shift the schedule. `task` reports its own
  * failures; a rejection is handed to `onError` and the schedule goes on. Resolves once stopped and idle.
  */
-export async function every(intervalMs: number, task: () => Promise<void> | void, signal: AbortSignal, onError: (error: unknown) => void): Promise<void> {
+export async function every(
+  intervalMs: number,
+  task: () => Promise<void> | void,
+  signal: AbortSignal,
+  onError: (error: unknown) => void,
+): Promise<void> {
   let next = Date.now() + intervalMs;
   while (!signal.aborted) {
     await sleep(next - Date.now(), signal);

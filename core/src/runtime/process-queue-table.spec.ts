@@ -23,7 +23,13 @@ function onceThenHold(perQueue: number): MessagePuller & { pulls: PullResult[] }
       new Promise((resolve, reject) => {
         if (!served.has(request.mq.queueId) && request.offset < perQueue) {
           served.add(request.mq.queueId);
-          const result: PullResult = { status: PullStatus.FOUND, nextBeginOffset: perQueue, minOffset: 0, maxOffset: perQueue, messages: records(request.offset, perQueue, request.mq) };
+          const result: PullResult = {
+            status: PullStatus.FOUND,
+            nextBeginOffset: perQueue,
+            minOffset: 0,
+            maxOffset: perQueue,
+            messages: records(request.offset, perQueue, request.mq),
+          };
           pulls.push(result);
           resolve(result);
           return;
@@ -38,7 +44,16 @@ afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
 
-function setup(options: Parameters<typeof testGroup>[0], handler: (m: unknown, ctx: unknown) => unknown, extra: { locks?: QueueLocks; start?: (mq: MessageQueue, progress: ConsumeProgress) => Promise<number>; perQueue?: number; profile?: Parameters<typeof testGroup>[2] } = {}) {
+function setup(
+  options: Parameters<typeof testGroup>[0],
+  handler: (m: unknown, ctx: unknown) => unknown,
+  extra: {
+    locks?: QueueLocks;
+    start?: (mq: MessageQueue, progress: ConsumeProgress) => Promise<number>;
+    perQueue?: number;
+    profile?: Parameters<typeof testGroup>[2];
+  } = {},
+) {
   const group = testGroup(options, ['consumer.error', 'consumer.queue-released'], extra.profile);
   const store = new MemoryOffsetStore();
   const progress = new ConsumeProgress(group, store, false);
@@ -57,7 +72,11 @@ function setup(options: Parameters<typeof testGroup>[0], handler: (m: unknown, c
       locks,
       startOffset: (mq) => (extra.start ? extra.start(mq, progress) : Promise.resolve(0)),
     },
-    { whenRunning: () => undefined, requestRebalance: () => void rebalances.push(1), onAssignmentChanged: () => undefined },
+    {
+      whenRunning: () => undefined,
+      requestRebalance: () => void rebalances.push(1),
+      onAssignmentChanged: () => undefined,
+    },
   );
   cleanups.push(() => {
     group.controller.abort();
@@ -87,7 +106,9 @@ describe('ProcessQueueTable', () => {
     const second = await table.applyAllocation('T', [q(1)]);
     expect(second.removed).toEqual([q(0)]);
     expect(store.stored(q(0))).toBe(3);
-    expect(eventsOf(group, 'consumer.queue-released')).toMatchObject([{ mq: q(0), offset: 3, drained: true, abandoned: 0 }]);
+    expect(eventsOf(group, 'consumer.queue-released')).toMatchObject([
+      { mq: q(0), offset: 3, drained: true, abandoned: 0 },
+    ]);
     expect(table.statuses().map((s) => s.mq)).toEqual([q(1)]);
   });
 
@@ -145,7 +166,9 @@ describe('ProcessQueueTable', () => {
     const { group, table } = setup({}, () => undefined, { start: async () => Promise.reject(new Error('store down')) });
     const result = await table.applyAllocation('T', [q(0)]);
     expect(result).toMatchObject({ changed: false, complete: false });
-    expect(eventsOf(group, 'consumer.error').map((e) => [e.where, e.error.message])).toEqual([['start-offset', 'store down']]);
+    expect(eventsOf(group, 'consumer.error').map((e) => [e.where, e.error.message])).toEqual([
+      ['start-offset', 'store down'],
+    ]);
   });
 
   it('once the group stopped, nothing is added', async () => {
@@ -155,7 +178,9 @@ describe('ProcessQueueTable', () => {
   });
 
   it('a queue whose broker left the route is released with what it consumed remembered; taken back, it starts there', async () => {
-    const { store, table, progress } = setup({}, () => undefined, { start: async (mq, p) => Math.max(p.remembered(mq), store.stored(mq) ?? 0) });
+    const { store, table, progress } = setup({}, () => undefined, {
+      start: async (mq, p) => Math.max(p.remembered(mq), store.stored(mq) ?? 0),
+    });
     await table.applyAllocation('T', [q(0), q(1)], [q(0), q(1)]);
     await expect.poll(() => table.statuses().map((s) => s.committableOffset)).toEqual([3, 3]);
     store.failPersist = new Error('broker gone');
@@ -178,9 +203,17 @@ describe('ProcessQueueTable', () => {
     expect(await table.applyAllocation('T', [q(0)], [q(0)])).toMatchObject({ complete: true, added: [q(0)] });
     // q(1)'s broker comes back: allocated to this member, but its previous owner's offset write comes first.
     const arrived = Date.now();
-    expect(await table.applyAllocation('T', [q(0), q(1)], [q(0), q(1)])).toMatchObject({ changed: false, complete: false });
+    expect(await table.applyAllocation('T', [q(0), q(1)], [q(0), q(1)])).toMatchObject({
+      changed: false,
+      complete: false,
+    });
     expect(table.statuses().map((s) => s.mq.queueId)).toEqual([0]);
-    await expect.poll(async () => (await table.applyAllocation('T', [q(0), q(1)], [q(0), q(1)])).complete, { timeout: 5_000, interval: 20 }).toBe(true);
+    await expect
+      .poll(async () => (await table.applyAllocation('T', [q(0), q(1)], [q(0), q(1)])).complete, {
+        timeout: 5_000,
+        interval: 20,
+      })
+      .toBe(true);
     expect(Date.now() - arrived).toBeGreaterThanOrEqual(graceMs);
     expect(table.statuses().map((s) => s.mq.queueId)).toEqual([0, 1]);
   });

@@ -138,7 +138,12 @@ export class ProcessQueueTable {
   async beforeAllocation(topic: string, mqAll: readonly MessageQueue[], routeChanged: boolean): Promise<boolean> {
     const offered = await this.parts.progress.offerBack(mqAll, this.ctx.profile.routeArrivalGraceMs);
     // Every offset, changed or not: the broker behind a queue may be another, which never received them.
-    if (routeChanged) await this.parts.progress.persist(this.active().filter((pq) => pq.mq.topic === topic), 'persist-on-route-change', { unchanged: true });
+    if (routeChanged)
+      await this.parts.progress.persist(
+        this.active().filter((pq) => pq.mq.topic === topic),
+        'persist-on-route-change',
+        { unchanged: true },
+      );
     return offered;
   }
 
@@ -200,7 +205,9 @@ export class ProcessQueueTable {
 
   /** How long a released queue waits for its running calls: ORDERLY waits for its batch up to RocketMQ's 20 s. */
   private releaseBoundMs(): number {
-    return this.ctx.options.consumeMode === 'ORDERLY' ? this.ctx.profile.lockForceReleaseMs : this.ctx.profile.drainTimeoutMs;
+    return this.ctx.options.consumeMode === 'ORDERLY'
+      ? this.ctx.profile.lockForceReleaseMs
+      : this.ctx.profile.drainTimeoutMs;
   }
 
   /** New queue: lock it (under locks), compute where to start, create its ProcessQueue, start pulling. */
@@ -258,7 +265,11 @@ export class ProcessQueueTable {
     parts.consume.discardQueued(pq);
     const drained = await waitUntil(pq.waitForIdleHandlers(), deadline);
     const abandoned = pq.inflight;
-    if (abandoned > 0) parts.invoker.abortRunning(new Set([pq]), new Error(`queue ${mqLabel(pq.mq)} released before its handler finished`));
+    if (abandoned > 0)
+      parts.invoker.abortRunning(
+        new Set([pq]),
+        new Error(`queue ${mqLabel(pq.mq)} released before its handler finished`),
+      );
     parts.progress.advance(pq);
     pq.drop();
     ctx.budget.release(pq.clear());
@@ -267,7 +278,13 @@ export class ProcessQueueTable {
     if (loop) await waitUntil(loop, Math.max(deadline, Date.now() + ctx.profile.requestTimeoutMs));
     if (parts.locks) await parts.locks.unlock([pq.mq]);
     if (this.table.get(pq.key) === pq) this.table.delete(pq.key);
-    const report: ReleaseReport = { mq: pq.mq, offset: pq.progress.committable, drained, abandoned, durationMs: Date.now() - started };
+    const report: ReleaseReport = {
+      mq: pq.mq,
+      offset: pq.progress.committable,
+      drained,
+      abandoned,
+      durationMs: Date.now() - started,
+    };
     ctx.events.emit('consumer.queue-released', { group: ctx.group, ...report });
     return report;
   }

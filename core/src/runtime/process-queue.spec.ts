@@ -57,7 +57,10 @@ describe('ProcessQueue', () => {
 
   it('keeps sequence numbers valid across compaction of a long window', () => {
     const pq = newQueue();
-    const seqs = put(pq, Array.from({ length: 5000 }, (_, i) => i));
+    const seqs = put(
+      pq,
+      Array.from({ length: 5000 }, (_, i) => i),
+    );
     for (let i = 0; i < 4000; i++) pq.removeOne(seqs[i]!);
     expect(pq.committableOffset()).toBe(4000);
     expect(pq.contains(seqs[3999]!)).toBe(false);

@@ -42,8 +42,20 @@ class ScriptedPuller implements MessagePuller {
   }
 }
 
-const found = (msgs: MessageRecord[], next: number): PullResult => ({ status: PullStatus.FOUND, nextBeginOffset: next, minOffset: 0, maxOffset: next, messages: msgs });
-const none = (status: PullStatus, next: number): PullResult => ({ status, nextBeginOffset: next, minOffset: 0, maxOffset: next, messages: [] });
+const found = (msgs: MessageRecord[], next: number): PullResult => ({
+  status: PullStatus.FOUND,
+  nextBeginOffset: next,
+  minOffset: 0,
+  maxOffset: next,
+  messages: msgs,
+});
+const none = (status: PullStatus, next: number): PullResult => ({
+  status,
+  nextBeginOffset: next,
+  minOffset: 0,
+  maxOffset: next,
+  messages: [],
+});
 
 /** A consume service that keeps what it is given in the queue until `finish`. */
 class HoldingConsume implements ConsumeService {
@@ -69,14 +81,24 @@ class HoldingConsume implements ConsumeService {
   close(): void {}
 }
 
-function setup(options: Parameters<typeof testGroup>[0] = {}, host: Partial<PullLoopHost> = {}, pullCommits = false, profile: Parameters<typeof testGroup>[2] = {}) {
+function setup(
+  options: Parameters<typeof testGroup>[0] = {},
+  host: Partial<PullLoopHost> = {},
+  pullCommits = false,
+  profile: Parameters<typeof testGroup>[2] = {},
+) {
   const group = testGroup(options, ['consumer.error', 'consumer.pull'], profile);
   const progress = new ConsumeProgress(group, new MemoryOffsetStore(), pullCommits);
   const pq = new ProcessQueue(MQ, parseSubscription('T', options.tags ?? '*'), progress.begin(MQ, 0), 0, group.signal);
   const puller = new ScriptedPuller();
   const consume = new HoldingConsume();
   const offsetIllegal = vi.fn(async () => undefined);
-  const loop = new PullLoop(group, pq, puller, consume, progress, { limits: () => limitsFromOptions(group.options, 1), whenRunning: () => undefined, offsetIllegal, ...host });
+  const loop = new PullLoop(group, pq, puller, consume, progress, {
+    limits: () => limitsFromOptions(group.options, 1),
+    whenRunning: () => undefined,
+    offsetIllegal,
+    ...host,
+  });
   loops.push(group.controller);
   return { group, progress, pq, puller, consume, loop, offsetIllegal };
 }
@@ -94,7 +116,10 @@ describe('PullLoop', () => {
     const running = loop.run();
     await vi.waitFor(() => expect(puller.requests).toHaveLength(3));
     expect(puller.requests.map((r) => r.offset)).toEqual([0, 3, 5]);
-    expect(consume.batches).toEqual([[0, 1, 2], [3, 4]]);
+    expect(consume.batches).toEqual([
+      [0, 1, 2],
+      [3, 4],
+    ]);
     expect(pq.nextOffset).toBe(5);
     pq.abort();
     await running;
@@ -102,7 +127,9 @@ describe('PullLoop', () => {
 
   it('asks for no more than the room left, and waits for capacity instead of pulling over the limit', async () => {
     const { pq, puller, consume, progress, loop } = setup({ pullThresholdForQueue: 5, pullBatchSize: 4 });
-    puller.then((r) => found(records(0, r.maxMsgs), r.maxMsgs)).then((r) => found(records(4, 4 + r.maxMsgs), 4 + r.maxMsgs));
+    puller
+      .then((r) => found(records(0, r.maxMsgs), r.maxMsgs))
+      .then((r) => found(records(4, 4 + r.maxMsgs), 4 + r.maxMsgs));
     const running = loop.run();
     await vi.waitFor(() => expect(consume.batches).toHaveLength(2));
     // 4 fetched, then the room was 1.
@@ -176,9 +203,19 @@ describe('PullLoop', () => {
   it('after a flow-control error pulls again soon; after another error waits pullErrorDelayMs', async () => {
     vi.useFakeTimers();
     const { pq, puller, loop, group } = setup({}, {}, false, { pullFlowControlDelayMs: 20, pullErrorDelayMs: 1_000 });
-    puller.then(() => new BrokerError('flow control', { responseCode: 215, kind: 'flow-control' })).then(() => new BrokerError('busy', { responseCode: 2 }));
+    puller
+      .then(() => new BrokerError('flow control', { responseCode: 215, kind: 'flow-control' }))
+      .then(() => new BrokerError('busy', { responseCode: 2 }));
     const running = loop.run();
-    await expectTimeline(() => puller.requests.length, [[0, 1], [25, 2], [900, 2], [150, 3]]);
+    await expectTimeline(
+      () => puller.requests.length,
+      [
+        [0, 1],
+        [25, 2],
+        [900, 2],
+        [150, 3],
+      ],
+    );
     expect(eventsOf(group, 'consumer.error').map((e) => e.where)).toEqual(['pull', 'pull']);
     pq.abort();
     await running;

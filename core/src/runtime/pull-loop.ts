@@ -76,7 +76,8 @@ export class PullLoop {
       if (host.lockValid && !host.lockValid(pq)) return ctx.profile.pullErrorDelayMs;
       const { options } = ctx;
       const limits = host.limits();
-      const maxSpan = options.consumeMode === 'CONCURRENTLY' ? options.consumeConcurrentlyMaxSpan : Number.MAX_SAFE_INTEGER;
+      const maxSpan =
+        options.consumeMode === 'CONCURRENTLY' ? options.consumeConcurrentlyMaxSpan : Number.MAX_SAFE_INTEGER;
       const countRoom = limits.count - pq.msgCount;
       const bytesRoom = limits.bytes - pq.msgBytes;
       const spanRoom = maxSpan - pq.maxSpan;
@@ -124,7 +125,9 @@ export class PullLoop {
         ctx.budget.settle(reserved, 0);
         if (!pq.active) return STOP; // aborted by a release: expected
         reportError(ctx, 'pull', error, pq.mq);
-        return error instanceof BrokerError && error.kind === 'flow-control' ? ctx.profile.pullFlowControlDelayMs : ctx.profile.pullErrorDelayMs;
+        return error instanceof BrokerError && error.kind === 'flow-control'
+          ? ctx.profile.pullFlowControlDelayMs
+          : ctx.profile.pullErrorDelayMs;
       }
       if (!pq.active) {
         ctx.budget.settle(reserved, 0);
@@ -193,13 +196,27 @@ export class PullLoop {
   private emitPull(result: PullResult, found: number, durationMs: number): void {
     const { ctx, pq } = this;
     if (!ctx.events.has('consumer.pull')) return;
-    ctx.events.emit('consumer.pull', { group: ctx.group, mq: pq.mq, status: result.status, found, nextOffset: pq.nextOffset, maxOffset: result.maxOffset, durationMs });
+    ctx.events.emit('consumer.pull', {
+      group: ctx.group,
+      mq: pq.mq,
+      status: result.status,
+      found,
+      nextOffset: pq.nextOffset,
+      maxOffset: result.maxOffset,
+      durationMs,
+    });
   }
 }
 
 export function limitsFromOptions(options: ResolvedGroupOptions, ownedQueues: number): PullLimits {
   const n = Math.max(1, ownedQueues);
-  const count = options.pullThresholdForTopic === -1 ? options.pullThresholdForQueue : Math.max(1, Math.floor(options.pullThresholdForTopic / n));
-  const mib = options.pullThresholdSizeForTopic === -1 ? options.pullThresholdSizeForQueue : Math.max(1, Math.floor(options.pullThresholdSizeForTopic / n));
+  const count =
+    options.pullThresholdForTopic === -1
+      ? options.pullThresholdForQueue
+      : Math.max(1, Math.floor(options.pullThresholdForTopic / n));
+  const mib =
+    options.pullThresholdSizeForTopic === -1
+      ? options.pullThresholdSizeForQueue
+      : Math.max(1, Math.floor(options.pullThresholdSizeForTopic / n));
   return { count, bytes: mib * MIB };
 }

@@ -33,7 +33,9 @@ export class QueueLockManager {
     const requestedAt = Date.now();
     try {
       const granted = await this.locks.lock(this.ctx.group, [mq]);
-      return granted.some((g) => g.queueId === mq.queueId && g.brokerName === mq.brokerName && g.topic === mq.topic) ? requestedAt : undefined;
+      return granted.some((g) => g.queueId === mq.queueId && g.brokerName === mq.brokerName && g.topic === mq.topic)
+        ? requestedAt
+        : undefined;
     } catch (error) {
       reportError(this.ctx, 'lock', error, mq);
       return undefined;
@@ -51,7 +53,12 @@ export class QueueLockManager {
 
   /** Renews every active queue's lock every lockRenewMs (RocketMQ's lockAll) until stop(). */
   startRenewing(active: () => ProcessQueue[]): void {
-    this.renewing = every(this.ctx.profile.lockRenewMs, () => this.renew(active()), this.renewals.signal, (error) => reportError(this.ctx, 'lock-renew', error));
+    this.renewing = every(
+      this.ctx.profile.lockRenewMs,
+      () => this.renew(active()),
+      this.renewals.signal,
+      (error) => reportError(this.ctx, 'lock-renew', error),
+    );
   }
 
   async renew(pqs: ProcessQueue[]): Promise<void> {

@@ -10,13 +10,26 @@ import { MQ, deferred, eventsOf, testGroup } from './runtime.fixture';
 const q = (brokerName: string, queueId: number): MessageQueue => ({ topic: 'T', brokerName, queueId });
 
 function setup(options: { broadcasting?: boolean; cids?: string[]; queues?: MessageQueue[] } = {}) {
-  const group = testGroup(options.broadcasting ? { messageModel: 'BROADCASTING' } : {}, ['consumer.error', 'consumer.rebalance'], { rebalanceIntervalMs: 60_000, rebalanceRetryMs: 50, rebalanceMinGapMs: 0 });
+  const group = testGroup(
+    options.broadcasting ? { messageModel: 'BROADCASTING' } : {},
+    ['consumer.error', 'consumer.rebalance'],
+    { rebalanceIntervalMs: 60_000, rebalanceRetryMs: 50, rebalanceMinGapMs: 0 },
+  );
   const notices = new Subject<string>();
   const routeChanges = new Subject<string>();
   let queues = options.queues ?? [q('broker-b', 1), q('broker-a', 1), q('broker-a', 0), q('broker-b', 0)];
   let cids = options.cids ?? ['127.0.0.1@spec', '127.0.0.1@other'];
-  const routes: RouteResolver = { subscribeQueues: async () => queues, publishQueues: async () => [], changes$: routeChanges };
-  const membership: GroupMembership = { heartbeat: async () => undefined, unregister: async () => undefined, consumerIds: async () => cids, changes$: notices };
+  const routes: RouteResolver = {
+    subscribeQueues: async () => queues,
+    publishQueues: async () => [],
+    changes$: routeChanges,
+  };
+  const membership: GroupMembership = {
+    heartbeat: async () => undefined,
+    unregister: async () => undefined,
+    consumerIds: async () => cids,
+    changes$: notices,
+  };
   const applied: MessageQueue[][] = [];
   let owned: MessageQueue[] = [];
   let complete = true;
@@ -37,7 +50,11 @@ function setup(options: { broadcasting?: boolean; cids?: string[]; queues?: Mess
     dropUnsubscribed: async () => undefined,
     queuesChanged: () => undefined,
   };
-  const service = new RebalanceService(group, target, { strategy: new AllocateMessageQueueAveragely(), routes, membership });
+  const service = new RebalanceService(group, target, {
+    strategy: new AllocateMessageQueueAveragely(),
+    routes,
+    membership,
+  });
   stops.push(() => group.controller.abort());
   return {
     group,
@@ -74,7 +91,13 @@ describe('RebalanceService', () => {
     // Sorted ids: "127.0.0.1@other" < "127.0.0.1@spec", so this member is the second: it gets the second half.
     expect(applied).toEqual([[q('broker-b', 0), q('broker-b', 1)]]);
     const [event] = eventsOf(group, 'consumer.rebalance');
-    expect(event).toMatchObject({ topic: 'T', strategy: 'AVG', cidAll: ['127.0.0.1@other', '127.0.0.1@spec'], added: [q('broker-b', 0), q('broker-b', 1)], removed: [] });
+    expect(event).toMatchObject({
+      topic: 'T',
+      strategy: 'AVG',
+      cidAll: ['127.0.0.1@other', '127.0.0.1@spec'],
+      added: [q('broker-b', 0), q('broker-b', 1)],
+      removed: [],
+    });
     expect(event!.mqAll).toEqual([q('broker-a', 0), q('broker-a', 1), q('broker-b', 0), q('broker-b', 1)]);
   });
 
@@ -94,7 +117,14 @@ describe('RebalanceService', () => {
     notices.next('other-group');
     release();
     // The held pass and the one the notices asked for; then nothing else is pending: the next pass is the 60 s timer's.
-    await expectTimeline(() => service.completedPasses, [[0, 3], [59_000, 3], [1_000, 4]]);
+    await expectTimeline(
+      () => service.completedPasses,
+      [
+        [0, 3],
+        [59_000, 3],
+        [1_000, 4],
+      ],
+    );
     expect(applied.at(-1)).toHaveLength(4);
   });
 
@@ -113,11 +143,24 @@ describe('RebalanceService', () => {
     const { service, setComplete } = setup();
     setComplete(false);
     service.start();
-    await expectTimeline(() => service.completedPasses, [[0, 1], [49, 1], [1, 2]]);
+    await expectTimeline(
+      () => service.completedPasses,
+      [
+        [0, 1],
+        [49, 1],
+        [1, 2],
+      ],
+    );
     // Readiness counts only balanced passes: none yet.
     expect(service.balancedPasses).toBe(0);
     setComplete(true);
-    await expectTimeline(() => service.completedPasses, [[50, 3], [500, 3]]);
+    await expectTimeline(
+      () => service.completedPasses,
+      [
+        [50, 3],
+        [500, 3],
+      ],
+    );
     expect(service.balancedPasses).toBe(1);
   });
 
@@ -126,11 +169,24 @@ describe('RebalanceService', () => {
     const { service, applied, setReadyToAllocate } = setup();
     setReadyToAllocate(false);
     service.start();
-    await expectTimeline(() => service.completedPasses, [[0, 1], [49, 1], [1, 2]]);
+    await expectTimeline(
+      () => service.completedPasses,
+      [
+        [0, 1],
+        [49, 1],
+        [1, 2],
+      ],
+    );
     expect(applied).toHaveLength(0);
     expect(service.balancedPasses).toBe(0);
     setReadyToAllocate(true);
-    await expectTimeline(() => service.completedPasses, [[50, 3], [500, 3]]);
+    await expectTimeline(
+      () => service.completedPasses,
+      [
+        [50, 3],
+        [500, 3],
+      ],
+    );
     expect(applied).toHaveLength(1);
     expect(service.balancedPasses).toBe(1);
   });

@@ -1,4 +1,18 @@
-import { EMPTY, Subject, filter, fromEvent, interval, map, merge, mergeMap, of, takeUntil, timer, type Observable, type Subscription } from 'rxjs';
+import {
+  EMPTY,
+  Subject,
+  filter,
+  fromEvent,
+  interval,
+  map,
+  merge,
+  mergeMap,
+  of,
+  takeUntil,
+  timer,
+  type Observable,
+  type Subscription,
+} from 'rxjs';
 import { compareJavaStrings, compareMessageQueues, type MessageQueue } from '../model/message-queue';
 import type { AllocationStrategy } from '../spi/allocation-strategy';
 import type { GroupMembership, RouteResolver } from '../spi/transport.roles';
@@ -14,7 +28,11 @@ export interface RebalanceTarget {
    * others (drained), adds the new ones. Resolves with whether anything changed and whether every allocated queue
    * is now owned.
    */
-  applyAllocation(topic: string, allocated: readonly MessageQueue[], mqAll: readonly MessageQueue[]): Promise<{ changed: boolean; complete: boolean; added: MessageQueue[]; removed: MessageQueue[] }>;
+  applyAllocation(
+    topic: string,
+    allocated: readonly MessageQueue[],
+    mqAll: readonly MessageQueue[],
+  ): Promise<{ changed: boolean; complete: boolean; added: MessageQueue[]; removed: MessageQueue[] }>;
   /**
    * Called with a topic's routed queues before they are allocated: offsets this member can offer back, and, when
    * the route changed (a broker back, a master replaced), this member's progress written to the brokers the route
@@ -81,15 +99,23 @@ export class RebalanceService {
     const triggers$: Observable<RebalanceReason> = merge(
       of<RebalanceReason>('start'),
       interval(profile.rebalanceIntervalMs).pipe(map((): RebalanceReason => 'timer')),
-      membership.changes$.pipe(filter((g) => g === group), map((): RebalanceReason => 'notice')),
-      (routes.changes$ ?? EMPTY).pipe(filter((topic) => this.target.topics().includes(topic)), map((): RebalanceReason => 'route')),
+      membership.changes$.pipe(
+        filter((g) => g === group),
+        map((): RebalanceReason => 'notice'),
+      ),
+      (routes.changes$ ?? EMPTY).pipe(
+        filter((topic) => this.target.topics().includes(topic)),
+        map((): RebalanceReason => 'route'),
+      ),
       this.requests,
     );
     this.subscription = triggers$
       .pipe(
         coalesceMap((reason) => this.pass(reason)),
         // Not balanced (a lock refused, an allocation error, a queue that could not start): try again soon.
-        mergeMap((balanced) => (balanced ? EMPTY : timer(profile.rebalanceRetryMs).pipe(map((): RebalanceReason => 'retry')))),
+        mergeMap((balanced) =>
+          balanced ? EMPTY : timer(profile.rebalanceRetryMs).pipe(map((): RebalanceReason => 'retry')),
+        ),
         takeUntil(fromEvent(signal, 'abort')),
       )
       .subscribe((reason) => this.requests.next(reason));
@@ -110,7 +136,10 @@ export class RebalanceService {
   private async pass(reason: RebalanceReason): Promise<boolean> {
     // RocketMQ keeps every pass 1 s apart. A membership notice skips that gap here: while a member that lost a
     // queue waits, the member that gained it is already consuming, and every such millisecond is a duplicate.
-    const gap = reason === 'notice' || reason === 'route' ? 0 : this.lastRunEnded + this.ctx.profile.rebalanceMinGapMs - Date.now();
+    const gap =
+      reason === 'notice' || reason === 'route'
+        ? 0
+        : this.lastRunEnded + this.ctx.profile.rebalanceMinGapMs - Date.now();
     if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
     this.running = true;
     let balanced = true;
@@ -128,7 +157,12 @@ export class RebalanceService {
       this.lastRunEnded = Date.now();
       this.passes++;
       if (balanced) this.balanced++;
-      if (balanced && this.balanced === 1) this.ctx.events.emit('consumer.ready', { group: this.ctx.group, clientId: this.ctx.clientId, passes: this.passes });
+      if (balanced && this.balanced === 1)
+        this.ctx.events.emit('consumer.ready', {
+          group: this.ctx.group,
+          clientId: this.ctx.clientId,
+          passes: this.passes,
+        });
       const waiters = this.idleWaiters;
       this.idleWaiters = [];
       for (const w of waiters) w();
@@ -151,7 +185,9 @@ export class RebalanceService {
       // Before asking for the members (a round trip the other members make too), so that what this member writes
       // is usually stored before another member that takes a queue reads its offset.
       if (!(await target.beforeAllocation(topic, mqAll, routeChanged))) return false;
-      cidAll = this.broadcasting ? [clientId] : [...(await deps.membership.consumerIds(group, topic))].sort(compareJavaStrings);
+      cidAll = this.broadcasting
+        ? [clientId]
+        : [...(await deps.membership.consumerIds(group, topic))].sort(compareJavaStrings);
     } catch (error) {
       reportError(ctx, 'rebalance', error);
       return false;

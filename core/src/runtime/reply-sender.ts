@@ -34,7 +34,12 @@ export class ReplySender {
     let sent = false;
     try {
       const reply = replyRecord(record, replyBody(value, codec), this.uniq.next());
-      await this.send({ brokerName: record.brokerName, record: reply, producerGroup: group, timeoutMs: REPLY_TIMEOUT_MS });
+      await this.send({
+        brokerName: record.brokerName,
+        record: reply,
+        producerGroup: group,
+        timeoutMs: REPLY_TIMEOUT_MS,
+      });
       sent = true;
     } catch (error) {
       reportError(this.ctx, 'reply', error, message.messageQueue);

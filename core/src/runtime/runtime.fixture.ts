@@ -33,7 +33,11 @@ export interface TestGroup extends GroupContext {
 }
 
 /** A group context with resolved options (fast profile) and an event log of the given events. */
-export function testGroup(options: Partial<ConsumerOptions> = {}, watch: readonly MqkitEventName[] = ['consumer.error', 'consumer.consume', 'consumer.retry'], profile: Partial<Profile> = {}): TestGroup {
+export function testGroup(
+  options: Partial<ConsumerOptions> = {},
+  watch: readonly MqkitEventName[] = ['consumer.error', 'consumer.consume', 'consumer.retry'],
+  profile: Partial<Profile> = {},
+): TestGroup {
   const issues = new IssueCollector('Spec');
   const resolved = resolveGroupOptions(issues, { group: 'g', ...options });
   if (issues.issues.length > 0) throw new Error(JSON.stringify(issues.issues));
@@ -41,7 +45,18 @@ export function testGroup(options: Partial<ConsumerOptions> = {}, watch: readonl
   const seen: { name: MqkitEventName; payload: unknown }[] = [];
   for (const name of watch) events.on(name, (payload) => seen.push({ name, payload }));
   const controller = new AbortController();
-  return { group: 'g', clientId: '127.0.0.1@spec', options: resolved, profile: { ...FAST_PROFILE, ...profile }, events, budget: new ByteBudget(1 << 30), stats: new ConsumeStats(), signal: controller.signal, controller, seen };
+  return {
+    group: 'g',
+    clientId: '127.0.0.1@spec',
+    options: resolved,
+    profile: { ...FAST_PROFILE, ...profile },
+    events,
+    budget: new ByteBudget(1 << 30),
+    stats: new ConsumeStats(),
+    signal: controller.signal,
+    controller,
+    seen,
+  };
 }
 
 /** The payloads of one event kind the group saw. */
@@ -50,7 +65,10 @@ export function eventsOf<K extends MqkitEventName>(group: TestGroup, name: K): M
 }
 
 /** A stored record of `mq` at `offset`, body `{"i":offset}` unless given. */
-export function record(offset: number, options: { mq?: MessageQueue; properties?: Record<string, string>; body?: Buffer; reconsumeTimes?: number } = {}): MessageRecord {
+export function record(
+  offset: number,
+  options: { mq?: MessageQueue; properties?: Record<string, string>; body?: Buffer; reconsumeTimes?: number } = {},
+): MessageRecord {
   const mq = options.mq ?? MQ;
   return {
     topic: mq.topic,
@@ -81,8 +99,19 @@ export function records(from: number, to: number, mq: MessageQueue = MQ): Messag
 }
 
 /** A binding that calls `fn` with what the handler receives. */
-export function binding(fn: (input: unknown, ctx: unknown) => unknown, options: { topic?: string; batch?: boolean; reply?: boolean } = {}): HandlerBinding {
-  return { topic: options.topic ?? 'T', batch: options.batch ?? false, reply: options.reply ?? false, codec: jsonCodec, className: 'Spec', method: 'handle', call: fn };
+export function binding(
+  fn: (input: unknown, ctx: unknown) => unknown,
+  options: { topic?: string; batch?: boolean; reply?: boolean } = {},
+): HandlerBinding {
+  return {
+    topic: options.topic ?? 'T',
+    batch: options.batch ?? false,
+    reply: options.reply ?? false,
+    codec: jsonCodec,
+    className: 'Spec',
+    method: 'handle',
+    call: fn,
+  };
 }
 
 /** An OffsetStore in memory, with RocketMQ's table rules; `persisted` is what reached "the store". */
@@ -131,7 +160,13 @@ function key(mq: MessageQueue): string {
 }
 
 /** A process queue of `group` starting at `offset`, its progress begun in `progress`. */
-export function processQueue(group: GroupContext, progress: ConsumeProgress, offset = 0, mq: MessageQueue = MQ, topic = mq.topic): ProcessQueue {
+export function processQueue(
+  group: GroupContext,
+  progress: ConsumeProgress,
+  offset = 0,
+  mq: MessageQueue = MQ,
+  topic = mq.topic,
+): ProcessQueue {
   return new ProcessQueue(mq, parseSubscription(topic, '*'), progress.begin(mq, offset), offset, group.signal);
 }
 

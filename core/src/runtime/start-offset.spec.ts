@@ -17,8 +17,12 @@ describe('computeStartOffset', () => {
     const last = testGroup().options;
     expect(await computeStartOffset(MQ, last, store, broker)).toBe(100);
     expect(await computeStartOffset({ ...MQ, topic: '%RETRY%g' }, last, store, broker)).toBe(0);
-    expect(await computeStartOffset(MQ, testGroup({ consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }).options, store, broker)).toBe(0);
-    expect(await computeStartOffset(MQ, testGroup({ consumeFromWhere: 'CONSUME_FROM_TIMESTAMP' }).options, store, broker)).toBe(40);
+    expect(
+      await computeStartOffset(MQ, testGroup({ consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }).options, store, broker),
+    ).toBe(0);
+    expect(
+      await computeStartOffset(MQ, testGroup({ consumeFromWhere: 'CONSUME_FROM_TIMESTAMP' }).options, store, broker),
+    ).toBe(40);
     store.persisted.set('T/broker-a/0', 7);
     expect(await computeStartOffset(MQ, last, store, broker)).toBe(7);
   });

@@ -12,7 +12,13 @@ import type { BrokerOffsets } from '../spi/transport.roles';
  * `consumed` is what this member itself consumed of the queue before (-1 if nothing known): a store that holds
  * less, or nothing (a broker that crashed before it wrote its offsets), does not move the queue back.
  */
-export async function computeStartOffset(mq: MessageQueue, options: ResolvedGroupOptions, store: OffsetStore, broker: BrokerOffsets, consumed = -1): Promise<number> {
+export async function computeStartOffset(
+  mq: MessageQueue,
+  options: ResolvedGroupOptions,
+  store: OffsetStore,
+  broker: BrokerOffsets,
+  consumed = -1,
+): Promise<number> {
   const stored = await store.read(mq, 'store');
   if (consumed > stored) return consumed;
   if (stored >= 0) return stored;

@@ -1,5 +1,15 @@
 import type { InjectionToken } from 'tsyringe';
-import type { BrokerOffsets, GroupMembership, MessagePuller, MessageSender, OffsetAdmin, QueueLocks, RetryChannel, RouteResolver, TopicAdmin } from './transport.roles';
+import type {
+  BrokerOffsets,
+  GroupMembership,
+  MessagePuller,
+  MessageSender,
+  OffsetAdmin,
+  QueueLocks,
+  RetryChannel,
+  RouteResolver,
+  TopicAdmin,
+} from './transport.roles';
 import type { OffsetStoreProvider } from './offset-store';
 import type { AllocationStrategy } from './allocation-strategy';
 import type { ConsumeHook } from '../runtime/consume-hook';

@@ -55,7 +55,14 @@ export interface TransportRoles {
 }
 
 /** The optional roles, by their key in {@link TransportRoles}. */
-export type OptionalRole = 'retry' | 'locks' | 'sender' | 'topicAdmin' | 'offsetAdmin' | 'subscriptionCheck' | 'clusterAdmin';
+export type OptionalRole =
+  | 'retry'
+  | 'locks'
+  | 'sender'
+  | 'topicAdmin'
+  | 'offsetAdmin'
+  | 'subscriptionCheck'
+  | 'clusterAdmin';
 
 /** SPI names of the roles, for "missing role" errors. */
 export const ROLE_NAMES: Readonly<Record<OptionalRole, string>> = {

@@ -141,7 +141,11 @@ export interface SendResult {
 }
 
 export interface MessageSender {
-  send(mq: MessageQueue, record: OutgoingRecord, options: { producerGroup: string; timeoutMs: number }): Promise<SendResult>;
+  send(
+    mq: MessageQueue,
+    record: OutgoingRecord,
+    options: { producerGroup: string; timeoutMs: number },
+  ): Promise<SendResult>;
   /** Fire and forget (RocketMQ's oneway send): resolves once written, never reports the broker's answer. */
   sendOneway?(mq: MessageQueue, record: OutgoingRecord, options: { producerGroup: string }): Promise<void>;
   /**
@@ -156,7 +160,11 @@ export interface MessageSender {
    */
   sendReply?(request: ReplyRequest): Promise<void>;
   /** SEND_BATCH_MESSAGE: the records as one batch to one queue; msgId of the result joins their UNIQ_KEYs. */
-  sendBatch?(mq: MessageQueue, records: readonly OutgoingRecord[], options: { producerGroup: string; timeoutMs: number }): Promise<SendResult>;
+  sendBatch?(
+    mq: MessageQueue,
+    records: readonly OutgoingRecord[],
+    options: { producerGroup: string; timeoutMs: number },
+  ): Promise<SendResult>;
 }
 
 /** A reply on its way back to a requester. */
@@ -197,7 +205,10 @@ export interface OffsetAdmin {
 /** Requests the broker sends to a client (RESET_CONSUMER_CLIENT_OFFSET, GET_CONSUMER_RUNNING_INFO). */
 export interface BrokerCallbacks {
   /** Moves the group's offsets of these queues (RESET_CONSUMER_CLIENT_OFFSET); the member re-pulls from them. */
-  resetOffsets(group: string, offsets: ReadonlyArray<{ readonly mq: MessageQueue; readonly offset: number }>): Promise<void>;
+  resetOffsets(
+    group: string,
+    offsets: ReadonlyArray<{ readonly mq: MessageQueue; readonly offset: number }>,
+  ): Promise<void>;
   runningInfo(group: string): unknown;
   /**
    * CONSUME_MESSAGE_DIRECTLY (the dashboard's and `mqadmin queryMsgById -g -d` resend): runs the group's handler
@@ -209,7 +220,10 @@ export interface BrokerCallbacks {
    * CHECK_TRANSACTION_STATE: the outcome of a half message this client's producer group sent; undefined when this
    * client has no transactional producer of that group (the transport then answers nothing, as Java does).
    */
-  checkTransaction?(producerGroup: string, record: MessageRecord): Promise<'COMMIT_MESSAGE' | 'ROLLBACK_MESSAGE' | 'UNKNOW' | undefined>;
+  checkTransaction?(
+    producerGroup: string,
+    record: MessageRecord,
+  ): Promise<'COMMIT_MESSAGE' | 'ROLLBACK_MESSAGE' | 'UNKNOW' | undefined>;
   /**
    * PUSH_REPLY_MESSAGE_TO_CLIENT: a reply to a request this client sent (`producer.request`); the record's topic is
    * the reply topic and its properties carry the CORRELATION_ID.

@@ -24,7 +24,12 @@ const mq = (topic: string, queueId: number, brokerName = 'broker-a'): MessageQue
 const inc = { increaseOnly: true } as const;
 const set = { increaseOnly: false } as const;
 
-async function expectOffset(store: OffsetStore, q: MessageQueue, from: 'store' | 'memory-then-store', expected: number): Promise<void> {
+async function expectOffset(
+  store: OffsetStore,
+  q: MessageQueue,
+  from: 'store' | 'memory-then-store',
+  expected: number,
+): Promise<void> {
   assert.equal(await store.read(q, from), expected, `read(${mqLabel(q)}, '${from}')`);
 }
 
@@ -182,7 +187,11 @@ export const OFFSET_STORE_CASES: readonly OffsetStoreCase[] = [
         for (const [i, q] of queues.entries()) {
           const now = await observer.read(q, 'store');
           assert.ok(now >= before[i]!, `round ${round}: ${mqLabel(q)} went back from ${before[i]} to ${now}`);
-          assert.equal(now, highest.get(q), `round ${round}: ${mqLabel(q)} holds ${now}, the members' maximum is ${highest.get(q)}`);
+          assert.equal(
+            now,
+            highest.get(q),
+            `round ${round}: ${mqLabel(q)} holds ${now}, the members' maximum is ${highest.get(q)}`,
+          );
         }
       }
     },
@@ -195,7 +204,10 @@ export const OFFSET_STORE_CASES: readonly OffsetStoreCase[] = [
       await corrupt(q);
       const check = (error: unknown): true => {
         assert.ok(error instanceof OffsetStoreError, `expected an OffsetStoreError, got ${String(error)}`);
-        assert.ok(typeof error.key === 'string' && error.key.length > 0, 'OffsetStoreError.key names the key or file read');
+        assert.ok(
+          typeof error.key === 'string' && error.key.length > 0,
+          'OffsetStoreError.key names the key or file read',
+        );
         assert.ok(error.message.includes(error.key), `the message names the key: ${error.message}`);
         return true;
       };

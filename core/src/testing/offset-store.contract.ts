@@ -74,7 +74,8 @@ export async function describeOffsetStoreContract(name: string, setup: OffsetSto
         async () => {
           const backend = await setup.backend();
           cleanup.push(() => backend.dispose?.());
-          if (c.requires === 'corrupt' && !backend.corrupt) throw new Error('the backend has no corrupt(): set holdsBadData: false in the setup');
+          if (c.requires === 'corrupt' && !backend.corrupt)
+            throw new Error('the backend has no corrupt(): set holdsBadData: false in the setup');
           await c.run(caseContext(backend, (step) => cleanup.push(step)));
         },
         timeout,
@@ -83,7 +84,10 @@ export async function describeOffsetStoreContract(name: string, setup: OffsetSto
   });
 }
 
-function caseContext(backend: OffsetStoreContractBackend, onCleanup: (step: () => Promise<void>) => void): OffsetStoreCaseContext {
+function caseContext(
+  backend: OffsetStoreContractBackend,
+  onCleanup: (step: () => Promise<void>) => void,
+): OffsetStoreCaseContext {
   return {
     group: backend.group,
     async member() {

@@ -3,7 +3,13 @@ import type { Message } from '../model/message';
 import { withoutNamespace } from '../model/namespace';
 import { UniqKeyGenerator } from '../producer/uniq-key';
 import type { ConsumeHook, ConsumeInvocation } from '../runtime/consume-hook';
-import { ConsumeReturnType, DEFAULT_TRACE_REGION_ID, traceBean, type TraceBean, type TraceContext } from './trace-context';
+import {
+  ConsumeReturnType,
+  DEFAULT_TRACE_REGION_ID,
+  traceBean,
+  type TraceBean,
+  type TraceContext,
+} from './trace-context';
 import type { TraceDispatcher } from './trace-dispatcher';
 
 /**
@@ -48,14 +54,24 @@ function traceBeansOf(messages: readonly Message[]): TraceBean[] {
   const beans: TraceBean[] = [];
   for (const m of messages) {
     if (m.properties[MessageConst.TRACE_ON] === 'false') continue;
-    beans.push(traceBean({ topic: m.topic, msgId: m.msgId, tags: m.tags ?? null, keys: m.properties[MessageConst.KEYS] ?? null, retryTimes: m.reconsumeTimes, bodyLength: m.record.storeSize }));
+    beans.push(
+      traceBean({
+        topic: m.topic,
+        msgId: m.msgId,
+        tags: m.tags ?? null,
+        keys: m.properties[MessageConst.KEYS] ?? null,
+        retryTimes: m.reconsumeTimes,
+        bodyLength: m.record.storeSize,
+      }),
+    );
   }
   return beans;
 }
 
 function regionOf(messages: readonly Message[]): string {
   let region: string | undefined;
-  for (const m of messages) if (m.properties[MessageConst.TRACE_ON] !== 'false') region = m.properties[MessageConst.MSG_REGION] ?? region;
+  for (const m of messages)
+    if (m.properties[MessageConst.TRACE_ON] !== 'false') region = m.properties[MessageConst.MSG_REGION] ?? region;
   return region || DEFAULT_TRACE_REGION_ID;
 }
 
@@ -65,10 +81,23 @@ function regionOf(messages: readonly Message[]): string {
  * ConsumeReturnType's ordinal, TIME_OUT when the call was given up (consumeTimeout, or a stop that stopped waiting);
  * the cost is the call's time divided by its messages, as Java divides it.
  */
-function subAfter(invocation: ConsumeInvocation, before: TraceContext, outcome: { status: unknown } | undefined): TraceContext {
-  const later = outcome !== undefined && (outcome.status === ConsumeStatus.RECONSUME_LATER || outcome.status === ConsumeStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT);
+function subAfter(
+  invocation: ConsumeInvocation,
+  before: TraceContext,
+  outcome: { status: unknown } | undefined,
+): TraceContext {
+  const later =
+    outcome !== undefined &&
+    (outcome.status === ConsumeStatus.RECONSUME_LATER ||
+      outcome.status === ConsumeStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT);
   const givenUp = invocation.context.signal.aborted;
-  const contextCode = givenUp ? ConsumeReturnType.TIME_OUT : outcome === undefined ? ConsumeReturnType.EXCEPTION : later ? ConsumeReturnType.FAILED : ConsumeReturnType.SUCCESS;
+  const contextCode = givenUp
+    ? ConsumeReturnType.TIME_OUT
+    : outcome === undefined
+      ? ConsumeReturnType.EXCEPTION
+      : later
+        ? ConsumeReturnType.FAILED
+        : ConsumeReturnType.SUCCESS;
   const now = Date.now();
   return {
     ...before,

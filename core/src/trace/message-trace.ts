@@ -41,10 +41,18 @@ export class MessageTrace {
   private readonly producer: Producer;
   private readonly dispatcher: TraceDispatcher;
 
-  constructor(host: { readonly group: string; readonly type: 'PRODUCE' | 'CONSUME' }, private readonly settings: ResolvedTraceOptions, deps: MessageTraceDeps) {
+  constructor(
+    host: { readonly group: string; readonly type: 'PRODUCE' | 'CONSUME' },
+    private readonly settings: ResolvedTraceOptions,
+    deps: MessageTraceDeps,
+  ) {
     const group = traceGroupName(host.group, host.type, ++traceProducers);
     this.producer = new Producer({
-      options: resolveProducerOptions({ group, sendMsgTimeout: TRACE_SEND_TIMEOUT_MS, maxMessageSize: TRACE_MAX_MSG_SIZE }),
+      options: resolveProducerOptions({
+        group,
+        sendMsgTimeout: TRACE_SEND_TIMEOUT_MS,
+        maxMessageSize: TRACE_MAX_MSG_SIZE,
+      }),
       routes: deps.routes,
       sender: deps.sender,
       events: deps.events,
@@ -52,7 +60,15 @@ export class MessageTrace {
     });
     const { traceTopic, batchNum, queueSize } = settings;
     this.dispatcher = new TraceDispatcher(
-      { producerGroup: group, traceTopic, batchNum, queueSize, maxMsgSize: TRACE_MAX_MSG_SIZE, flushIntervalMs: TRACE_FLUSH_INTERVAL_MS, maxInFlight: TRACE_MAX_IN_FLIGHT },
+      {
+        producerGroup: group,
+        traceTopic,
+        batchNum,
+        queueSize,
+        maxMsgSize: TRACE_MAX_MSG_SIZE,
+        flushIntervalMs: TRACE_FLUSH_INTERVAL_MS,
+        maxInFlight: TRACE_MAX_IN_FLIGHT,
+      },
       async (message) => {
         await this.producer.send({ topic: traceTopic, body: message.body, keys: message.keys });
       },
@@ -66,7 +82,14 @@ export class MessageTrace {
       dispatcher: this.dispatcher,
       traceTopic: this.settings.traceTopic,
       // Java reads the body the producer sends; a payload is encoded once more here, only while tracing.
-      bodyLength: (m) => (m.body !== undefined ? (typeof m.body === 'string' ? Buffer.byteLength(m.body, 'utf8') : m.body.length) : m.payload !== undefined ? codec.encode(m.payload).length : 0),
+      bodyLength: (m) =>
+        m.body !== undefined
+          ? typeof m.body === 'string'
+            ? Buffer.byteLength(m.body, 'utf8')
+            : m.body.length
+          : m.payload !== undefined
+            ? codec.encode(m.payload).length
+            : 0,
     });
   }
 

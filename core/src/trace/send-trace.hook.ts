@@ -23,7 +23,8 @@ export function sendTraceHook(deps: SendTraceHookDeps): SendHook {
   return {
     name: 'message-trace',
     async around(invocation, proceed) {
-      if (invocation.kind === 'oneway' || invocation.kind === 'request' || invocation.topic.startsWith(deps.traceTopic)) return proceed();
+      if (invocation.kind === 'oneway' || invocation.kind === 'request' || invocation.topic.startsWith(deps.traceTopic))
+        return proceed();
       const started = Date.now();
       const results = await proceed();
       const costTime = Date.now() - started;
@@ -34,14 +35,27 @@ export function sendTraceHook(deps: SendTraceHookDeps): SendHook {
       return results;
     },
     endTransaction(invocation) {
-      if (!invocation.message.topic.startsWith(deps.traceTopic)) deps.dispatcher.append(endTransactionContext(invocation));
+      if (!invocation.message.topic.startsWith(deps.traceTopic))
+        deps.dispatcher.append(endTransactionContext(invocation));
     },
   };
 }
 
-function pubContext(deps: SendTraceHookDeps, call: SendInvocation, message: OutgoingMessage, result: SendResult, started: number, costTime: number): TraceContext {
+function pubContext(
+  deps: SendTraceHookDeps,
+  call: SendInvocation,
+  message: OutgoingMessage,
+  result: SendResult,
+  started: number,
+  costTime: number,
+): TraceContext {
   // DefaultMQProducerImpl.sendKernelImpl's message type: half messages first, then a delay level.
-  const msgType = call.kind === 'transaction' ? MessageType.Trans_Msg_Half : message.delayTimeLevel && message.delayTimeLevel > 0 ? MessageType.Delay_Msg : MessageType.Normal_Msg;
+  const msgType =
+    call.kind === 'transaction'
+      ? MessageType.Trans_Msg_Half
+      : message.delayTimeLevel && message.delayTimeLevel > 0
+        ? MessageType.Delay_Msg
+        : MessageType.Normal_Msg;
   const keys = typeof message.keys === 'string' ? [message.keys] : (message.keys ?? []);
   return {
     traceType: 'Pub',

@@ -24,7 +24,13 @@ export const TRACE_GROUP_NAME_PREFIX = '_INNER_TRACE_PRODUCER';
 export type TraceType = 'Pub' | 'Recall' | 'SubBefore' | 'SubAfter' | 'EndTransaction';
 
 /** MessageType's constants in declaration order: a record carries the ordinal. */
-export const MessageType = { Normal_Msg: 0, Trans_Msg_Half: 1, Trans_msg_Commit: 2, Delay_Msg: 3, Order_Msg: 4 } as const;
+export const MessageType = {
+  Normal_Msg: 0,
+  Trans_Msg_Half: 1,
+  Trans_msg_Commit: 2,
+  Delay_Msg: 3,
+  Order_Msg: 4,
+} as const;
 export type MessageType = (typeof MessageType)[keyof typeof MessageType];
 
 /** ConsumeReturnType's constants in declaration order: SubAfter's context code is the ordinal. */
@@ -78,5 +84,15 @@ export interface TraceContext {
 
 /** A bean with Java's defaults for what a record type does not carry. */
 export function traceBean(fields: Partial<TraceBean> & Pick<TraceBean, 'msgId'>): TraceBean {
-  return { topic: '', offsetMsgId: '', tags: '', keys: '', storeHost: '', retryTimes: 0, bodyLength: 0, msgType: MessageType.Normal_Msg, ...fields };
+  return {
+    topic: '',
+    offsetMsgId: '',
+    tags: '',
+    keys: '',
+    storeHost: '',
+    retryTimes: 0,
+    bodyLength: 0,
+    msgType: MessageType.Normal_Msg,
+    ...fields,
+  };
 }

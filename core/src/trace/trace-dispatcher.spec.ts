@@ -7,10 +7,28 @@ import { decodeTraceData } from './trace-data-encoder';
 import { TraceDispatcher, type TraceDispatcherSettings } from './trace-dispatcher';
 import { buildTraceMessages, type TraceMessage } from './trace-messages';
 
-const settings: TraceDispatcherSettings = { producerGroup: 'tp', traceTopic: 'RMQ_SYS_TRACE_TOPIC', batchNum: 3, queueSize: 10, maxMsgSize: 128_000, flushIntervalMs: 5000, maxInFlight: 1 };
+const settings: TraceDispatcherSettings = {
+  producerGroup: 'tp',
+  traceTopic: 'RMQ_SYS_TRACE_TOPIC',
+  batchNum: 3,
+  queueSize: 10,
+  maxMsgSize: 128_000,
+  flushIntervalMs: 5000,
+  maxInFlight: 1,
+};
 
 function sub(msgId: string, topic = 'T', keys: string | null = null): TraceContext {
-  return { traceType: 'SubBefore', timeStamp: 1, regionId: 'DefaultRegion', groupName: 'g', costTime: 0, success: true, requestId: 'R', contextCode: 0, traceBeans: [traceBean({ topic, msgId, keys })] };
+  return {
+    traceType: 'SubBefore',
+    timeStamp: 1,
+    regionId: 'DefaultRegion',
+    groupName: 'g',
+    costTime: 0,
+    success: true,
+    requestId: 'R',
+    contextCode: 0,
+    traceBeans: [traceBean({ topic, msgId, keys })],
+  };
 }
 
 afterEach(() => vi.useRealTimers());
@@ -27,14 +45,20 @@ describe('buildTraceMessages', () => {
 
   it('cuts a message before a record that would take it past the size, never in the middle of a record', () => {
     const one = Buffer.byteLength(buildTraceMessages([sub('M0')], 1e6)[0]!.body);
-    const messages = buildTraceMessages(['M0', 'M1', 'M2', 'M3', 'M4'].map((id) => sub(id)), one * 2);
+    const messages = buildTraceMessages(
+      ['M0', 'M1', 'M2', 'M3', 'M4'].map((id) => sub(id)),
+      one * 2,
+    );
     expect(messages.map((m) => m.contexts)).toEqual([2, 2, 1]);
     for (const m of messages) expect(Buffer.byteLength(m.body)).toBeLessThanOrEqual(one * 2);
   });
 
   it('cuts before the keys outgrow the properties a broker takes', () => {
     const longKeys = Array.from({ length: 300 }, (_, i) => `key-${String(i).padStart(40, '0')}`).join(' ');
-    const messages = buildTraceMessages([sub('A', 'T', longKeys), sub('B', 'T', longKeys.replace(/key/g, 'other'))], 1e6);
+    const messages = buildTraceMessages(
+      [sub('A', 'T', longKeys), sub('B', 'T', longKeys.replace(/key/g, 'other'))],
+      1e6,
+    );
     expect(messages).toHaveLength(2);
   });
 });
@@ -66,7 +90,13 @@ describe('TraceDispatcher', () => {
     expect(accepted.filter(Boolean)).toHaveLength(7);
     expect(dispatcher.status()).toMatchObject({ sending: 3, queued: 4, dropped: 5 });
     expect(reports).toHaveLength(5);
-    expect(reports[4]).toMatchObject({ producerGroup: 'tp', traceTopic: 'RMQ_SYS_TRACE_TOPIC', reason: 'queue-full', contexts: 1, dropped: 5 });
+    expect(reports[4]).toMatchObject({
+      producerGroup: 'tp',
+      traceTopic: 'RMQ_SYS_TRACE_TOPIC',
+      reason: 'queue-full',
+      contexts: 1,
+      dropped: 5,
+    });
     gate.resolve();
     await dispatcher.stop();
     expect(dispatcher.status()).toMatchObject({ queued: 0, sending: 0, sent: 7, dropped: 5, failed: 0 });
@@ -77,18 +107,33 @@ describe('TraceDispatcher', () => {
     const reports: MqkitEvents['trace.dropped'][] = [];
     events.on('trace.dropped', (e) => reports.push(e));
     let calls = 0;
-    const dispatcher = new TraceDispatcher(settings, async () => {
-      if (++calls === 1) throw new Error('broker busy');
-    }, events);
+    const dispatcher = new TraceDispatcher(
+      settings,
+      async () => {
+        if (++calls === 1) throw new Error('broker busy');
+      },
+      events,
+    );
     for (let i = 0; i < 6; i++) dispatcher.append(sub(`m${i}`));
     await dispatcher.stop();
     expect(dispatcher.status()).toMatchObject({ sent: 3, failed: 3 });
-    expect(reports).toEqual([expect.objectContaining({ reason: 'send-failed', contexts: 3, failed: 3, error: expect.objectContaining({ message: 'broker busy' }) })]);
+    expect(reports).toEqual([
+      expect.objectContaining({
+        reason: 'send-failed',
+        contexts: 3,
+        failed: 3,
+        error: expect.objectContaining({ message: 'broker busy' }),
+      }),
+    ]);
   });
 
   it('stop() sends what is queued without waiting for the interval, then refuses new records', async () => {
     const sent: TraceMessage[] = [];
-    const dispatcher = new TraceDispatcher({ ...settings, maxInFlight: 2 }, async (m) => void sent.push(m), new EventBus());
+    const dispatcher = new TraceDispatcher(
+      { ...settings, maxInFlight: 2 },
+      async (m) => void sent.push(m),
+      new EventBus(),
+    );
     dispatcher.append(sub('a'));
     dispatcher.append(sub('b'));
     await dispatcher.stop();

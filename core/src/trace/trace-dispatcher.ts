@@ -75,7 +75,15 @@ export class TraceDispatcher {
 
   status(): TraceStatus {
     const { producerGroup, traceTopic } = this.settings;
-    return { producerGroup, traceTopic, queued: this.queue.size, sending: this.sendingCount, sent: this.sent, dropped: this.dropped, failed: this.failed };
+    return {
+      producerGroup,
+      traceTopic,
+      queued: this.queue.size,
+      sending: this.sendingCount,
+      sent: this.sent,
+      dropped: this.dropped,
+      failed: this.failed,
+    };
   }
 
   /** Refuses new contexts, sends every queued one and resolves once every trace message is settled. */
@@ -143,6 +151,14 @@ export class TraceDispatcher {
   private report(reason: 'queue-full' | 'stopped' | 'send-failed', contexts: number, error?: Error): void {
     if (!this.events.has('trace.dropped')) return;
     const { producerGroup, traceTopic } = this.settings;
-    this.events.emit('trace.dropped', { producerGroup, traceTopic, reason, contexts, dropped: this.dropped, failed: this.failed, ...(error ? { error } : {}) });
+    this.events.emit('trace.dropped', {
+      producerGroup,
+      traceTopic,
+      reason,
+      contexts,
+      dropped: this.dropped,
+      failed: this.failed,
+      ...(error ? { error } : {}),
+    });
   }
 }

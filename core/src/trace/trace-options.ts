@@ -34,7 +34,8 @@ export interface ResolvedTraceOptions {
 /** The option checks, added to a client's other issues. */
 export function checkTraceOptions(issues: IssueCollector, options: MessageTraceOptions): void {
   issues.boolean('enableMsgTrace', options.enableMsgTrace);
-  if (options.customizedTraceTopic !== undefined) checkName(issues, 'customizedTraceTopic', options.customizedTraceTopic, TOPIC_MAX_LENGTH);
+  if (options.customizedTraceTopic !== undefined)
+    checkName(issues, 'customizedTraceTopic', options.customizedTraceTopic, TOPIC_MAX_LENGTH);
   issues.intRange('traceMsgBatchNum', options.traceMsgBatchNum, 1, 20);
   issues.intRange('traceQueueSize', options.traceQueueSize, 1, 1_000_000);
 }

@@ -5,7 +5,10 @@ import { AllocateMachineRoomNearby } from './strategies/machine-room-nearby.stra
 
 // Registration into a real app container is covered end to end in test/src/allocation-rolling-restart.spec.ts.
 describe('allocationStrategies()', () => {
-  const nearby = new AllocateMachineRoomNearby(new AllocateMessageQueueAveragely(), { brokerDeployIn: () => 'hz', consumerDeployIn: () => 'hz' });
+  const nearby = new AllocateMachineRoomNearby(new AllocateMessageQueueAveragely(), {
+    brokerDeployIn: () => 'hz',
+    consumerDeployIn: () => 'hz',
+  });
 
   it('is a plugin named allocation that registers the no-argument strategies', () => {
     const plugin = allocationStrategies();
@@ -16,7 +19,9 @@ describe('allocationStrategies()', () => {
 
   it('rejects extras that are not strategies or that reuse a registered name', () => {
     expect(() => allocationStrategies({ strategies: [{} as never] })).toThrow(ConfigurationError);
-    expect(() => allocationStrategies({ strategies: [new AllocateMessageQueueAveragely()] })).toThrow(/names not already registered/);
+    expect(() => allocationStrategies({ strategies: [new AllocateMessageQueueAveragely()] })).toThrow(
+      /names not already registered/,
+    );
     expect(() => allocationStrategies({ strategies: [nearby, nearby] })).toThrow(ConfigurationError);
   });
 });

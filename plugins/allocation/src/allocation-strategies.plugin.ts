@@ -33,11 +33,26 @@ export function allocationStrategies(options: AllocationStrategiesOptions = {}):
   const extra = [...(options.strategies ?? [])];
   const taken = new Set(['AVG', ...BUILT_IN_STRATEGY_NAMES]);
   for (const strategy of extra) {
-    if (!strategy || typeof strategy.allocate !== 'function' || typeof strategy.name !== 'string' || strategy.name.length === 0) {
-      throw new ConfigurationError({ source: 'allocationStrategies', option: 'strategies', value: strategy, allowed: 'AllocationStrategy instances (a non-empty name and allocate())' });
+    if (
+      !strategy ||
+      typeof strategy.allocate !== 'function' ||
+      typeof strategy.name !== 'string' ||
+      strategy.name.length === 0
+    ) {
+      throw new ConfigurationError({
+        source: 'allocationStrategies',
+        option: 'strategies',
+        value: strategy,
+        allowed: 'AllocationStrategy instances (a non-empty name and allocate())',
+      });
     }
     if (taken.has(strategy.name)) {
-      throw new ConfigurationError({ source: 'allocationStrategies', option: 'strategies', value: strategy.name, allowed: `names not already registered (${[...taken].join(', ')})` });
+      throw new ConfigurationError({
+        source: 'allocationStrategies',
+        option: 'strategies',
+        value: strategy.name,
+        allowed: `names not already registered (${[...taken].join(', ')})`,
+      });
     }
     taken.add(strategy.name);
   }

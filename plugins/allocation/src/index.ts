@@ -8,11 +8,22 @@ export { AllocateMachineRoomNearby, type MachineRoomResolver } from './strategie
 export { AllocateMessageQueueBalancedRendezvous } from './strategies/balanced-rendezvous.strategy';
 
 // Plugin
-export { allocationStrategies, BUILT_IN_STRATEGY_NAMES, type AllocationStrategiesOptions } from './allocation-strategies.plugin';
+export {
+  allocationStrategies,
+  BUILT_IN_STRATEGY_NAMES,
+  type AllocationStrategiesOptions,
+} from './allocation-strategies.plugin';
 
 // Simulator
 export { simulate, defaultSimulatedStrategies, simulatedQueues } from './simulator/simulate';
 export { formatTable } from './simulator/format-table';
 export { renderSvg } from './simulator/render-svg';
 export { SeededRandom } from './simulator/seeded-random';
-export { DEFAULT_SIMULATION, type ScenarioResult, type SimulationOptions, type SimulationReport, type SimulationRun, type StrategySummary } from './simulator/simulation-types';
+export {
+  DEFAULT_SIMULATION,
+  type ScenarioResult,
+  type SimulationOptions,
+  type SimulationReport,
+  type SimulationRun,
+  type StrategySummary,
+} from './simulator/simulation-types';

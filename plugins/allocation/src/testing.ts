@@ -6,5 +6,9 @@ export {
   randomAllocationInput,
   type AllocationContractOptions,
 } from './contract/allocation-contract';
-export { describeAllocationStrategyContract, type DescribeContractOptions, type TestApi } from './contract/describe-allocation-strategy-contract';
+export {
+  describeAllocationStrategyContract,
+  type DescribeContractOptions,
+  type TestApi,
+} from './contract/describe-allocation-strategy-contract';
 export { SeededRandom } from './simulator/seeded-random';

@@ -1,4 +1,12 @@
-import { createAdmin, createProducer, createPullConsumer, type Admin, type PullConsumer, type PullConsumerOptions, type StandaloneProducer } from '@mqkit/core';
+import {
+  createAdmin,
+  createProducer,
+  createPullConsumer,
+  type Admin,
+  type PullConsumer,
+  type PullConsumerOptions,
+  type StandaloneProducer,
+} from '@mqkit/core';
 import { rocketmqTransport } from '@mqkit/transport-rocketmq';
 import { UsageError } from './usage-error';
 
@@ -16,7 +24,8 @@ export class Cluster {
 
   constructor(options: GlobalOptions, env: NodeJS.ProcessEnv = process.env) {
     const nameServer = options.namesrv ?? env['MQKIT_NAMESRV'];
-    if (!nameServer || nameServer.trim() === '') throw new UsageError('no name server: give --namesrv host:port (several: a;b) or set MQKIT_NAMESRV');
+    if (!nameServer || nameServer.trim() === '')
+      throw new UsageError('no name server: give --namesrv host:port (several: a;b) or set MQKIT_NAMESRV');
     this.nameServer = nameServer;
   }
 
@@ -28,14 +37,22 @@ export class Cluster {
 
   async producer(group: string): Promise<StandaloneProducer> {
     await this.admin(); // fails fast, with the usage error, when no name server answers
-    const producer = await createProducer({ transport: this.transport(), group, instanceName: instanceName('producer') });
+    const producer = await createProducer({
+      transport: this.transport(),
+      group,
+      instanceName: instanceName('producer'),
+    });
     this.closers.push(() => producer.stop());
     return producer;
   }
 
   async pullConsumer(options: Omit<PullConsumerOptions, 'transport'>): Promise<PullConsumer> {
     await this.admin();
-    const consumer = await createPullConsumer({ ...options, transport: this.transport(), instanceName: instanceName('tail') });
+    const consumer = await createPullConsumer({
+      ...options,
+      transport: this.transport(),
+      instanceName: instanceName('tail'),
+    });
     this.closers.push(() => consumer.close());
     return consumer;
   }
@@ -56,7 +73,9 @@ export class Cluster {
       // The topic list is one name server request: an answer proves the cluster is there.
       await admin.topics();
     } catch (error) {
-      throw new UsageError(`cannot reach the name server ${this.nameServer}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new UsageError(
+        `cannot reach the name server ${this.nameServer}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     return admin;
   }

@@ -15,7 +15,8 @@ export function output(json: boolean, write: (text: string) => void = (t) => voi
     json,
     result: (value, human) => write(`${json ? JSON.stringify(value) : human()}\n`),
     table: (header, rows, value) => {
-      if (json) write(`${JSON.stringify(value ?? rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]]))))}\n`);
+      if (json)
+        write(`${JSON.stringify(value ?? rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]]))))}\n`);
       else write(`${renderTable(header, rows)}\n`);
     },
     line: (text) => write(`${text}\n`),

@@ -11,13 +11,16 @@ export function parseTime(text: string, option = '--to'): number {
     const ms = Date.parse(text);
     if (!Number.isNaN(ms)) return ms;
   }
-  throw new UsageError(`${option} ${JSON.stringify(text)} is not a time: give epoch milliseconds or ISO-8601, e.g. 2026-12-01T10:00:00Z`);
+  throw new UsageError(
+    `${option} ${JSON.stringify(text)} is not a time: give epoch milliseconds or ISO-8601, e.g. 2026-12-01T10:00:00Z`,
+  );
 }
 
 /** An integer option within [min, max]. */
 export function parseInteger(text: string, option: string, min: number, max: number): number {
   const n = /^-?\d+$/.test(text) ? Number(text) : NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`${option} ${JSON.stringify(text)} is not an integer in [${min}, ${max}]`);
+  if (!Number.isSafeInteger(n) || n < min || n > max)
+    throw new UsageError(`${option} ${JSON.stringify(text)} is not an integer in [${min}, ${max}]`);
   return n;
 }
 

@@ -36,11 +36,19 @@ export function buildProgram(context: RunContext): Command {
       await cluster.close();
     }
   };
-  const lagCommand = program.command('lag').description("a group's lag per queue: the broker's offset minus the group's").requiredOption('--group <group>', 'consumer group');
+  const lagCommand = program
+    .command('lag')
+    .description("a group's lag per queue: the broker's offset minus the group's")
+    .requiredOption('--group <group>', 'consumer group');
   lagCommand.action(run(lagCommand, (c, out) => lag(c, out, lagCommand.opts<{ group: string }>().group)));
 
-  const topicsCommand = program.command('topics').description('the topics the name server knows').option('--all', "include RocketMQ's system topics and the groups' %RETRY% and %DLQ% topics");
-  topicsCommand.action(run(topicsCommand, (c, out) => topics(c, out, topicsCommand.opts<{ all?: boolean }>().all === true)));
+  const topicsCommand = program
+    .command('topics')
+    .description('the topics the name server knows')
+    .option('--all', "include RocketMQ's system topics and the groups' %RETRY% and %DLQ% topics");
+  topicsCommand.action(
+    run(topicsCommand, (c, out) => topics(c, out, topicsCommand.opts<{ all?: boolean }>().all === true)),
+  );
 
   const topic = program.command('topic').description('topic administration');
   const create = topic
@@ -48,8 +56,23 @@ export function buildProgram(context: RunContext): Command {
     .description('create (or grow) a topic on every master, then wait for its route')
     .argument('<topic>')
     .requiredOption('--queues <n>', 'queues per broker (1-1024)', (v) => parseInteger(v, '--queues', 1, 1024))
-    .option('--brokers <names>', 'only these brokers, comma-separated', (v) => v.split(',').map((b) => b.trim()).filter((b) => b !== ''));
-  create.action(run(create, (c, out) => topicCreate(c, out, create.args[0]!, create.opts<{ queues: number }>().queues, create.opts<{ brokers?: string[] }>().brokers)));
+    .option('--brokers <names>', 'only these brokers, comma-separated', (v) =>
+      v
+        .split(',')
+        .map((b) => b.trim())
+        .filter((b) => b !== ''),
+    );
+  create.action(
+    run(create, (c, out) =>
+      topicCreate(
+        c,
+        out,
+        create.args[0]!,
+        create.opts<{ queues: number }>().queues,
+        create.opts<{ brokers?: string[] }>().brokers,
+      ),
+    ),
+  );
 
   const sendCommand = program
     .command('send')
@@ -58,13 +81,32 @@ export function buildProgram(context: RunContext): Command {
     .requiredOption('--body <text>', 'message body')
     .option('--tags <tag>', 'the message tag')
     .option('--keys <keys>', 'keys, comma-separated', (v) => v.split(',').filter((k) => k !== ''))
-    .option('--property <name=value>', 'a user property (repeatable)', (v, previous: Record<string, string> | undefined) => parseProperty(v, previous))
+    .option(
+      '--property <name=value>',
+      'a user property (repeatable)',
+      (v, previous: Record<string, string> | undefined) => parseProperty(v, previous),
+    )
     .option('--count <n>', 'send it this many times (1-100000)', (v) => parseInteger(v, '--count', 1, 100_000), 1)
     .option('--group <group>', 'producer group', 'mqkit-cli-producer');
   sendCommand.action(
     run(sendCommand, (c, out) => {
-      const o = sendCommand.opts<{ body: string; tags?: string; keys?: string[]; property?: Record<string, string>; count: number; group: string }>();
-      return send(c, out, { topic: sendCommand.args[0]!, body: o.body, tags: o.tags, keys: o.keys, properties: o.property, count: o.count, group: o.group });
+      const o = sendCommand.opts<{
+        body: string;
+        tags?: string;
+        keys?: string[];
+        property?: Record<string, string>;
+        count: number;
+        group: string;
+      }>();
+      return send(c, out, {
+        topic: sendCommand.args[0]!,
+        body: o.body,
+        tags: o.tags,
+        keys: o.keys,
+        properties: o.property,
+        count: o.count,
+        group: o.group,
+      });
     }),
   );
 
@@ -73,13 +115,26 @@ export function buildProgram(context: RunContext): Command {
     .description('print messages of a topic as they arrive (a pull consumer that never commits)')
     .argument('<topic>')
     .addOption(new Option('--tags <expression>', "TAG expression, e.g. 'TagA || TagB'").conflicts('sql'))
-    .addOption(new Option('--sql <expression>', "SQL92 filter (broker needs enablePropertyFilter=true), e.g. \"region = 'eu'\""))
+    .addOption(
+      new Option('--sql <expression>', 'SQL92 filter (broker needs enablePropertyFilter=true), e.g. "region = \'eu\'"'),
+    )
     .option('--from-beginning', 'start at the first stored message instead of new ones')
     .option('--count <n>', 'exit after this many messages', (v) => parseInteger(v, '--count', 1, 1_000_000_000));
   tailCommand.action(
     run(tailCommand, (c, out) => {
       const o = tailCommand.opts<{ tags?: string; sql?: string; fromBeginning?: boolean; count?: number }>();
-      return tail(c, out, { topic: tailCommand.args[0]!, tags: o.tags, sql: o.sql, fromBeginning: o.fromBeginning === true, count: o.count }, context.signal);
+      return tail(
+        c,
+        out,
+        {
+          topic: tailCommand.args[0]!,
+          tags: o.tags,
+          sql: o.sql,
+          fromBeginning: o.fromBeginning === true,
+          count: o.count,
+        },
+        context.signal,
+      );
     }),
   );
 
@@ -89,7 +144,17 @@ export function buildProgram(context: RunContext): Command {
     .requiredOption('--group <group>', 'consumer group')
     .requiredOption('--to <time>', 'epoch ms or ISO-8601, e.g. 2026-12-01T10:00:00Z', (v) => parseTime(v))
     .option('--topic <topic>', 'only this topic (default: every topic the group consumes)');
-  resetCommand.action(run(resetCommand, (c, out) => reset(c, out, resetCommand.opts<{ group: string }>().group, resetCommand.opts<{ to: number }>().to, resetCommand.opts<{ topic?: string }>().topic)));
+  resetCommand.action(
+    run(resetCommand, (c, out) =>
+      reset(
+        c,
+        out,
+        resetCommand.opts<{ group: string }>().group,
+        resetCommand.opts<{ to: number }>().to,
+        resetCommand.opts<{ topic?: string }>().topic,
+      ),
+    ),
+  );
 
   const topCommand = program
     .command('top')
@@ -103,6 +168,7 @@ export function buildProgram(context: RunContext): Command {
       return top(c, out, { group: o.group, intervalMs: o.interval, iterations: o.iterations }, context.signal);
     }),
   );
-  for (const command of [program, ...program.commands, ...topic.commands]) command.exitOverride().showHelpAfterError('(run with --help for usage)');
+  for (const command of [program, ...program.commands, ...topic.commands])
+    command.exitOverride().showHelpAfterError('(run with --help for usage)');
   return program;
 }

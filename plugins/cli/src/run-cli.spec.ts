@@ -7,8 +7,12 @@ import { renderTable } from './table';
 async function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((out += String(chunk)), true));
-  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((err += String(chunk)), true));
+  const stdout = vi
+    .spyOn(process.stdout, 'write')
+    .mockImplementation((chunk: string | Uint8Array) => ((out += String(chunk)), true));
+  const stderr = vi
+    .spyOn(process.stderr, 'write')
+    .mockImplementation((chunk: string | Uint8Array) => ((err += String(chunk)), true));
   try {
     const code = await runCli(args, { signal: new AbortController().signal, env, stderr: (t) => void (err += t) });
     return { code, out, err };
@@ -22,7 +26,8 @@ describe('mqkit argument handling', () => {
   it('--help exits 0 and lists every command', async () => {
     const { code, out } = await cli(['--help']);
     expect(code).toBe(0);
-    for (const command of ['lag', 'topics', 'topic', 'send', 'tail', 'reset', 'top']) expect(out).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
+    for (const command of ['lag', 'topics', 'topic', 'send', 'tail', 'reset', 'top'])
+      expect(out).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
     expect((await cli(['tail', '--help'])).code).toBe(0);
   });
 
@@ -68,6 +73,14 @@ describe('values', () => {
   });
 
   it('renders tables with numbers right-aligned', () => {
-    expect(renderTable(['topic', 'lag'], [['orders', 5], ['payments-eu', 120]])).toBe(['topic        lag', 'orders         5', 'payments-eu  120'].join('\n'));
+    expect(
+      renderTable(
+        ['topic', 'lag'],
+        [
+          ['orders', 5],
+          ['payments-eu', 120],
+        ],
+      ),
+    ).toBe(['topic        lag', 'orders         5', 'payments-eu  120'].join('\n'));
   });
 });

@@ -7,7 +7,10 @@ import { EXIT, UsageError } from './usage-error';
  * Runs `mqkit` with these arguments (without node and the script) and resolves with the exit status: 0 done, 1 the
  * operation failed, 2 bad usage (an unknown option, a bad value, no name server, or one that does not answer).
  */
-export async function runCli(argv: readonly string[], context: { signal: AbortSignal; env?: NodeJS.ProcessEnv; stderr?: (text: string) => void }): Promise<number> {
+export async function runCli(
+  argv: readonly string[],
+  context: { signal: AbortSignal; env?: NodeJS.ProcessEnv; stderr?: (text: string) => void },
+): Promise<number> {
   const stderr = context.stderr ?? ((t: string) => void process.stderr.write(t));
   const program = buildProgram({ signal: context.signal, env: context.env ?? process.env });
   try {
@@ -16,10 +19,15 @@ export async function runCli(argv: readonly string[], context: { signal: AbortSi
   } catch (error) {
     if (error instanceof CommanderError) {
       // Commander printed the message (or the help) itself.
-      return error.code === 'commander.helpDisplayed' || error.code === 'commander.help' || error.code === 'commander.version' ? EXIT.OK : EXIT.USAGE;
+      return error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.help' ||
+        error.code === 'commander.version'
+        ? EXIT.OK
+        : EXIT.USAGE;
     }
     // Bad input the library refused (a topic name, a filter, a property) is the caller's mistake, as a bad option is.
-    const usage = error instanceof UsageError || error instanceof ConfigurationError || error instanceof MessageValidationError;
+    const usage =
+      error instanceof UsageError || error instanceof ConfigurationError || error instanceof MessageValidationError;
     stderr(`mqkit: ${error instanceof Error ? error.message : String(error)}\n`);
     return usage ? EXIT.USAGE : EXIT.FAILED;
   }

@@ -4,6 +4,11 @@ export function renderTable(header: readonly string[], rows: ReadonlyArray<reado
   const numeric = header.map((_, i) => rows.length > 0 && rows.every((r) => typeof r[i] === 'number'));
   const widths = header.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
   return cells
-    .map((r) => r.map((c, i) => (numeric[i] ? (c ?? '').padStart(widths[i]!) : (c ?? '').padEnd(widths[i]!))).join('  ').trimEnd())
+    .map((r) =>
+      r
+        .map((c, i) => (numeric[i] ? (c ?? '').padStart(widths[i]!) : (c ?? '').padEnd(widths[i]!)))
+        .join('  ')
+        .trimEnd(),
+    )
     .join('\n');
 }

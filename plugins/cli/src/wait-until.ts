@@ -1,5 +1,10 @@
 /** Polls `done` every 100 ms until it holds, the signal aborts, or `timeoutMs` passes (then an error naming it). */
-export async function waitUntil(done: () => boolean, signal: AbortSignal, timeoutMs: number, message: () => string): Promise<void> {
+export async function waitUntil(
+  done: () => boolean,
+  signal: AbortSignal,
+  timeoutMs: number,
+  message: () => string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!done()) {
     if (signal.aborted) return;

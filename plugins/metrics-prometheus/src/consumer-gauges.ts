@@ -12,14 +12,19 @@ export const MAX_OFFSET_DEADLINE_MS = 3_000;
  * Sets `gauge` to one figure of the owned queues summed per group and topic (RocketMQ's cached-messages gauges
  * are per topic, not per queue). Reset first: a queue released since the last scrape must not linger.
  */
-export function sumQueues(gauge: GroupTopicGauge, clients: Iterable<ScrapedClient>, figure: (q: QueueStatus) => number): void {
+export function sumQueues(
+  gauge: GroupTopicGauge,
+  clients: Iterable<ScrapedClient>,
+  figure: (q: QueueStatus) => number,
+): void {
   gauge.reset();
   for (const client of clients) {
     for (const consumer of client.consumers()) {
       const group = withoutNamespace(client.namespace, consumer.group);
       const sums = new Map<string, number>();
       for (const q of consumer.queues) sums.set(q.mq.topic, (sums.get(q.mq.topic) ?? 0) + figure(q));
-      for (const [topic, value] of sums) gauge.set({ consumer_group: group, topic: withoutNamespace(client.namespace, topic) }, value);
+      for (const [topic, value] of sums)
+        gauge.set({ consumer_group: group, topic: withoutNamespace(client.namespace, topic) }, value);
     }
   }
 }
@@ -30,15 +35,30 @@ export function sumQueues(gauge: GroupTopicGauge, clients: Iterable<ScrapedClien
  * so a scrape asks the broker (GET_MAX_OFFSET, one per queue, in parallel) and falls back to the last pull's
  * figure when the broker does not answer in time. Queues being released are left to their next owner.
  */
-export async function collectLag(gauge: QueueGauge, clients: Iterable<ScrapedClient>, deadlineMs = MAX_OFFSET_DEADLINE_MS): Promise<void> {
-  const rows: { labels: Record<'consumer_group' | 'topic' | 'broker_name' | 'queue_id', string>; lag: Promise<number> }[] = [];
+export async function collectLag(
+  gauge: QueueGauge,
+  clients: Iterable<ScrapedClient>,
+  deadlineMs = MAX_OFFSET_DEADLINE_MS,
+): Promise<void> {
+  const rows: {
+    labels: Record<'consumer_group' | 'topic' | 'broker_name' | 'queue_id', string>;
+    lag: Promise<number>;
+  }[] = [];
   for (const client of clients) {
     for (const consumer of client.consumers()) {
       const group = withoutNamespace(client.namespace, consumer.group);
       for (const q of consumer.queues) {
         if (q.state !== 'active' || q.committableOffset < 0) continue;
-        const labels = { consumer_group: group, topic: withoutNamespace(client.namespace, q.mq.topic), broker_name: q.mq.brokerName, queue_id: String(q.mq.queueId) };
-        rows.push({ labels, lag: currentMax(client, q, deadlineMs).then((max) => Math.max(0, max - q.committableOffset)) });
+        const labels = {
+          consumer_group: group,
+          topic: withoutNamespace(client.namespace, q.mq.topic),
+          broker_name: q.mq.brokerName,
+          queue_id: String(q.mq.queueId),
+        };
+        rows.push({
+          labels,
+          lag: currentMax(client, q, deadlineMs).then((max) => Math.max(0, max - q.committableOffset)),
+        });
       }
     }
   }

@@ -8,7 +8,10 @@ import { SeriesCache } from './series-cache';
  * consumer.consume and consumer.pull only while someone listens: these listeners are what turns them on.
  */
 export function listenToConsumers(events: EventBus, namespace: string | undefined, metrics: MqkitMetrics): () => void {
-  const labels = (group: string, topic: string) => ({ consumer_group: withoutNamespace(namespace, group), topic: withoutNamespace(namespace, topic) });
+  const labels = (group: string, topic: string) => ({
+    consumer_group: withoutNamespace(namespace, group),
+    topic: withoutNamespace(namespace, topic),
+  });
   const consumed = new SeriesCache((group, topic) => {
     const l = labels(group, topic);
     return {
@@ -20,7 +23,9 @@ export function listenToConsumers(events: EventBus, namespace: string | undefine
   });
   const pulls = new SeriesCache((group, topic) => {
     const l = labels(group, topic);
-    const byStatus = new Map(Object.values(PullStatus).map((status) => [status, metrics.pullLatency.labels({ ...l, pull_status: status })]));
+    const byStatus = new Map(
+      Object.values(PullStatus).map((status) => [status, metrics.pullLatency.labels({ ...l, pull_status: status })]),
+    );
     return (status: PullStatus) => byStatus.get(status)!;
   });
   // Failures are labelled with the message's own topic (a retried message shows it, not %RETRY%<group>).
@@ -52,13 +57,23 @@ export function listenToConsumers(events: EventBus, namespace: string | undefine
     (e.failed > 0 ? c.timeFailed : c.timeOk).observe(e.durationMs / 1000);
   };
   const onPull = (e: MqkitEvents['consumer.pull']) => {
-    pulls.get(e.group, e.mq.topic)(e.status).observe(e.durationMs / 1000);
+    pulls
+      .get(
+        e.group,
+        e.mq.topic,
+      )(e.status)
+      .observe(e.durationMs / 1000);
   };
   const onRetry = (e: MqkitEvents['consumer.retry']) => {
     const f = failures.get(e.group, e.topic);
     (e.local ? f.local : e.deadLetter ? f.dlq : f.broker).inc();
   };
-  const offs = [events.on('consumer.rebalance', onRebalance), events.on('consumer.consume', onConsume), events.on('consumer.pull', onPull), events.on('consumer.retry', onRetry)];
+  const offs = [
+    events.on('consumer.rebalance', onRebalance),
+    events.on('consumer.consume', onConsume),
+    events.on('consumer.pull', onPull),
+    events.on('consumer.retry', onRetry),
+  ];
   return () => {
     for (const off of offs) off();
   };

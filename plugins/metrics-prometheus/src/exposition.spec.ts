@@ -5,7 +5,10 @@ import { parseExposition } from './exposition';
 describe('parseExposition', () => {
   it("reads what prom-client serves: families' types, labels with escapes, histogram buckets with +Inf", async () => {
     const registry = new Registry();
-    new Counter({ name: 'c_total', help: 'c', labelNames: ['topic'], registers: [registry] }).inc({ topic: 'a "quoted"\\ topic\nnext' }, 3);
+    new Counter({ name: 'c_total', help: 'c', labelNames: ['topic'], registers: [registry] }).inc(
+      { topic: 'a "quoted"\\ topic\nnext' },
+      3,
+    );
     new Gauge({ name: 'g', help: 'g', registers: [registry] }).set(-1.5);
     new Histogram({ name: 'h_seconds', help: 'h', buckets: [0.1, 1], registers: [registry] }).observe(0.5);
     const { samples, types } = parseExposition(await registry.metrics());

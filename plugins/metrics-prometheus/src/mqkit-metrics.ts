@@ -10,7 +10,8 @@ import type { ScrapedClient } from './scraped-client';
  */
 export type MetricsRegistry = Pick<Registry, 'registerMetric' | 'getSingleMetric'>;
 
-const { consumerGroup, producerGroup, topic, result, invocationStatus, pullStatus, brokerName, queueId, mode, kind } = LABELS;
+const { consumerGroup, producerGroup, topic, result, invocationStatus, pullStatus, brokerName, queueId, mode, kind } =
+  LABELS;
 
 /**
  * The metrics of one `prometheusMetrics()` value, registered once on its registry and shared by every client the
@@ -33,7 +34,8 @@ export class MqkitMetrics {
     const registers = [registry as Registry];
     const name = (key: MetricKey) => prefix + METRIC_NAMES[key];
     const clients = this.clients;
-    const counter = <L extends string>(key: MetricKey, help: string, labelNames: L[]) => new Counter<L>({ name: name(key), help, labelNames, registers });
+    const counter = <L extends string>(key: MetricKey, help: string, labelNames: L[]) =>
+      new Counter<L>({ name: name(key), help, labelNames, registers });
     const histogram = <L extends string>(key: MetricKey & keyof typeof BUCKETS, help: string, labelNames: L[]) =>
       new Histogram<L>({ name: name(key), help, labelNames, buckets: [...BUCKETS[key]], registers });
     // Gauges read the attached clients' status at scrape time; nothing else holds them.
@@ -48,9 +50,21 @@ export class MqkitMetrics {
         },
       });
 
-    this.consumedMessages = counter('consumedMessages', 'Messages whose handler call finished, by result (success, failure: retried or dead-lettered)', [consumerGroup, topic, result]);
-    this.processTime = histogram('processTime', 'Duration of handler calls (one observation per call; a batch is one call)', [consumerGroup, topic, invocationStatus]);
-    this.pullLatency = histogram('pullLatency', 'Pull request to answer, a long poll held by the broker included', [consumerGroup, topic, pullStatus]);
+    this.consumedMessages = counter(
+      'consumedMessages',
+      'Messages whose handler call finished, by result (success, failure: retried or dead-lettered)',
+      [consumerGroup, topic, result],
+    );
+    this.processTime = histogram(
+      'processTime',
+      'Duration of handler calls (one observation per call; a batch is one call)',
+      [consumerGroup, topic, invocationStatus],
+    );
+    this.pullLatency = histogram('pullLatency', 'Pull request to answer, a long poll held by the broker included', [
+      consumerGroup,
+      topic,
+      pullStatus,
+    ]);
     queueSum('cachedMessages', 'Messages pulled and not yet finished', (q) => q.cachedCount);
     queueSum('cachedBytes', 'Body bytes of the messages pulled and not yet finished', (q) => q.cachedBytes);
     queueSum('inflightCalls', 'Handler calls running', (q) => q.inflight);
@@ -63,14 +77,25 @@ export class MqkitMetrics {
         return collectLag(this, clients);
       },
     });
-    this.rebalances = counter('rebalances', 'Rebalance passes that changed which queues of a topic this member owns', [consumerGroup, topic]);
+    this.rebalances = counter('rebalances', 'Rebalance passes that changed which queues of a topic this member owns', [
+      consumerGroup,
+      topic,
+    ]);
     this.retriedMessages = counter(
       'retriedMessages',
       'Failed messages handed on for a later delivery: mode broker (sent back, redelivered on %RETRY%<group>) or local (the send-back failed)',
       [consumerGroup, topic, mode],
     );
-    this.dlqMessages = counter('dlqMessages', 'Failed messages sent back for the dead-letter queue %DLQ%<group> (past maxReconsumeTimes, or delay level -1)', [consumerGroup, topic]);
-    this.sentMessages = counter('sentMessages', 'Messages of producer calls, by kind (send, oneway, batch, transaction, request) and result', [producerGroup, topic, kind, result]);
+    this.dlqMessages = counter(
+      'dlqMessages',
+      'Failed messages sent back for the dead-letter queue %DLQ%<group> (past maxReconsumeTimes, or delay level -1)',
+      [consumerGroup, topic],
+    );
+    this.sentMessages = counter(
+      'sentMessages',
+      'Messages of producer calls, by kind (send, oneway, batch, transaction, request) and result',
+      [producerGroup, topic, kind, result],
+    );
     this.sendCostTime = histogram(
       'sendCostTime',
       'Duration of producer calls, retries included (a request until its reply, a transaction until its local transaction ended)',

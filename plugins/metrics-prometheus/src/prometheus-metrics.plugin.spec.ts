@@ -1,4 +1,11 @@
-import { ConfigurationError, Consumer, createConsumerApp, createProducer, type ConsumerApp, type Message } from '@mqkit/core';
+import {
+  ConfigurationError,
+  Consumer,
+  createConsumerApp,
+  createProducer,
+  type ConsumerApp,
+  type Message,
+} from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { fastBroker } from '@mqkit/transport-memory/testing';
@@ -36,7 +43,11 @@ describe('prometheusMetrics() options', () => {
     const registry = new Registry();
     prometheusMetrics({ registry, prefix: 'billing_' });
     const names = registry.getMetricsAsArray().map((m) => m.name);
-    expect(names.sort()).toEqual(Object.values(N).map((n) => `billing_${n}`).sort());
+    expect(names.sort()).toEqual(
+      Object.values(N)
+        .map((n) => `billing_${n}`)
+        .sort(),
+    );
   });
 
   it('defaults to prom-client global register', () => {
@@ -54,15 +65,17 @@ describe('prometheusMetrics() options', () => {
     expect(() => prometheusMetrics({ registry: new Registry(), prefix: 'a-b' })).toThrow(ConfigurationError);
     const registry = new Registry();
     prometheusMetrics({ registry });
-    expect(() => prometheusMetrics({ registry })).toThrow(/rocketmq_consumed_messages_total.*give one prometheusMetrics\(\) value to every client/);
+    expect(() => prometheusMetrics({ registry })).toThrow(
+      /rocketmq_consumed_messages_total.*give one prometheusMetrics\(\) value to every client/,
+    );
     const mine = new Registry();
-    new Counter({ name: N.sentMessages, help: 'the application\'s own', registers: [mine] });
+    new Counter({ name: N.sentMessages, help: "the application's own", registers: [mine] });
     expect(() => prometheusMetrics({ registry: mine })).toThrow(ConfigurationError);
     // Nothing was registered by the refused call.
     expect(mine.getMetricsAsArray()).toHaveLength(1);
   });
 
-  it("takes a registry of another prom-client copy: only its registerMetric and getSingleMetric are used", async () => {
+  it('takes a registry of another prom-client copy: only its registerMetric and getSingleMetric are used', async () => {
     const real = new Registry();
     const calls: string[] = [];
     // Not an instance of this package's Registry class, as one from a second node_modules copy would not be.
@@ -80,7 +93,14 @@ describe('prometheusMetrics() options', () => {
     stops.push(() => producer.stop());
     await producer.send({ topic: 'T', body: 'x' });
     expect(calls).toHaveLength(Object.keys(N).length);
-    expect(new Scrape(await real.metrics()).value(N.sentMessages, { producer_group: 'p', topic: 'T', kind: 'send', result: 'success' })).toBe(1);
+    expect(
+      new Scrape(await real.metrics()).value(N.sentMessages, {
+        producer_group: 'p',
+        topic: 'T',
+        kind: 'send',
+        result: 'success',
+      }),
+    ).toBe(1);
   });
 });
 
@@ -102,7 +122,12 @@ describe('prometheusMetrics() in clients', () => {
         producer: { group: 'app-producer' },
       }),
     );
-    const producer = await createProducer({ transport: memoryTransport({ broker }), group: 'solo', namespace: 'ns1', plugins: [metrics] });
+    const producer = await createProducer({
+      transport: memoryTransport({ broker }),
+      group: 'solo',
+      namespace: 'ns1',
+      plugins: [metrics],
+    });
     stops.push(() => producer.stop());
     await app.producer.send({ topic: 'orders', payload: { seq: 0 } });
     await producer.sendBatch([1, 2, 3].map((seq) => ({ topic: 'orders', payload: { seq } })));
@@ -111,14 +136,33 @@ describe('prometheusMetrics() in clients', () => {
     await waitFor(() => seen.length === 5, { timeoutMs: 10_000 });
 
     const scrape = new Scrape(await registry.metrics());
-    const sent = (producer_group: string, kind: string, result = 'success', topic = 'orders') => scrape.value(N.sentMessages, { producer_group, topic, kind, result });
-    expect([sent('app-producer', 'send'), sent('solo', 'batch'), sent('solo', 'oneway'), sent('solo', 'send', 'failure', 'no-such-topic')]).toEqual([1, 3, 1, 1]);
-    expect(scrape.value(`${N.sendCostTime}_count`, { producer_group: 'solo', kind: 'batch', invocation_status: 'success' })).toBe(1);
+    const sent = (producer_group: string, kind: string, result = 'success', topic = 'orders') =>
+      scrape.value(N.sentMessages, { producer_group, topic, kind, result });
+    expect([
+      sent('app-producer', 'send'),
+      sent('solo', 'batch'),
+      sent('solo', 'oneway'),
+      sent('solo', 'send', 'failure', 'no-such-topic'),
+    ]).toEqual([1, 3, 1, 1]);
+    expect(
+      scrape.value(`${N.sendCostTime}_count`, { producer_group: 'solo', kind: 'batch', invocation_status: 'success' }),
+    ).toBe(1);
     expect(scrape.value(N.consumedMessages, { consumer_group: 'billing', topic: 'orders', result: 'success' })).toBe(5);
-    expect(scrape.value(`${N.processTime}_count`, { consumer_group: 'billing', topic: 'orders', invocation_status: 'success' })).toBe(5);
+    expect(
+      scrape.value(`${N.processTime}_count`, {
+        consumer_group: 'billing',
+        topic: 'orders',
+        invocation_status: 'success',
+      }),
+    ).toBe(5);
     expect(scrape.value(N.rebalances, { consumer_group: 'billing', topic: 'orders' })).toBe(1);
     // The lag gauge has one series per owned queue, and none names the namespace.
-    expect(scrape.samples(N.queueLag, { consumer_group: 'billing', topic: 'orders' }).map((s) => s.labels.queue_id).sort()).toEqual(['0', '1']);
+    expect(
+      scrape
+        .samples(N.queueLag, { consumer_group: 'billing', topic: 'orders' })
+        .map((s) => s.labels.queue_id)
+        .sort(),
+    ).toEqual(['0', '1']);
     expect(scrape.text).not.toContain('ns1');
   });
 
@@ -129,7 +173,13 @@ describe('prometheusMetrics() in clients', () => {
     stops.push(async () => broker.close());
     broker.createTopic({ topic: 'T', queues: 4 });
     let seen = 0;
-    const newApp = () => createConsumerApp({ transport: memoryTransport({ broker }), consumers: [consumerOf('g', 'T', () => seen++)], plugins: [metrics], profile: 'fast' });
+    const newApp = () =>
+      createConsumerApp({
+        transport: memoryTransport({ broker }),
+        consumers: [consumerOf('g', 'T', () => seen++)],
+        plugins: [metrics],
+        profile: 'fast',
+      });
     const first = await newApp();
     await first.start();
     const producer = await createProducer({ transport: memoryTransport({ broker }), group: 'p' });
@@ -137,16 +187,25 @@ describe('prometheusMetrics() in clients', () => {
     for (let seq = 0; seq < 3; seq++) await producer.send({ topic: 'T', payload: { seq } });
     await waitFor(() => seen === 3, { timeoutMs: 10_000 });
     // Its 4 queues of T and the one of %RETRY%g.
-    expect(new Scrape(await registry.metrics()).samples(N.queueLag).map((s) => s.labels.topic).sort()).toEqual(['%RETRY%g', 'T', 'T', 'T', 'T']);
+    expect(
+      new Scrape(await registry.metrics())
+        .samples(N.queueLag)
+        .map((s) => s.labels.topic)
+        .sort(),
+    ).toEqual(['%RETRY%g', 'T', 'T', 'T', 'T']);
     await first.stop({ timeoutMs: 5_000 });
 
     const afterStop = new Scrape(await registry.metrics());
-    expect([N.queueLag, N.cachedMessages, N.cachedBytes, N.inflightCalls].map((name) => afterStop.samples(name).length)).toEqual([0, 0, 0, 0]);
+    expect(
+      [N.queueLag, N.cachedMessages, N.cachedBytes, N.inflightCalls].map((name) => afterStop.samples(name).length),
+    ).toEqual([0, 0, 0, 0]);
     expect(afterStop.value(N.consumedMessages, { result: 'success' })).toBe(3);
 
     await started(await newApp());
     for (let seq = 3; seq < 5; seq++) await producer.send({ topic: 'T', payload: { seq } });
     await waitFor(() => seen === 5, { timeoutMs: 10_000 });
-    expect(new Scrape(await registry.metrics()).value(N.consumedMessages, { consumer_group: 'g', result: 'success' })).toBe(5);
+    expect(
+      new Scrape(await registry.metrics()).value(N.consumedMessages, { consumer_group: 'g', result: 'success' }),
+    ).toBe(5);
   });
 });

@@ -41,7 +41,9 @@ export function prometheusMetrics(options: PrometheusMetricsOptions = {}): Mqkit
     name: 'metrics-prometheus',
     register(container, context) {
       container.register(Tokens.SendHook, { useValue: sendMetricsHook(metrics) });
-      const offsets = container.isRegistered(Tokens.BrokerOffsets, true) ? container.resolve(Tokens.BrokerOffsets) : undefined;
+      const offsets = container.isRegistered(Tokens.BrokerOffsets, true)
+        ? container.resolve(Tokens.BrokerOffsets)
+        : undefined;
       const detach = metrics.attach({
         namespace: context.namespace,
         consumers: () => context.consumers(),
@@ -58,19 +60,37 @@ export function prometheusMetrics(options: PrometheusMetricsOptions = {}): Mqkit
 }
 
 function checkOptions(registry: MetricsRegistry, prefix: unknown): asserts prefix is string {
-  if (typeof registry !== 'object' || registry === null || typeof registry.registerMetric !== 'function' || typeof registry.getSingleMetric !== 'function') {
-    throw new ConfigurationError({ source: SOURCE, option: 'registry', value: registry, allowed: 'a prom-client Registry (new Registry() or its global register)' });
+  if (
+    typeof registry !== 'object' ||
+    registry === null ||
+    typeof registry.registerMetric !== 'function' ||
+    typeof registry.getSingleMetric !== 'function'
+  ) {
+    throw new ConfigurationError({
+      source: SOURCE,
+      option: 'registry',
+      value: registry,
+      allowed: 'a prom-client Registry (new Registry() or its global register)',
+    });
   }
   if (typeof prefix !== 'string' || !PREFIX_PATTERN.test(prefix)) {
-    throw new ConfigurationError({ source: SOURCE, option: 'prefix', value: prefix, allowed: 'letters, digits, _ and :, not starting with a digit' });
+    throw new ConfigurationError({
+      source: SOURCE,
+      option: 'prefix',
+      value: prefix,
+      allowed: 'letters, digits, _ and :, not starting with a digit',
+    });
   }
-  const taken = Object.values(METRIC_NAMES).map((name) => prefix + name).filter((name) => registry.getSingleMetric(name) !== undefined);
+  const taken = Object.values(METRIC_NAMES)
+    .map((name) => prefix + name)
+    .filter((name) => registry.getSingleMetric(name) !== undefined);
   if (taken.length > 0) {
     throw new ConfigurationError({
       source: SOURCE,
       option: 'registry',
       value: taken.join(', '),
-      allowed: 'a registry that holds none of these names yet: give one prometheusMetrics() value to every client, or another prefix',
+      allowed:
+        'a registry that holds none of these names yet: give one prometheusMetrics() value to every client, or another prefix',
     });
   }
 }

@@ -17,7 +17,9 @@ export class Scrape {
 
   /** Samples of `name` whose labels include `labels`. */
   samples(name: string, labels: Readonly<Record<string, string>> = {}): Sample[] {
-    return this.exposition.samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+    return this.exposition.samples.filter(
+      (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+    );
   }
 
   /** The sum of the matching samples' values; 0 when none matches (a counter not yet incremented). */

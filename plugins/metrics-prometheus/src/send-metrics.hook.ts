@@ -19,7 +19,10 @@ export function sendMetricsHook(metrics: MqkitMetrics): SendHook {
       } finally {
         const labels = { producer_group: call.group, topic: call.topic, kind: call.kind };
         metrics.sentMessages.inc({ ...labels, result: ok ? 'success' : 'failure' }, call.messages.length);
-        metrics.sendCostTime.observe({ ...labels, invocation_status: ok ? 'success' : 'failure' }, (performance.now() - started) / 1000);
+        metrics.sendCostTime.observe(
+          { ...labels, invocation_status: ok ? 'success' : 'failure' },
+          (performance.now() - started) / 1000,
+        );
       }
     },
   };

@@ -3,7 +3,11 @@ import 'reflect-metadata';
 
 // Module, lifecycle, producer
 export { MqkitModule } from './module/mqkit.module';
-export { MQKIT_MODULE_OPTIONS, type MqkitModuleAsyncOptions, type MqkitModuleOptions } from './module/mqkit-module-options';
+export {
+  MQKIT_MODULE_OPTIONS,
+  type MqkitModuleAsyncOptions,
+  type MqkitModuleOptions,
+} from './module/mqkit-module-options';
 export { MqkitConsumers } from './module/mqkit-consumers.service';
 export { MQKIT_CONTEXT_TYPE } from './module/consumer.explorer';
 export { MqkitProducer } from './producer/mqkit.producer';

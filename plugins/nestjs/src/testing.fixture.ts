@@ -17,7 +17,12 @@ export function consumerOptions(group: string, topic: string, extra: Partial<Con
 }
 
 /** Sends the payloads (JSON) to the topic and resolves when every one is stored. */
-export async function produce(broker: EmbeddedBroker, topic: string, payloads: readonly unknown[], tags?: (payload: unknown) => string): Promise<void> {
+export async function produce(
+  broker: EmbeddedBroker,
+  topic: string,
+  payloads: readonly unknown[],
+  tags?: (payload: unknown) => string,
+): Promise<void> {
   const producer = await createProducer({ transport: memoryTransport({ broker }), group: unique('spec-producer') });
   try {
     for (const payload of payloads) await producer.send({ topic, payload, tags: tags?.(payload) });
@@ -43,7 +48,15 @@ export async function mqkitMicroservice(
   providers: unknown[],
   options: Partial<MqkitServerOptions> & { group: string },
 ): Promise<{ app: INestMicroservice; server: MqkitServer }> {
-  const moduleRef = await Test.createTestingModule({ controllers: controllers as never[], providers: providers as never[] }).compile();
-  const server = new MqkitServer({ transport: memoryTransport({ broker }), profile: 'fast', consumer: { consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, ...options });
+  const moduleRef = await Test.createTestingModule({
+    controllers: controllers as never[],
+    providers: providers as never[],
+  }).compile();
+  const server = new MqkitServer({
+    transport: memoryTransport({ broker }),
+    profile: 'fast',
+    consumer: { consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+    ...options,
+  });
   return { app: moduleRef.createNestMicroservice({ strategy: server, logger: false }), server };
 }

@@ -52,7 +52,10 @@ describe('FileOffsetStore', () => {
     await a.persist([q(0)]);
     expect(await readdir(dir)).toEqual(['offsets.json']);
     // A crash after the temporary file was written but before the rename: the old file is what a restart sees.
-    await writeFile(`${path}.tmp-999-1`, '{"version":1,"group":"g","offsets":[{"topic":"T","brokerName":"broker-a","queueId":0,"offset":9');
+    await writeFile(
+      `${path}.tmp-999-1`,
+      '{"version":1,"group":"g","offsets":[{"topic":"T","brokerName":"broker-a","queueId":0,"offset":9',
+    );
     const b = store(path);
     await b.load();
     expect(await b.read(q(0), 'store')).toBe(5);
@@ -61,7 +64,9 @@ describe('FileOffsetStore', () => {
   it('a corrupt file fails load with an OffsetStoreError naming the path and keeps a copy', async () => {
     const path = join(dir, 'offsets.json');
     await writeFile(path, 'not json');
-    const error = await store(path).load().catch((e: unknown) => e);
+    const error = await store(path)
+      .load()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OffsetStoreError);
     expect((error as OffsetStoreError).key).toBe(path);
     expect((error as Error).message).toMatch(/is corrupt .* a copy was kept at .*offsets\.json\.corrupt-\d+/);
@@ -74,7 +79,10 @@ describe('FileOffsetStore', () => {
     const path = join(dir, 'offsets.json');
     await writeFile(path, JSON.stringify({ version: 1, group: 'other', offsets: [] }));
     await expect(store(path).load()).rejects.toThrow(/belongs to group "other"/);
-    await writeFile(path, JSON.stringify({ version: 1, group: 'g', offsets: [{ topic: 'T', brokerName: 'b', queueId: 0, offset: 'x' }] }));
+    await writeFile(
+      path,
+      JSON.stringify({ version: 1, group: 'g', offsets: [{ topic: 'T', brokerName: 'b', queueId: 0, offset: 'x' }] }),
+    );
     await expect(store(path).load()).rejects.toThrow(/bad entry/);
   });
 
@@ -95,9 +103,22 @@ describe('FileOffsetStore', () => {
   it('the provider serves BROADCASTING, in <dir>/<name>/<group>/offsets.json, name defaulting to instanceName then DEFAULT', () => {
     const provider = fileOffsetStore({ dir });
     expect(provider.models).toEqual(['BROADCASTING']);
-    const ctx = { group: 'g1', clientId: '1.2.3.4@x', messageModel: 'BROADCASTING' as const, container: undefined as never, events: new EventBus(), transport: undefined as never };
-    expect((provider.create({ ...ctx, instanceName: undefined }) as FileOffsetStore).path).toBe(join(dir, 'DEFAULT', 'g1', 'offsets.json'));
-    expect((provider.create({ ...ctx, instanceName: 'node-7' }) as FileOffsetStore).path).toBe(join(dir, 'node-7', 'g1', 'offsets.json'));
-    expect((fileOffsetStore({ dir, name: 'n' }).create({ ...ctx, instanceName: 'x' }) as FileOffsetStore).path).toBe(join(dir, 'n', 'g1', 'offsets.json'));
+    const ctx = {
+      group: 'g1',
+      clientId: '1.2.3.4@x',
+      messageModel: 'BROADCASTING' as const,
+      container: undefined as never,
+      events: new EventBus(),
+      transport: undefined as never,
+    };
+    expect((provider.create({ ...ctx, instanceName: undefined }) as FileOffsetStore).path).toBe(
+      join(dir, 'DEFAULT', 'g1', 'offsets.json'),
+    );
+    expect((provider.create({ ...ctx, instanceName: 'node-7' }) as FileOffsetStore).path).toBe(
+      join(dir, 'node-7', 'g1', 'offsets.json'),
+    );
+    expect((fileOffsetStore({ dir, name: 'n' }).create({ ...ctx, instanceName: 'x' }) as FileOffsetStore).path).toBe(
+      join(dir, 'n', 'g1', 'offsets.json'),
+    );
   });
 });

@@ -1,4 +1,11 @@
-import { OffsetStoreError, mqKey, type EventBus, type MessageQueue, type OffsetStore, type ReadOffsetFrom } from '@mqkit/core';
+import {
+  OffsetStoreError,
+  mqKey,
+  type EventBus,
+  type MessageQueue,
+  type OffsetStore,
+  type ReadOffsetFrom,
+} from '@mqkit/core';
 import { OffsetTable, toError } from '@mqkit/core/internal';
 import { readOffsetsFile, writeOffsetsFile, type OffsetMap } from './offsets-file';
 
@@ -60,7 +67,10 @@ export class FileOffsetStore implements OffsetStore {
         await writeOffsetsFile(this.path, this.group, snapshot);
         this.table.markPersisted(written);
       } catch (error) {
-        const failure = new OffsetStoreError(`cannot write the offsets file ${this.path}: ${toError(error).message}`, { key: this.path, cause: error });
+        const failure = new OffsetStoreError(`cannot write the offsets file ${this.path}: ${toError(error).message}`, {
+          key: this.path,
+          cause: error,
+        });
         this.events.emit('offset-store.error', { store: 'file', group: this.group, error: failure });
         throw failure;
       }

@@ -22,7 +22,11 @@ export async function readOffsetsFile(path: string, group: string): Promise<Offs
     text = await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
-    throw new OffsetStoreError(`cannot read the offsets file ${path}: ${(error as Error).message}`, { key: path, retriable: false, cause: error });
+    throw new OffsetStoreError(`cannot read the offsets file ${path}: ${(error as Error).message}`, {
+      key: path,
+      retriable: false,
+      cause: error,
+    });
   }
   try {
     return parse(text, group);
@@ -39,10 +43,16 @@ export async function readOffsetsFile(path: string, group: string): Promise<Offs
 function parse(text: string, group: string): OffsetMap {
   const data = JSON.parse(text) as OffsetsFileV1;
   if (data?.version !== 1 || !Array.isArray(data.offsets)) throw new Error('not an mqkit offsets file (version 1)');
-  if (data.group !== group) throw new Error(`it belongs to group ${JSON.stringify(data.group)}, not ${JSON.stringify(group)}`);
+  if (data.group !== group)
+    throw new Error(`it belongs to group ${JSON.stringify(data.group)}, not ${JSON.stringify(group)}`);
   const map: OffsetMap = new Map();
   for (const e of data.offsets) {
-    const ok = typeof e?.topic === 'string' && typeof e.brokerName === 'string' && Number.isSafeInteger(e.queueId) && Number.isSafeInteger(e.offset) && e.offset >= 0;
+    const ok =
+      typeof e?.topic === 'string' &&
+      typeof e.brokerName === 'string' &&
+      Number.isSafeInteger(e.queueId) &&
+      Number.isSafeInteger(e.offset) &&
+      e.offset >= 0;
     if (!ok) throw new Error(`bad entry ${JSON.stringify(e)}`);
     const mq = { topic: e.topic, brokerName: e.brokerName, queueId: e.queueId };
     map.set(mqKey(mq), { mq, offset: e.offset });
@@ -62,7 +72,12 @@ export async function writeOffsetsFile(path: string, group: string, offsets: Off
   const data: OffsetsFileV1 = {
     version: 1,
     group,
-    offsets: [...offsets.values()].map(({ mq, offset }) => ({ topic: mq.topic, brokerName: mq.brokerName, queueId: mq.queueId, offset })),
+    offsets: [...offsets.values()].map(({ mq, offset }) => ({
+      topic: mq.topic,
+      brokerName: mq.brokerName,
+      queueId: mq.queueId,
+      offset,
+    })),
   };
   const tmp = `${path}.tmp-${process.pid}-${++tmpCounter}`;
   const file = await open(tmp, 'w', 0o644);

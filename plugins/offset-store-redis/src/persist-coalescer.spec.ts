@@ -47,7 +47,7 @@ describe('PersistCoalescer', () => {
     await c.idle();
   });
 
-  it("rejects exactly the callers of a failed flush, and goes on with the next", async () => {
+  it('rejects exactly the callers of a failed flush, and goes on with the next', async () => {
     const { gates, flush } = gatedFlush();
     const c = new PersistCoalescer(flush);
     const failed = c.request([q(1)]);

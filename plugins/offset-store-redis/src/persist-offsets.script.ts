@@ -58,7 +58,8 @@ export interface PersistOffsetsReply {
 }
 
 export function parsePersistOffsetsReply(reply: unknown): PersistOffsetsReply {
-  if (!Array.isArray(reply) || reply.length < 2) throw new TypeError(`unexpected reply from the persist-offsets script: ${JSON.stringify(reply)}`);
+  if (!Array.isArray(reply) || reply.length < 2)
+    throw new TypeError(`unexpected reply from the persist-offsets script: ${JSON.stringify(reply)}`);
   const unreadable: Array<{ key: string; field: string }> = [];
   for (let i = 2; i + 1 < reply.length; i += 2) unreadable.push({ key: String(reply[i]), field: String(reply[i + 1]) });
   return { applied: Number(reply[0]), skipped: Number(reply[1]), unreadable };

@@ -29,7 +29,14 @@ export function createOffsetClient(options: ResolvedRedisOffsetStoreOptions): Of
       redisOptions: { commandTimeout: options.commandTimeoutMs, ...redisOptions, maxRetriesPerRequest: 0 },
     });
   } else {
-    const redisOptions = { retryStrategy: reconnectDelay, commandTimeout: options.commandTimeoutMs, ...options.redis, lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0 };
+    const redisOptions = {
+      retryStrategy: reconnectDelay,
+      commandTimeout: options.commandTimeoutMs,
+      ...options.redis,
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+    };
     client = options.url === undefined ? new Redis(redisOptions) : new Redis(options.url, redisOptions);
   }
   client.defineCommand(PERSIST_OFFSETS_COMMAND, { lua: PERSIST_OFFSETS_LUA });

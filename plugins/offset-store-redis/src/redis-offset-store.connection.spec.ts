@@ -60,7 +60,7 @@ describe('RedisOffsetStore auth and database', () => {
     }
   });
 
-  it('fails load with the server\'s answer when the password is wrong', async () => {
+  it("fails load with the server's answer when the password is wrong", async () => {
     const s = store(newGroup(), { url: `redis://127.0.0.1:${secured.port}`, redis: { password: 'wrong' } });
     await expect(s.load()).rejects.toThrow(OffsetStoreError);
   });
@@ -82,7 +82,14 @@ describe('RedisOffsetStore over TLS', () => {
     await s.load();
     s.update(q('T', 0), 33, { increaseOnly: true });
     await s.persist([q('T', 0)]);
-    expect(await redisCall({ port: secure.port, tls: { ca: TEST_TLS_CERT } }, 'HGET', `mqkit:offset:{${group}}:T`, 'broker-a:0')).toBe('33');
+    expect(
+      await redisCall(
+        { port: secure.port, tls: { ca: TEST_TLS_CERT } },
+        'HGET',
+        `mqkit:offset:{${group}}:T`,
+        'broker-a:0',
+      ),
+    ).toBe('33');
   });
 
   it('refuses a server whose certificate it does not trust', async () => {
@@ -105,9 +112,14 @@ describe('RedisOffsetStore while Redis is down', () => {
       s.update(q('T', 0), 100, { increaseOnly: true });
       await s.persist([q('T', 0)]);
       await server.halt();
-      await waitFor(() => errors.some((m) => m.includes('lost the connection')), { message: 'the lost-connection event' });
+      await waitFor(() => errors.some((m) => m.includes('lost the connection')), {
+        message: 'the lost-connection event',
+      });
       s.update(q('T', 0), 150, { increaseOnly: true });
-      const failure = await s.persist([q('T', 0)]).then(() => undefined, (e: unknown) => e);
+      const failure = await s.persist([q('T', 0)]).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(failure).toBeInstanceOf(OffsetStoreError);
       expect((failure as OffsetStoreError).retriable).toBe(true);
       expect((failure as Error).message).toMatch(/unreachable/);
@@ -115,7 +127,11 @@ describe('RedisOffsetStore while Redis is down', () => {
       await expect(s.read(q('T', 0), 'memory-then-store')).resolves.toBe(180);
       await server.restart();
       expect(await redisCall(server.port, 'HGET', `mqkit:offset:{${group}}:T`, 'broker-a:0')).toBe('100');
-      await waitFor(() => s.persist([q('T', 0)]).then(() => true), { timeoutMs: 10_000, intervalMs: 100, message: 'a flush after the reconnect' });
+      await waitFor(() => s.persist([q('T', 0)]).then(() => true), {
+        timeoutMs: 10_000,
+        intervalMs: 100,
+        message: 'a flush after the reconnect',
+      });
       expect(await redisCall(server.port, 'HGET', `mqkit:offset:{${group}}:T`, 'broker-a:0')).toBe('180');
       expect(errors.filter((m) => m.includes('cannot write')).length).toBeGreaterThanOrEqual(1);
     } finally {
@@ -126,7 +142,11 @@ describe('RedisOffsetStore while Redis is down', () => {
   it('asks to pause pulling past maxUnpersistedMessages and to resume after a successful flush', async () => {
     const server = await startRedisServer({ useRedisUrl: false });
     try {
-      const s = new RedisOffsetStore({ group: newGroup(), events: new EventBus(), options: resolveRedisOffsetStoreOptions({ url: server.url, maxUnpersistedMessages: 100 }) });
+      const s = new RedisOffsetStore({
+        group: newGroup(),
+        events: new EventBus(),
+        options: resolveRedisOffsetStoreOptions({ url: server.url, maxUnpersistedMessages: 100 }),
+      });
       open.push(s);
       const signals: boolean[] = [];
       s.watchBackpressure((paused) => signals.push(paused));
@@ -146,7 +166,11 @@ describe('RedisOffsetStore while Redis is down', () => {
       s.watchBackpressure((paused) => late.push(paused));
       expect(late).toEqual([true]);
       await server.restart();
-      await waitFor(() => s.persist([a, b]).then(() => true), { timeoutMs: 10_000, intervalMs: 100, message: 'a flush after the reconnect' });
+      await waitFor(() => s.persist([a, b]).then(() => true), {
+        timeoutMs: 10_000,
+        intervalMs: 100,
+        message: 'a flush after the reconnect',
+      });
       expect(signals).toEqual([true, false]);
     } finally {
       await server.stop();

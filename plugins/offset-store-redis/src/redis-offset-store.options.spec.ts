@@ -6,12 +6,19 @@ import { redisOffsetStore } from './redis-offset-store.provider';
 describe('redisOffsetStore options', () => {
   it('applies the defaults', () => {
     const o = resolveRedisOffsetStoreOptions();
-    expect(o).toMatchObject({ url: undefined, keyPrefix: DEFAULT_KEY_PREFIX, maxUnpersistedMessages: Number.POSITIVE_INFINITY, commandTimeoutMs: 5_000 });
+    expect(o).toMatchObject({
+      url: undefined,
+      keyPrefix: DEFAULT_KEY_PREFIX,
+      maxUnpersistedMessages: Number.POSITIVE_INFINITY,
+      commandTimeoutMs: 5_000,
+    });
     expect(DEFAULT_KEY_PREFIX).toBe('mqkit:offset:');
   });
 
   it('accepts redis:// and rediss:// URLs with user, password and database', () => {
-    expect(resolveRedisOffsetStoreOptions({ url: 'rediss://app:secret@cache.internal:6380/4' }).url).toBe('rediss://app:secret@cache.internal:6380/4');
+    expect(resolveRedisOffsetStoreOptions({ url: 'rediss://app:secret@cache.internal:6380/4' }).url).toBe(
+      'rediss://app:secret@cache.internal:6380/4',
+    );
   });
 
   it.each([
@@ -37,7 +44,9 @@ describe('redisOffsetStore options', () => {
   });
 
   it('reports every invalid option at once', () => {
-    expect(() => resolveRedisOffsetStoreOptions({ url: 'ftp://x', keyPrefix: '{', commandTimeoutMs: 0 })).toThrow(/3 invalid options/);
+    expect(() => resolveRedisOffsetStoreOptions({ url: 'ftp://x', keyPrefix: '{', commandTimeoutMs: 0 })).toThrow(
+      /3 invalid options/,
+    );
   });
 
   it('serves CLUSTERING consumers only', () => {

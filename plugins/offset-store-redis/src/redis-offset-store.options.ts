@@ -46,27 +46,46 @@ const SOURCE = 'redisOffsetStore';
 /** Applies defaults; every invalid option is reported at once, as one ConfigurationError. */
 export function resolveRedisOffsetStoreOptions(options: RedisOffsetStoreOptions = {}): ResolvedRedisOffsetStoreOptions {
   const issues: ConfigurationIssue[] = [];
-  const issue = (option: string, value: unknown, allowed: string) => issues.push({ source: SOURCE, option, value, allowed });
+  const issue = (option: string, value: unknown, allowed: string) =>
+    issues.push({ source: SOURCE, option, value, allowed });
   if (options === null || typeof options !== 'object') {
-    throw new ConfigurationError({ source: SOURCE, option: 'options', value: options, allowed: 'an object such as { url: "redis://127.0.0.1:6379" }' });
+    throw new ConfigurationError({
+      source: SOURCE,
+      option: 'options',
+      value: options,
+      allowed: 'an object such as { url: "redis://127.0.0.1:6379" }',
+    });
   }
   const { url, cluster } = options;
-  if (url !== undefined && !isRedisUrl(url)) issue('url', url, 'a redis:// or rediss:// URL, e.g. redis://user:password@127.0.0.1:6379/0');
+  if (url !== undefined && !isRedisUrl(url))
+    issue('url', url, 'a redis:// or rediss:// URL, e.g. redis://user:password@127.0.0.1:6379/0');
   if (cluster !== undefined) {
     if (url !== undefined) issue('cluster', cluster, 'either url or cluster, not both');
-    if (!cluster || !Array.isArray(cluster.nodes) || cluster.nodes.length === 0) issue('cluster.nodes', cluster?.nodes, 'a non-empty list of seed nodes, e.g. [{ host: "10.0.0.1", port: 7000 }]');
+    if (!cluster || !Array.isArray(cluster.nodes) || cluster.nodes.length === 0)
+      issue('cluster.nodes', cluster?.nodes, 'a non-empty list of seed nodes, e.g. [{ host: "10.0.0.1", port: 7000 }]');
   }
   const keyPrefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
   if (typeof keyPrefix !== 'string' || /[{}]/.test(keyPrefix) || keyPrefix.length > 200) {
-    issue('keyPrefix', keyPrefix, 'a string of at most 200 characters without { or } (the group in braces is the Redis Cluster hash tag)');
+    issue(
+      'keyPrefix',
+      keyPrefix,
+      'a string of at most 200 characters without { or } (the group in braces is the Redis Cluster hash tag)',
+    );
   }
   const maxUnpersistedMessages = options.maxUnpersistedMessages ?? Number.POSITIVE_INFINITY;
-  if (!(maxUnpersistedMessages === Number.POSITIVE_INFINITY || (Number.isSafeInteger(maxUnpersistedMessages) && maxUnpersistedMessages > 0))) {
+  if (
+    !(
+      maxUnpersistedMessages === Number.POSITIVE_INFINITY ||
+      (Number.isSafeInteger(maxUnpersistedMessages) && maxUnpersistedMessages > 0)
+    )
+  ) {
     issue('maxUnpersistedMessages', options.maxUnpersistedMessages, 'an integer > 0 (omit it to never pause)');
   }
   const commandTimeoutMs = options.commandTimeoutMs ?? 5_000;
-  if (!(Number.isInteger(commandTimeoutMs) && commandTimeoutMs > 0 && commandTimeoutMs <= 600_000)) issue('commandTimeoutMs', commandTimeoutMs, 'an integer in [1, 600000] ms');
-  if (options.redis !== undefined && (options.redis === null || typeof options.redis !== 'object')) issue('redis', options.redis, 'an ioredis options object');
+  if (!(Number.isInteger(commandTimeoutMs) && commandTimeoutMs > 0 && commandTimeoutMs <= 600_000))
+    issue('commandTimeoutMs', commandTimeoutMs, 'an integer in [1, 600000] ms');
+  if (options.redis !== undefined && (options.redis === null || typeof options.redis !== 'object'))
+    issue('redis', options.redis, 'an ioredis options object');
   if (issues.length > 0) throw new ConfigurationError(issues);
   return { url, redis: options.redis ?? {}, cluster, keyPrefix, maxUnpersistedMessages, commandTimeoutMs };
 }

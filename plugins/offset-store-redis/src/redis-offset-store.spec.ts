@@ -22,7 +22,11 @@ const q = (topic: string, queueId: number, brokerName = 'broker-a'): MessageQueu
 const newGroup = () => `g-${randomUUID().slice(0, 8)}`;
 
 function store(group: string, options: RedisOffsetStoreOptions = {}, events = new EventBus()): RedisOffsetStore {
-  const s = new RedisOffsetStore({ group, events, options: resolveRedisOffsetStoreOptions({ url: redis.url, ...options }) });
+  const s = new RedisOffsetStore({
+    group,
+    events,
+    options: resolveRedisOffsetStoreOptions({ url: redis.url, ...options }),
+  });
   open.push(s);
   return s;
 }
@@ -47,7 +51,12 @@ describe('RedisOffsetStore on a real redis-server', () => {
     s.update(q('orders', 3, 'broker-b'), 5, { increaseOnly: true });
     s.update(q(`%RETRY%${group}`, 0), 2, { increaseOnly: true });
     await s.persist([q('orders', 0), q('orders', 3, 'broker-b'), q(`%RETRY%${group}`, 0)]);
-    expect(await redisCall(redis.port, 'HGETALL', `offsets:{${group}}:orders`)).toEqual(['broker-a:0', '17', 'broker-b:3', '5']);
+    expect(await redisCall(redis.port, 'HGETALL', `offsets:{${group}}:orders`)).toEqual([
+      'broker-a:0',
+      '17',
+      'broker-b:3',
+      '5',
+    ]);
     expect(await redisCall(redis.port, 'HGET', `offsets:{${group}}:%RETRY%${group}`, 'broker-a:0')).toBe('2');
   });
 
@@ -105,12 +114,18 @@ describe('RedisOffsetStore on a real redis-server', () => {
     await redisCall(redis.port, 'HSET', `mqkit:offset:{${group}}:T`, 'broker-a:0', 'garbage');
     s.update(q('T', 0), 10, { increaseOnly: true });
     s.update(q('T', 1), 11, { increaseOnly: true });
-    const failure = await s.persist([q('T', 0), q('T', 1)]).then(() => undefined, (e: unknown) => e);
+    const failure = await s.persist([q('T', 0), q('T', 1)]).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(failure).toBeInstanceOf(OffsetStoreError);
     expect((failure as OffsetStoreError).key).toBe(`mqkit:offset:{${group}}:T`);
     expect((failure as OffsetStoreError).message).toContain('broker-a:0');
     expect(errors).toContain(failure);
-    expect(await redisCall(redis.port, 'HMGET', `mqkit:offset:{${group}}:T`, 'broker-a:0', 'broker-a:1')).toEqual(['garbage', '11']);
+    expect(await redisCall(redis.port, 'HMGET', `mqkit:offset:{${group}}:T`, 'broker-a:0', 'broker-a:1')).toEqual([
+      'garbage',
+      '11',
+    ]);
     s.reset(q('T', 0), 3);
     await s.persist([q('T', 0)]);
     expect(await redisCall(redis.port, 'HGET', `mqkit:offset:{${group}}:T`, 'broker-a:0')).toBe('3');

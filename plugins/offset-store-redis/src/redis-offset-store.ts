@@ -1,4 +1,11 @@
-import { OffsetStoreError, mqLabel, type EventBus, type MessageQueue, type OffsetStore, type ReadOffsetFrom } from '@mqkit/core';
+import {
+  OffsetStoreError,
+  mqLabel,
+  type EventBus,
+  type MessageQueue,
+  type OffsetStore,
+  type ReadOffsetFrom,
+} from '@mqkit/core';
 import { OffsetTable, toError, type OffsetEntry } from '@mqkit/core/internal';
 import { offsetFieldOf, offsetKeyOf, parseStoredOffset } from './offset-keys';
 import { PERSIST_OFFSETS_COMMAND, parsePersistOffsetsReply } from './persist-offsets.script';
@@ -28,7 +35,11 @@ export class RedisOffsetStore implements OffsetStore {
   private lastConnectionError: Error | undefined;
   private closed = false;
 
-  constructor(params: { readonly group: string; readonly events: EventBus; readonly options: ResolvedRedisOffsetStoreOptions }) {
+  constructor(params: {
+    readonly group: string;
+    readonly events: EventBus;
+    readonly options: ResolvedRedisOffsetStoreOptions;
+  }) {
     this.group = params.group;
     this.events = params.events;
     this.keyPrefix = params.options.keyPrefix;
@@ -41,7 +52,11 @@ export class RedisOffsetStore implements OffsetStore {
       if (!this.connected || this.closed) return;
       this.connected = false;
       const why = this.lastConnectionError ? `: ${this.lastConnectionError.message}` : '';
-      this.fail(new OffsetStoreError(`lost the connection to Redis (group ${this.group}); reconnecting${why}`, { cause: this.lastConnectionError }));
+      this.fail(
+        new OffsetStoreError(`lost the connection to Redis (group ${this.group}); reconnecting${why}`, {
+          cause: this.lastConnectionError,
+        }),
+      );
     });
     this.client.on('ready', () => {
       this.connected = true;
@@ -63,7 +78,11 @@ export class RedisOffsetStore implements OffsetStore {
     } catch (error) {
       this.client.disconnect();
       const cause = this.lastConnectionError ?? toError(error);
-      throw this.fail(new OffsetStoreError(`cannot connect to Redis for the offsets of group ${this.group}: ${cause.message}`, { cause }));
+      throw this.fail(
+        new OffsetStoreError(`cannot connect to Redis for the offsets of group ${this.group}: ${cause.message}`, {
+          cause,
+        }),
+      );
     }
   }
 
@@ -75,7 +94,12 @@ export class RedisOffsetStore implements OffsetStore {
     try {
       value = await this.client.hget(key, field);
     } catch (error) {
-      throw this.fail(new OffsetStoreError(`cannot read the offset of ${mqLabel(mq)} for group ${this.group} from Redis (${key} ${field}): ${toError(error).message}`, { key, cause: error }));
+      throw this.fail(
+        new OffsetStoreError(
+          `cannot read the offset of ${mqLabel(mq)} for group ${this.group} from Redis (${key} ${field}): ${toError(error).message}`,
+          { key, cause: error },
+        ),
+      );
     }
     if (value === null) return -1;
     const offset = parseStoredOffset(value);
@@ -107,7 +131,10 @@ export class RedisOffsetStore implements OffsetStore {
 
   /** Writes the dirty offsets of these queues; concurrent calls share flushes (see PersistCoalescer). */
   persist(mqs: Iterable<MessageQueue>): Promise<void> {
-    if (this.closed) return Promise.reject(new OffsetStoreError(`the Redis offset store of group ${this.group} is closed`, { retriable: false }));
+    if (this.closed)
+      return Promise.reject(
+        new OffsetStoreError(`the Redis offset store of group ${this.group} is closed`, { retriable: false }),
+      );
     return this.coalescer.request(mqs);
   }
 
@@ -157,16 +184,32 @@ export class RedisOffsetStore implements OffsetStore {
       reply = parsePersistOffsetsReply(await this.client[PERSIST_OFFSETS_COMMAND](keys.length, ...keys, ...args));
     } catch (error) {
       this.progress.failed(this.table.select());
-      const why = this.connected ? toError(error).message : 'Redis is unreachable (reconnecting with back-off); the offsets stay in memory and the first flush after the reconnect writes them';
-      throw this.fail(new OffsetStoreError(`cannot write ${entries.length} offset(s) of group ${this.group} to Redis: ${why}`, { cause: error }));
+      const why = this.connected
+        ? toError(error).message
+        : 'Redis is unreachable (reconnecting with back-off); the offsets stay in memory and the first flush after the reconnect writes them';
+      throw this.fail(
+        new OffsetStoreError(`cannot write ${entries.length} offset(s) of group ${this.group} to Redis: ${why}`, {
+          cause: error,
+        }),
+      );
     }
     const unreadable = new Set(reply.unreadable.map((u) => `${u.key} ${u.field}`));
-    const done = unreadable.size === 0 ? written : written.filter((w) => !unreadable.has(`${this.keyOf(w.entry.mq.topic)} ${offsetFieldOf(w.entry.mq)}`));
+    const done =
+      unreadable.size === 0
+        ? written
+        : written.filter((w) => !unreadable.has(`${this.keyOf(w.entry.mq.topic)} ${offsetFieldOf(w.entry.mq)}`));
     this.table.markPersisted(done);
     for (const { entry, offset } of done) this.progress.known(entry.mq, offset);
     this.progress.succeeded();
     this.emitCommits(done);
-    this.events.emit('offset-store.flush', { store: STORE, group: this.group, entries: entries.length, applied: reply.applied, skipped: reply.skipped, durationMs: Date.now() - started });
+    this.events.emit('offset-store.flush', {
+      store: STORE,
+      group: this.group,
+      entries: entries.length,
+      applied: reply.applied,
+      skipped: reply.skipped,
+      durationMs: Date.now() - started,
+    });
     if (reply.unreadable.length > 0) {
       const first = reply.unreadable[0]!;
       throw this.fail(
@@ -181,7 +224,8 @@ export class RedisOffsetStore implements OffsetStore {
 
   private emitCommits(done: ReadonlyArray<{ entry: OffsetEntry; offset: number }>): void {
     if (!this.events.has('consumer.commit')) return;
-    for (const { entry, offset } of done) this.events.emit('consumer.commit', { group: this.group, mq: entry.mq, offset });
+    for (const { entry, offset } of done)
+      this.events.emit('consumer.commit', { group: this.group, mq: entry.mq, offset });
   }
 
   /** Reports a failure on the event stream and returns it for throwing. */
@@ -194,6 +238,8 @@ export class RedisOffsetStore implements OffsetStore {
 /** Offsets are non-negative safe integers; anything else is a caller bug and is refused before it reaches Redis. */
 function checkOffset(mq: MessageQueue, offset: number, operation: string): void {
   if (!Number.isSafeInteger(offset) || offset < 0) {
-    throw new OffsetStoreError(`${operation}(${mqLabel(mq)}, ${String(offset)}): an offset is a non-negative integer`, { retriable: false });
+    throw new OffsetStoreError(`${operation}(${mqLabel(mq)}, ${String(offset)}): an offset is a non-negative integer`, {
+      retriable: false,
+    });
   }
 }

@@ -23,7 +23,8 @@ export function deliveredMessageType(message: Message): RocketMqMessageType | un
   if ((message.record.sysFlag & TRANSACTION_TYPE_MASK) === TRANSACTION_COMMIT_TYPE) return 'transaction';
   const { properties } = message;
   if (properties[MessageConst.SHARDING_KEY] !== undefined) return 'fifo';
-  if (properties[MessageConst.DELAY] !== undefined || TIMER_PROPERTIES.some((p) => properties[p] !== undefined)) return 'delay';
+  if (properties[MessageConst.DELAY] !== undefined || TIMER_PROPERTIES.some((p) => properties[p] !== undefined))
+    return 'delay';
   return undefined;
 }
 

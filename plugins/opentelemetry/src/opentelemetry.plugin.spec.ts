@@ -25,7 +25,11 @@ describe('openTelemetry() without options', () => {
     const process = await waitFor(() => clients.spans(`process ${topic}`)[0]);
     const [send] = clients.spans(`send ${topic}`);
     expect(process.parentSpanContext?.spanId).toBe(send!.spanContext().spanId);
-    expect(send!.instrumentationScope).toEqual({ name: '@mqkit/opentelemetry', version: '0.1.0', schemaUrl: undefined });
+    expect(send!.instrumentationScope).toEqual({
+      name: '@mqkit/opentelemetry',
+      version: '0.1.0',
+      schemaUrl: undefined,
+    });
   });
 
   it('with no propagator registered (an SDK-less setup), nothing travels: the process span starts its own trace', async () => {
@@ -34,7 +38,12 @@ describe('openTelemetry() without options', () => {
     const topic = uniqueName('T');
     clients.broker.createTopic({ topic, queues: 1 });
     const seen: Record<string, string>[] = [];
-    await clients.app([declare({ group: uniqueName('g'), topic }, (m: { properties: Record<string, string> }) => void seen.push(m.properties))]);
+    await clients.app([
+      declare(
+        { group: uniqueName('g'), topic },
+        (m: { properties: Record<string, string> }) => void seen.push(m.properties),
+      ),
+    ]);
     await (await clients.producer()).send({ topic, body: 'x' });
     const process = await waitFor(() => clients.spans(`process ${topic}`)[0]);
     expect(seen[0]).not.toHaveProperty('traceparent');

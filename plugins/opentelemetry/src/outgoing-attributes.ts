@@ -23,7 +23,11 @@ function deliveryTimestamp(message: OutgoingMessage, now: number): number | unde
  * a batch can hold neither delayed nor transactional messages (the producer refuses them).
  */
 export function outgoingAttributes(call: SendInvocation, now = Date.now()): Attributes {
-  if (call.kind === 'batch') return { [ATTR_MESSAGING_BATCH_MESSAGE_COUNT]: call.messages.length, [ATTR_MESSAGING_ROCKETMQ_MESSAGE_TYPE]: 'normal' };
+  if (call.kind === 'batch')
+    return {
+      [ATTR_MESSAGING_BATCH_MESSAGE_COUNT]: call.messages.length,
+      [ATTR_MESSAGING_ROCKETMQ_MESSAGE_TYPE]: 'normal',
+    };
   const message = call.messages[0];
   if (!message) return {};
   const attributes: Attributes = {};

@@ -45,7 +45,9 @@ describe('process spans', () => {
       'messaging.rocketmq.message.tag': 'paid',
       'messaging.rocketmq.message.keys': ['order-1'],
     });
-    expect(process.links.map((l) => [l.context.spanId, l.attributes?.['messaging.message.id']])).toEqual([[send!.spanContext().spanId, result.msgId]]);
+    expect(process.links.map((l) => [l.context.spanId, l.attributes?.['messaging.message.id']])).toEqual([
+      [send!.spanContext().spanId, result.msgId],
+    ]);
   });
 
   it('a throw is an ERROR span with the exception; a retry is another child of the same send span', async () => {
@@ -76,7 +78,9 @@ describe('process spans', () => {
     const topic = uniqueName('T');
     clients.broker.createTopic({ topic, queues: 1 });
     let calls = 0;
-    await clients.app([declare({ group: uniqueName('g'), topic }, () => (++calls === 1 ? RECONSUME_LATER : undefined))]);
+    await clients.app([
+      declare({ group: uniqueName('g'), topic }, () => (++calls === 1 ? RECONSUME_LATER : undefined)),
+    ]);
     await (await clients.producer()).send({ topic, body: 'x' });
     const [later] = await waitFor(() => {
       const spans = clients.spans(`process ${topic}`);
@@ -96,7 +100,10 @@ describe('process spans', () => {
     for (let i = 0; i < 3; i++) ids.push((await producer.send({ topic, body: `m${i}`, tags: `t${i}` })).msgId);
     const sizes: number[] = [];
     await clients.app([
-      declare({ group: uniqueName('g'), topic, batch: true, consumeMessageBatchMaxSize: 3 }, (ms: Message[]) => void sizes.push(ms.length)),
+      declare(
+        { group: uniqueName('g'), topic, batch: true, consumeMessageBatchMaxSize: 3 },
+        (ms: Message[]) => void sizes.push(ms.length),
+      ),
     ]);
     const process = await waitFor(() => clients.spans(`process ${topic}`)[0]);
     expect(sizes).toEqual([3]);
@@ -105,7 +112,12 @@ describe('process spans', () => {
     expect(process.attributes).not.toHaveProperty('messaging.message.id');
     const sends = clients.spans(`send ${topic}`);
     expect(process.links.map((l) => l.context.spanId)).toEqual(sends.map((s) => s.spanContext().spanId));
-    expect(process.links.map((l) => [l.attributes?.['messaging.message.id'], l.attributes?.['messaging.rocketmq.message.tag']])).toEqual(ids.map((id, i) => [id, `t${i}`]));
+    expect(
+      process.links.map((l) => [
+        l.attributes?.['messaging.message.id'],
+        l.attributes?.['messaging.rocketmq.message.tag'],
+      ]),
+    ).toEqual(ids.map((id, i) => [id, `t${i}`]));
   });
 
   it('a batch handler given one message counts it and still parents the span on its send', async () => {
@@ -127,7 +139,10 @@ describe('process spans', () => {
     const dir = await mkdtemp(join(tmpdir(), 'mqkit-otel-'));
     let process: ReadableSpan;
     try {
-      await clients.app([declare({ group, topic, messageModel: 'BROADCASTING' }, () => undefined)], { namespace: 'tenant1', offsetStore: fileOffsetStore({ dir }) });
+      await clients.app([declare({ group, topic, messageModel: 'BROADCASTING' }, () => undefined)], {
+        namespace: 'tenant1',
+        offsetStore: fileOffsetStore({ dir }),
+      });
       await (await clients.producer({ namespace: 'tenant1' })).send({ topic, body: 'x' });
       process = await waitFor(() => clients.spans(`process ${topic}`)[0]);
       await clients.close();

@@ -14,7 +14,10 @@ import { recordRefusal, runInSpan } from './span-outcome';
 import { clientAttributes, type Tracing } from './tracing';
 
 /** What a handler may answer instead of throwing to have its messages retried. */
-const REFUSALS: ReadonlySet<unknown> = new Set([ConsumeStatus.RECONSUME_LATER, ConsumeStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT]);
+const REFUSALS: ReadonlySet<unknown> = new Set([
+  ConsumeStatus.RECONSUME_LATER,
+  ConsumeStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT,
+]);
 
 /**
  * One CONSUMER span `process <topic>` per handler call, the handler running in its context (its own spans and
@@ -33,7 +36,9 @@ export class ProcessSpanHook implements ConsumeHook {
     const { messages } = call;
     const first = messages[0];
     const created = messages.map((m) => extractCreationContext(propagator, m.properties));
-    const links: Link[] = created.flatMap((c, i) => (c.span ? [{ context: c.span, attributes: deliveredMessageAttributes(messages[i]!) }] : []));
+    const links: Link[] = created.flatMap((c, i) =>
+      c.span ? [{ context: c.span, attributes: deliveredMessageAttributes(messages[i]!) }] : [],
+    );
     const single = messages.length === 1;
     const parent = single ? created[0]!.context : ROOT_CONTEXT;
     const topic = first?.topic ?? call.mq.topic;

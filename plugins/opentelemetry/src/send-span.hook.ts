@@ -2,7 +2,12 @@ import type { SendHook, SendInvocation, SendKind, SendResult } from '@mqkit/core
 import { SpanKind, context, trace, type Link, type TextMapSetter } from '@opentelemetry/api';
 import { extractCreationContext } from './creation-context';
 import { outgoingAttributes } from './outgoing-attributes';
-import { ATTR_MESSAGING_DESTINATION_NAME, ATTR_MESSAGING_MESSAGE_ID, ATTR_MESSAGING_OPERATION_NAME, ATTR_MESSAGING_OPERATION_TYPE } from './semconv';
+import {
+  ATTR_MESSAGING_DESTINATION_NAME,
+  ATTR_MESSAGING_MESSAGE_ID,
+  ATTR_MESSAGING_OPERATION_NAME,
+  ATTR_MESSAGING_OPERATION_TYPE,
+} from './semconv';
 import { runInSpan } from './span-outcome';
 import { clientAttributes, type Tracing } from './tracing';
 
@@ -62,7 +67,8 @@ export class SendSpanHook implements SendHook {
     });
     return runInSpan(span, parent, proceed, (results) => {
       // A sync send of one message tells its id (UNIQ_KEY, what consumers see as msgId); oneway and request don't.
-      if (call.kind !== 'batch' && results.length === 1) span.setAttribute(ATTR_MESSAGING_MESSAGE_ID, results[0]!.msgId);
+      if (call.kind !== 'batch' && results.length === 1)
+        span.setAttribute(ATTR_MESSAGING_MESSAGE_ID, results[0]!.msgId);
     });
   }
 }

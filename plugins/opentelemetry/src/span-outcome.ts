@@ -31,7 +31,12 @@ export function recordRefusal(span: Span, status: string): void {
  * Runs `work` with `span` active under `parent` (so what it traces and sends is the span's child), hands its
  * result to `settled`, records a throw on the span, and ends the span either way.
  */
-export async function runInSpan<R>(span: Span, parent: Context, work: () => Promise<R>, settled: (result: R) => void): Promise<R> {
+export async function runInSpan<R>(
+  span: Span,
+  parent: Context,
+  work: () => Promise<R>,
+  settled: (result: R) => void,
+): Promise<R> {
   try {
     const result = await context.with(trace.setSpan(parent, span), work);
     settled(result);

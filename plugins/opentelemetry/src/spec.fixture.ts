@@ -1,8 +1,22 @@
-import { createConsumerApp, createProducer, type ConsumerApp, type ConsumerAppOptions, type ConsumerDeclaration, type ConsumerOptions, type StandaloneProducer, type StandaloneProducerOptions } from '@mqkit/core';
+import {
+  createConsumerApp,
+  createProducer,
+  type ConsumerApp,
+  type ConsumerAppOptions,
+  type ConsumerDeclaration,
+  type ConsumerOptions,
+  type StandaloneProducer,
+  type StandaloneProducerOptions,
+} from '@mqkit/core';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { fastBroker } from '@mqkit/transport-memory/testing';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from '@opentelemetry/sdk-trace-base';
 import { randomUUID } from 'node:crypto';
 import { openTelemetry, type OpenTelemetryOptions } from './opentelemetry.plugin';
 
@@ -13,7 +27,10 @@ export const uniqueName = (prefix: string): string => `${prefix}-${randomUUID().
  * first offset by default: a send right after `start()` may come before the group's first rebalance.
  */
 export function declare(options: ConsumerOptions, handle: (input: never) => unknown): ConsumerDeclaration {
-  return { options: { consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', ...options }, handler: { className: 'Traced', method: 'handle', resolve: () => ({ handle }) } };
+  return {
+    options: { consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', ...options },
+    handler: { className: 'Traced', method: 'handle', resolve: () => ({ handle }) },
+  };
 }
 
 /** An embedded broker, clients on it traced into one in-memory exporter; `close()` stops them all. */
@@ -31,13 +48,28 @@ export class TracedClients {
   }
 
   async producer(options: Partial<StandaloneProducerOptions> = {}): Promise<StandaloneProducer> {
-    const producer = await createProducer({ transport: memoryTransport({ broker: this.broker }), group: uniqueName('p'), profile: 'fast', plugins: [openTelemetry(this.tracing)], ...options });
+    const producer = await createProducer({
+      transport: memoryTransport({ broker: this.broker }),
+      group: uniqueName('p'),
+      profile: 'fast',
+      plugins: [openTelemetry(this.tracing)],
+      ...options,
+    });
     this.stops.push(() => producer.stop());
     return producer;
   }
 
-  async app(consumers: ConsumerAppOptions['consumers'], options: Partial<ConsumerAppOptions> = {}): Promise<ConsumerApp> {
-    const app = await createConsumerApp({ transport: memoryTransport({ broker: this.broker }), consumers, profile: 'fast', plugins: [openTelemetry(this.tracing)], ...options });
+  async app(
+    consumers: ConsumerAppOptions['consumers'],
+    options: Partial<ConsumerAppOptions> = {},
+  ): Promise<ConsumerApp> {
+    const app = await createConsumerApp({
+      transport: memoryTransport({ broker: this.broker }),
+      consumers,
+      profile: 'fast',
+      plugins: [openTelemetry(this.tracing)],
+      ...options,
+    });
     this.stops.push(() => app.stop({ timeoutMs: 2_000 }));
     await app.start();
     return app;

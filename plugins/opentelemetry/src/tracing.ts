@@ -1,5 +1,10 @@
 import type { Attributes, TextMapPropagator, Tracer } from '@opentelemetry/api';
-import { ATTR_MESSAGING_CLIENT_ID, ATTR_MESSAGING_ROCKETMQ_NAMESPACE, ATTR_MESSAGING_SYSTEM, MESSAGING_SYSTEM_ROCKETMQ } from './semconv';
+import {
+  ATTR_MESSAGING_CLIENT_ID,
+  ATTR_MESSAGING_ROCKETMQ_NAMESPACE,
+  ATTR_MESSAGING_SYSTEM,
+  MESSAGING_SYSTEM_ROCKETMQ,
+} from './semconv';
 
 /** What both hooks of one client share: where spans go, how context travels, who the client is. */
 export interface Tracing {

@@ -1,4 +1,12 @@
-import { BrokerError, DEFAULT_DELAY_LEVELS_MS, PullStatus, parseSubscription, type MessageQueue, type OutgoingRecord, type PullRequest } from '@mqkit/core';
+import {
+  BrokerError,
+  DEFAULT_DELAY_LEVELS_MS,
+  PullStatus,
+  parseSubscription,
+  type MessageQueue,
+  type OutgoingRecord,
+  type PullRequest,
+} from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EmbeddedBroker } from './embedded-broker';
@@ -71,7 +79,10 @@ describe('EmbeddedBroker store and pull', () => {
     const b = broker();
     b.createTopic({ topic: 'T', queues: 1 });
     b.send(mq(), record('a'));
-    expect(await b.pull(pull({ offset: 1, suspendMs: 10 }))).toMatchObject({ status: PullStatus.NO_NEW_MSG, nextBeginOffset: 1 });
+    expect(await b.pull(pull({ offset: 1, suspendMs: 10 }))).toMatchObject({
+      status: PullStatus.NO_NEW_MSG,
+      nextBeginOffset: 1,
+    });
     const controller = new AbortController();
     const held = b.pull(pull({ offset: 1, suspendMs: 60_000 }), controller.signal);
     controller.abort();
@@ -86,7 +97,9 @@ describe('EmbeddedBroker store and pull', () => {
     process.on('warning', onWarning);
     try {
       const controllers = Array.from({ length: 32 }, () => new AbortController());
-      const held = controllers.map((c, q) => b.pull(pull({ mq: mq(q), suspendMs: 60_000 }), c.signal).catch((e: unknown) => e));
+      const held = controllers.map((c, q) =>
+        b.pull(pull({ mq: mq(q), suspendMs: 60_000 }), c.signal).catch((e: unknown) => e),
+      );
       // A warning is emitted on a later tick: let one pass with every pull held.
       await new Promise<void>((resolve) => setImmediate(resolve));
       for (const c of controllers) c.abort();
@@ -119,7 +132,10 @@ describe('EmbeddedBroker store and pull', () => {
     expect(first.messages.map((m) => m.body.toString())).toEqual(['3']);
     expect(first.nextBeginOffset).toBe(3);
     b.send(mq(), record('4', { TAGS: 'other' }));
-    expect(await b.pull(pull({ subscription: sub, offset: 3 }))).toMatchObject({ status: PullStatus.NO_MATCHED_MSG, nextBeginOffset: 4 });
+    expect(await b.pull(pull({ subscription: sub, offset: 3 }))).toMatchObject({
+      status: PullStatus.NO_MATCHED_MSG,
+      nextBeginOffset: 4,
+    });
   });
 
   it('commits the piggy-backed offset of a pull', async () => {
@@ -140,7 +156,13 @@ describe('EmbeddedBroker store and pull', () => {
     await waitFor(() => Date.now() > storedBy);
     const t = Date.now();
     b.send(mq(), record('b'));
-    expect([b.minOffset(mq()), b.maxOffset(mq()), b.searchOffset(mq(), t), b.searchOffset(mq(), 0), b.searchOffset(mq(), t + 60_000)]).toEqual([0, 2, 1, 0, 2]);
+    expect([
+      b.minOffset(mq()),
+      b.maxOffset(mq()),
+      b.searchOffset(mq(), t),
+      b.searchOffset(mq(), 0),
+      b.searchOffset(mq(), t + 60_000),
+    ]).toEqual([0, 2, 1, 0, 2]);
   });
 
   it('validates sends like RocketMQ brokers, and auto-creates topics only when allowed', () => {
@@ -155,8 +177,16 @@ describe('EmbeddedBroker store and pull', () => {
 });
 
 describe('EmbeddedBroker groups, retry, locks', () => {
-  const handlers = (notices: string[]) => ({ notifyConsumerIdsChanged: (g: string) => notices.push(g), resetOffsets: async () => undefined });
-  const registration = { group: 'g', messageModel: 'CLUSTERING' as const, consumeFromWhere: 'CONSUME_FROM_LAST_OFFSET' as const, subscriptions: [parseSubscription('T', '*')] };
+  const handlers = (notices: string[]) => ({
+    notifyConsumerIdsChanged: (g: string) => notices.push(g),
+    resetOffsets: async () => undefined,
+  });
+  const registration = {
+    group: 'g',
+    messageModel: 'CLUSTERING' as const,
+    consumeFromWhere: 'CONSUME_FROM_LAST_OFFSET' as const,
+    subscriptions: [parseSubscription('T', '*')],
+  };
 
   it('notifies members on join, leave and disconnect; creates the retry topic on heartbeat', async () => {
     const b = broker();

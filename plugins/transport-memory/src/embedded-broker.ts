@@ -31,7 +31,13 @@ import { GroupRegistry } from './broker/group-registry';
 import { LockTable } from './broker/lock-table';
 import { BrokerOutages } from './broker/broker-outages';
 import { pullFrom } from './broker/pull-reader';
-import { DEFAULT_TRANSACTION_SETTINGS, HalfMessages, type HalfMessage, type HalfOutcome, type TransactionSettings } from './broker/half-messages';
+import {
+  DEFAULT_TRANSACTION_SETTINGS,
+  HalfMessages,
+  type HalfMessage,
+  type HalfOutcome,
+  type TransactionSettings,
+} from './broker/half-messages';
 import { StoredMessage } from './broker/stored-message';
 import { TimerWheel } from './broker/timer-wheel';
 import { TopicStore } from './broker/topic-store';
@@ -76,7 +82,10 @@ export interface BrokerChannelHandlers {
   /** RESET_CONSUMER_CLIENT_OFFSET. */
   resetOffsets(group: string, offsets: ReadonlyArray<{ mq: MessageQueue; offset: number }>): Promise<void>;
   /** CHECK_TRANSACTION_STATE; undefined when the client has no transactional producer of the group. */
-  checkTransaction?(producerGroup: string, record: MessageRecord): Promise<'COMMIT_MESSAGE' | 'ROLLBACK_MESSAGE' | 'UNKNOW' | undefined>;
+  checkTransaction?(
+    producerGroup: string,
+    record: MessageRecord,
+  ): Promise<'COMMIT_MESSAGE' | 'ROLLBACK_MESSAGE' | 'UNKNOW' | undefined>;
   /** PUSH_REPLY_MESSAGE_TO_CLIENT: a reply to a request of this client. */
   receiveReply?(record: MessageRecord): void;
   /** CONSUME_MESSAGE_DIRECTLY; undefined when the client runs no such group. */
@@ -110,12 +119,15 @@ export class EmbeddedBroker {
   /** The admin reads (consumer progress, topic stats, connections, message lookups) and subscription groups. */
   readonly admin: EmbeddedClusterAdmin;
   private readonly expiryTimer: NodeJS.Timeout;
-  private readonly options: Required<Omit<EmbeddedBrokerOptions, 'brokerNames' | 'clusterName' | 'delayLevelsMs' | 'delayTimeScale' | 'transaction'>>;
+  private readonly options: Required<
+    Omit<EmbeddedBrokerOptions, 'brokerNames' | 'clusterName' | 'delayLevelsMs' | 'delayTimeScale' | 'transaction'>
+  >;
   private closed = false;
 
   /** The process-wide broker `memoryTransport()` uses when given none. */
   static default(): EmbeddedBroker {
-    if (!EmbeddedBroker.defaultInstance || EmbeddedBroker.defaultInstance.closed) EmbeddedBroker.defaultInstance = new EmbeddedBroker();
+    if (!EmbeddedBroker.defaultInstance || EmbeddedBroker.defaultInstance.closed)
+      EmbeddedBroker.defaultInstance = new EmbeddedBroker();
     return EmbeddedBroker.defaultInstance;
   }
 
@@ -137,11 +149,17 @@ export class EmbeddedBroker {
     this.timers = new TimerWheel(scale);
     const tx = { ...DEFAULT_TRANSACTION_SETTINGS, ...options.transaction };
     this.halves = new HalfMessages(
-      { ...tx, transactionTimeOutMs: tx.transactionTimeOutMs * scale, transactionCheckIntervalMs: tx.transactionCheckIntervalMs * scale },
+      {
+        ...tx,
+        transactionTimeOutMs: tx.transactionTimeOutMs * scale,
+        transactionCheckIntervalMs: tx.transactionCheckIntervalMs * scale,
+      },
       (half) => this.askProducers(half),
       (half, outcome) => this.endHalf(half, outcome),
     );
-    this.delays = new DelayScheduler((options.delayLevelsMs ?? DEFAULT_DELAY_LEVELS_MS).map((ms) => Math.max(1, Math.round(ms * scale))));
+    this.delays = new DelayScheduler(
+      (options.delayLevelsMs ?? DEFAULT_DELAY_LEVELS_MS).map((ms) => Math.max(1, Math.round(ms * scale))),
+    );
     this.groups = new GroupRegistry((group) => this.notifyGroup(group));
     this.locks = new LockTable(this.options.lockExpiryMs);
     this.store = new TopicStore(this.brokerNames);
@@ -157,7 +175,10 @@ export class EmbeddedBroker {
         return { connected: channel !== undefined, status: channel?.runningInfo?.(group) };
       },
     });
-    this.expiryTimer = setInterval(() => this.expireChannels(), Math.max(20, Math.min(10_000, this.options.channelExpiryMs / 4)));
+    this.expiryTimer = setInterval(
+      () => this.expireChannels(),
+      Math.max(20, Math.min(10_000, this.options.channelExpiryMs / 4)),
+    );
     this.expiryTimer.unref();
   }
 
@@ -189,9 +210,19 @@ export class EmbeddedBroker {
    */
   async consumeMessageDirectly(group: string, clientId: string, message: StoredMessage): Promise<DirectConsumeResult> {
     const channel = this.channels.get(clientId);
-    if (!channel) throw new BrokerError(`The Consumer <${group}> <${clientId}> not online`, { responseCode: 1, retriable: false, brokerName: message.brokerName });
+    if (!channel)
+      throw new BrokerError(`The Consumer <${group}> <${clientId}> not online`, {
+        responseCode: 1,
+        retriable: false,
+        brokerName: message.brokerName,
+      });
     const result = await channel.consumeDirectly?.(group, message, message.brokerName);
-    if (!result) throw new BrokerError(`The Consumer Group <${group}> not exist in this consumer`, { responseCode: 1, retriable: false, brokerName: message.brokerName });
+    if (!result)
+      throw new BrokerError(`The Consumer Group <${group}> not exist in this consumer`, {
+        responseCode: 1,
+        retriable: false,
+        brokerName: message.brokerName,
+      });
     return result;
   }
 
@@ -220,7 +251,8 @@ export class EmbeddedBroker {
     this.outages.crash(brokerName);
     this.locks.forgetBroker(brokerName);
     if (options.offsets === 'lost') {
-      for (const table of this.offsets.values()) for (const key of [...table.keys()]) if (key.split('\u0000')[1] === brokerName) table.delete(key);
+      for (const table of this.offsets.values())
+        for (const key of [...table.keys()]) if (key.split('\u0000')[1] === brokerName) table.delete(key);
     }
     for (const topic of this.store.topicsOn(brokerName)) this.store.announce(topic);
   }
@@ -244,7 +276,9 @@ export class EmbeddedBroker {
   connect(clientId: string, handlers: BrokerChannelHandlers): void {
     this.assertOpen();
     if (this.channels.has(clientId)) {
-      throw new IllegalStateError(`client id ${clientId} is already connected to the embedded broker; give each app its own instanceName`);
+      throw new IllegalStateError(
+        `client id ${clientId} is already connected to the embedded broker; give each app its own instanceName`,
+      );
     }
     this.channels.set(clientId, handlers);
   }
@@ -256,7 +290,11 @@ export class EmbeddedBroker {
     for (const clients of this.producers.values()) clients.delete(clientId);
   }
 
-  heartbeat(clientId: string, registrations: readonly ConsumerRegistration[], producerGroups: readonly string[] = []): void {
+  heartbeat(
+    clientId: string,
+    registrations: readonly ConsumerRegistration[],
+    producerGroups: readonly string[] = [],
+  ): void {
     this.assertChannel(clientId);
     for (const group of producerGroups) {
       let clients = this.producers.get(group);
@@ -286,35 +324,56 @@ export class EmbeddedBroker {
   /** SEND_BATCH_MESSAGE: every record to one queue, in order; msgId joins the UNIQ_KEYs, queueOffset is the first's. */
   sendBatch(mq: MessageQueue, records: readonly OutgoingRecord[], bornHost = '127.0.0.1:0'): SendResult {
     const results = records.map((r) => this.send(mq, r, bornHost));
-    return { ...results[0]!, msgId: results.map((r) => r.msgId).join(','), offsetMsgId: results.map((r) => r.offsetMsgId).join(',') };
+    return {
+      ...results[0]!,
+      msgId: results.map((r) => r.msgId).join(','),
+      offsetMsgId: results.map((r) => r.offsetMsgId).join(','),
+    };
   }
 
   send(mq: MessageQueue, incoming: OutgoingRecord, bornHost = '127.0.0.1:0'): SendResult {
     this.assertOpen();
     // The consumer's decoder inflates compressed bodies and clears the flag (RocketMQ's MessageDecoder); doing it
     // once at store time gives every consumer the same view without inflating per pull.
-    const inflated = incoming.sysFlag & 0x1 ? { ...incoming, body: inflateSync(incoming.body), sysFlag: incoming.sysFlag & ~0x701 } : incoming;
+    const inflated =
+      incoming.sysFlag & 0x1
+        ? { ...incoming, body: inflateSync(incoming.body), sysFlag: incoming.sysFlag & ~0x701 }
+        : incoming;
     // SendMessageProcessor adds the cluster to every message it stores: a replier names the reply topic by it.
     const properties = copyProperties(inflated.properties);
     properties[MessageConst.CLUSTER] = this.clusterName;
     const record: OutgoingRecord = { ...inflated, properties };
     const { topic } = record;
-    if (!NAME_PATTERN.test(topic)) throw new BrokerError(`topic ${topic} is invalid`, { responseCode: 29, retriable: false });
-    if (FORBIDDEN_TOPICS.has(topic)) throw new BrokerError(`sending to topic ${topic} is forbidden`, { responseCode: 16, retriable: false });
-    if (record.body.length > this.options.maxMessageSize) throw new BrokerError(`message body ${record.body.length} bytes exceeds ${this.options.maxMessageSize}`, { responseCode: 13, retriable: false });
+    if (!NAME_PATTERN.test(topic))
+      throw new BrokerError(`topic ${topic} is invalid`, { responseCode: 29, retriable: false });
+    if (FORBIDDEN_TOPICS.has(topic))
+      throw new BrokerError(`sending to topic ${topic} is forbidden`, { responseCode: 16, retriable: false });
+    if (record.body.length > this.options.maxMessageSize)
+      throw new BrokerError(`message body ${record.body.length} bytes exceeds ${this.options.maxMessageSize}`, {
+        responseCode: 13,
+        retriable: false,
+      });
     if (!this.store.has(topic)) {
-      if (!this.options.autoCreateTopic) throw new BrokerError(`topic[${topic}] not exist`, { responseCode: 17, brokerName: mq.brokerName });
+      if (!this.options.autoCreateTopic)
+        throw new BrokerError(`topic[${topic}] not exist`, { responseCode: 17, brokerName: mq.brokerName });
       this.createTopic({ topic });
     }
     this.outages.assertUp(mq.brokerName);
     const queue = this.store.queue(mq);
-    if (!queue) throw new BrokerError(`queueId ${mq.queueId} of ${topic} on ${mq.brokerName} does not exist`, { responseCode: 29, retriable: false, brokerName: mq.brokerName });
+    if (!queue)
+      throw new BrokerError(`queueId ${mq.queueId} of ${topic} on ${mq.brokerName} does not exist`, {
+        responseCode: 29,
+        retriable: false,
+        brokerName: mq.brokerName,
+      });
     const delay = Number(record.properties[MessageConst.DELAY] ?? 0);
     const uniq = record.properties[MessageConst.UNIQ_KEY] ?? '';
     if (delay > 0) {
       // Delayed: parked in the delay level, then appended to the real queue (RocketMQ's SCHEDULE_TOPIC_XXXX).
       const { [MessageConst.DELAY]: _ignored, ...properties } = record.properties;
-      this.delays.schedule(delay, () => this.store.append(mq, { ...record, properties }, bornHost, record.reconsumeTimes ?? 0));
+      this.delays.schedule(delay, () =>
+        this.store.append(mq, { ...record, properties }, bornHost, record.reconsumeTimes ?? 0),
+      );
       return { status: 'SEND_OK', msgId: uniq, offsetMsgId: '', messageQueue: mq, queueOffset: -1 };
     }
     if (record.sysFlag & TRANSACTION_PREPARED_TYPE) {
@@ -327,17 +386,34 @@ export class EmbeddedBroker {
     if (due !== undefined) {
       const now = Date.now();
       // SendMessageProcessor's answers for WHEEL_TIMER_NOT_ENABLE and WHEEL_TIMER_MSG_ILLEGAL.
-      if (!this.options.timerWheelEnable) throw new BrokerError('accurate timer message is not enabled, timerWheelEnable is false; broker setting: timerWheelEnable=true is needed for timer messages', { responseCode: 1, retriable: false, brokerName: mq.brokerName });
+      if (!this.options.timerWheelEnable)
+        throw new BrokerError(
+          'accurate timer message is not enabled, timerWheelEnable is false; broker setting: timerWheelEnable=true is needed for timer messages',
+          { responseCode: 1, retriable: false, brokerName: mq.brokerName },
+        );
       if (!Number.isFinite(due) || due - now > this.options.timerMaxDelaySec * 1000) {
-        throw new BrokerError(`timer message illegal, the delay time should not be bigger than the max delay ${this.options.timerMaxDelaySec * 1000}ms; or if set del msg, the delay time should be bigger than the current time; broker setting: timerMaxDelaySec bounds the delay of a timer message`, { responseCode: 13, retriable: false, brokerName: mq.brokerName });
+        throw new BrokerError(
+          `timer message illegal, the delay time should not be bigger than the max delay ${this.options.timerMaxDelaySec * 1000}ms; or if set del msg, the delay time should be bigger than the current time; broker setting: timerMaxDelaySec bounds the delay of a timer message`,
+          { responseCode: 13, retriable: false, brokerName: mq.brokerName },
+        );
       }
       if (due > now) {
-        this.timers.schedule(due, () => void (this.closed || this.store.append(mq, record, bornHost, record.reconsumeTimes ?? 0)), now);
+        this.timers.schedule(
+          due,
+          () => void (this.closed || this.store.append(mq, record, bornHost, record.reconsumeTimes ?? 0)),
+          now,
+        );
         return { status: 'SEND_OK', msgId: uniq, offsetMsgId: '', messageQueue: mq, queueOffset: -1 };
       }
     }
     const stored = this.store.append(mq, record, bornHost, record.reconsumeTimes ?? 0);
-    return { status: 'SEND_OK', msgId: uniq || stored.offsetMsgId, offsetMsgId: stored.offsetMsgId, messageQueue: mq, queueOffset: stored.queueOffset };
+    return {
+      status: 'SEND_OK',
+      msgId: uniq || stored.offsetMsgId,
+      offsetMsgId: stored.offsetMsgId,
+      messageQueue: mq,
+      queueOffset: stored.queueOffset,
+    };
   }
 
   /**
@@ -350,7 +426,11 @@ export class EmbeddedBroker {
     const { record } = request;
     const requester = record.properties[MessageConst.REPLY_TO_CLIENT];
     const fail = (remark: string): never => {
-      throw new BrokerError(`reply to ${record.topic} on ${request.brokerName} failed: code 1 (${remark})`, { responseCode: 1, retriable: false, brokerName: request.brokerName });
+      throw new BrokerError(`reply to ${record.topic} on ${request.brokerName} failed: code 1 (${remark})`, {
+        responseCode: 1,
+        retriable: false,
+        brokerName: request.brokerName,
+      });
     };
     if (requester === undefined) fail('reply message properties[REPLY_TO_CLIENT] is null');
     const channel = this.channels.get(requester!);
@@ -358,7 +438,24 @@ export class EmbeddedBroker {
     if (!channel?.receiveReply || !registered) fail(`push reply message fail, channel of <${requester}> not found.`);
     const body = record.sysFlag & 0x1 ? inflateSync(record.body) : record.body;
     const now = Date.now();
-    channel!.receiveReply!(new StoredMessage(record.topic, request.brokerName, 0, -1, -1, body, { ...record.properties, PUSH_REPLY_TIME: String(now) }, record.flag, record.sysFlag & ~0x701, record.bornTimestamp, bornHost, now, this.store.storeHost(request.brokerName), 0));
+    channel!.receiveReply!(
+      new StoredMessage(
+        record.topic,
+        request.brokerName,
+        0,
+        -1,
+        -1,
+        body,
+        { ...record.properties, PUSH_REPLY_TIME: String(now) },
+        record.flag,
+        record.sysFlag & ~0x701,
+        record.bornTimestamp,
+        bornHost,
+        now,
+        this.store.storeHost(request.brokerName),
+        0,
+      ),
+    );
   }
 
   /** END_TRANSACTION: commits or rolls back an open half message (UNKNOW leaves it to the checks). */
@@ -375,15 +472,29 @@ export class EmbeddedBroker {
   pull(request: PullRequest, signal?: AbortSignal): Promise<PullResult> {
     if (this.closed) return Promise.reject(new BrokerError('embedded broker is closed', { responseCode: 14 }));
     const { mq, group } = request;
-    if (this.outages.isDown(mq.brokerName)) return Promise.reject(new BrokerError(`broker ${mq.brokerName} is down (crashed)`, { responseCode: 14, brokerName: mq.brokerName }));
+    if (this.outages.isDown(mq.brokerName))
+      return Promise.reject(
+        new BrokerError(`broker ${mq.brokerName} is down (crashed)`, { responseCode: 14, brokerName: mq.brokerName }),
+      );
     const queue = this.store.queue(mq);
     if (!queue) {
-      return Promise.reject(new BrokerError(`topic[${mq.topic}] queue ${mq.queueId} on ${mq.brokerName} not exist`, { responseCode: 17, brokerName: mq.brokerName }));
+      return Promise.reject(
+        new BrokerError(`topic[${mq.topic}] queue ${mq.queueId} on ${mq.brokerName} not exist`, {
+          responseCode: 17,
+          brokerName: mq.brokerName,
+        }),
+      );
     }
     if (request.subscription.expressionType !== 'TAG' && !this.options.enablePropertyFilter) {
-      return Promise.reject(new BrokerError(`The broker does not support consumer to filter message by ${request.subscription.expressionType}`, { responseCode: 1, retriable: false, brokerName: mq.brokerName }));
+      return Promise.reject(
+        new BrokerError(
+          `The broker does not support consumer to filter message by ${request.subscription.expressionType}`,
+          { responseCode: 1, retriable: false, brokerName: mq.brokerName },
+        ),
+      );
     }
-    if (request.commitOffset !== undefined && request.commitOffset >= 0) this.commitConsumerOffset(group, mq, request.commitOffset);
+    if (request.commitOffset !== undefined && request.commitOffset >= 0)
+      this.commitConsumerOffset(group, mq, request.commitOffset);
     return pullFrom(queue, request, signal, this.outages.aliveSignal(mq.brokerName));
   }
 
@@ -392,7 +503,11 @@ export class EmbeddedBroker {
     if (subscription.expressionType === 'TAG') return;
     const brokerName = this.brokerNames[0]!;
     if (!this.options.enablePropertyFilter) {
-      throw new SubscriptionRejectedError({ brokerName, setting: 'enablePropertyFilter', remark: `The broker does not support consumer to filter message by ${subscription.expressionType}` });
+      throw new SubscriptionRejectedError({
+        brokerName,
+        setting: 'enablePropertyFilter',
+        remark: `The broker does not support consumer to filter message by ${subscription.expressionType}`,
+      });
     }
     try {
       compileSql92(subscription.expression);
@@ -436,7 +551,11 @@ export class EmbeddedBroker {
    * Admin reset (RocketMQ's INVOKE_BROKER_TO_RESET_OFFSET): moves the group's offset of every queue of the topic
    * to the first message stored at or after `timestamp`, and pushes the new offsets to every connected member.
    */
-  async resetOffsetByTimestamp(group: string, topic: string, timestamp: number): Promise<Array<{ mq: MessageQueue; offset: number }>> {
+  async resetOffsetByTimestamp(
+    group: string,
+    topic: string,
+    timestamp: number,
+  ): Promise<Array<{ mq: MessageQueue; offset: number }>> {
     const entries = this.subscribeQueues(topic).map((mq) => ({ mq, offset: this.searchOffset(mq, timestamp) }));
     for (const { mq, offset } of entries) this.commitConsumerOffset(group, mq, offset);
     const members = this.groups.consumerIds(group);
@@ -460,18 +579,31 @@ export class EmbeddedBroker {
     properties[MessageConst.RETRY_TOPIC] ??= message.topic;
     properties[MessageConst.ORIGIN_MESSAGE_ID] ??= message.offsetMsgId;
     delete properties[MessageConst.DELAY];
-    const base = { body: message.body, flag: message.flag, sysFlag: message.sysFlag, bornTimestamp: message.bornTimestamp, properties };
+    const base = {
+      body: message.body,
+      flag: message.flag,
+      sysFlag: message.sysFlag,
+      bornTimestamp: message.bornTimestamp,
+      properties,
+    };
     if (message.reconsumeTimes >= request.maxReconsumeTimes || request.delayLevel < 0) {
       const dlq = dlqTopicOf(group);
       this.store.ensureOneQueue(dlq, brokerName);
-      this.store.append({ topic: dlq, brokerName, queueId: 0 }, { ...base, topic: dlq }, message.bornHost, message.reconsumeTimes);
+      this.store.append(
+        { topic: dlq, brokerName, queueId: 0 },
+        { ...base, topic: dlq },
+        message.bornHost,
+        message.reconsumeTimes,
+      );
       return;
     }
     const retry = retryTopicOf(group);
     this.store.ensureOneQueue(retry, brokerName);
     const level = request.delayLevel === 0 ? 3 + message.reconsumeTimes : request.delayLevel;
     const mq = { topic: retry, brokerName, queueId: 0 };
-    this.delays.schedule(level, () => this.store.append(mq, { ...base, topic: retry }, message.bornHost, message.reconsumeTimes + 1));
+    this.delays.schedule(level, () =>
+      this.store.append(mq, { ...base, topic: retry }, message.bornHost, message.reconsumeTimes + 1),
+    );
   }
 
   /** Locks what it can on the brokers that are up (a batch to a crashed broker grants nothing, as in RocketMQ). */
@@ -503,13 +635,29 @@ export class EmbeddedBroker {
   private notifyGroup(group: string): void {
     // The broker notifies asynchronously, over the network in RocketMQ.
     setImmediate(() => {
-      for (const clientId of this.groups.consumerIds(group)) this.channels.get(clientId)?.notifyConsumerIdsChanged(group);
+      for (const clientId of this.groups.consumerIds(group))
+        this.channels.get(clientId)?.notifyConsumerIdsChanged(group);
     });
   }
 
   /** CHECK_TRANSACTION_STATE to the live producers of the half message's group, until one answers. */
   private async askProducers(half: HalfMessage): Promise<HalfOutcome | undefined> {
-    const record = new StoredMessage(half.mq.topic, half.mq.brokerName, half.mq.queueId, 0, 0, half.record.body, half.record.properties, half.record.flag, half.record.sysFlag, half.record.bornTimestamp, half.bornHost, half.storedAt, '127.0.0.1:10911', 0);
+    const record = new StoredMessage(
+      half.mq.topic,
+      half.mq.brokerName,
+      half.mq.queueId,
+      0,
+      0,
+      half.record.body,
+      half.record.properties,
+      half.record.flag,
+      half.record.sysFlag,
+      half.record.bornTimestamp,
+      half.bornHost,
+      half.storedAt,
+      '127.0.0.1:10911',
+      0,
+    );
     for (const clientId of this.producers.get(half.producerGroup) ?? []) {
       const outcome = await this.channels.get(clientId)?.checkTransaction?.(half.producerGroup, record);
       if (outcome) return outcome;
@@ -522,7 +670,16 @@ export class EmbeddedBroker {
     if (this.closed || outcome === 'ROLLBACK_MESSAGE') return;
     const { [MessageConst.TRANSACTION_PREPARED]: _prepared, ...properties } = half.record.properties;
     if (outcome === 'COMMIT_MESSAGE') {
-      this.store.append(half.mq, { ...half.record, properties, sysFlag: (half.record.sysFlag & ~TRANSACTION_PREPARED_TYPE) | TRANSACTION_COMMIT_TYPE }, half.bornHost, 0);
+      this.store.append(
+        half.mq,
+        {
+          ...half.record,
+          properties,
+          sysFlag: (half.record.sysFlag & ~TRANSACTION_PREPARED_TYPE) | TRANSACTION_COMMIT_TYPE,
+        },
+        half.bornHost,
+        0,
+      );
       return;
     }
     // Past transactionCheckMax: kept where no consumer reads (RocketMQ's TRANS_CHECK_MAX_TIME_TOPIC).
@@ -541,6 +698,7 @@ export class EmbeddedBroker {
 
   private assertChannel(clientId: string): void {
     this.assertOpen();
-    if (!this.channels.has(clientId)) throw new BrokerError(`client ${clientId} is not connected`, { responseCode: 14 });
+    if (!this.channels.has(clientId))
+      throw new BrokerError(`client ${clientId} is not connected`, { responseCode: 14 });
   }
 }

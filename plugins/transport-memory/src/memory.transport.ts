@@ -76,7 +76,8 @@ export function memoryTransport(options: MemoryTransportOptions = {}): Transport
         // Every method is async: answers come on a later microtask, as over a network.
         clusterAdmin: broker.admin,
         offsetAdmin: {
-          resetOffsetByTimestamp: async (group, topic, timestamp) => void (await broker.resetOffsetByTimestamp(group, topic, timestamp)),
+          resetOffsetByTimestamp: async (group, topic, timestamp) =>
+            void (await broker.resetOffsetByTimestamp(group, topic, timestamp)),
         },
         close: async () => {
           broker.disconnect(clientId);

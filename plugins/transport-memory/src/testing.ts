@@ -6,5 +6,11 @@ import { EmbeddedBroker, type EmbeddedBrokerOptions } from './embedded-broker';
  * with the app's `profile: 'fast'`.
  */
 export function fastBroker(options: EmbeddedBrokerOptions = {}): EmbeddedBroker {
-  return new EmbeddedBroker({ delayLevelsMs: DEFAULT_DELAY_LEVELS_MS, delayTimeScale: 0.01, lockExpiryMs: 1_000, channelExpiryMs: 1_500, ...options });
+  return new EmbeddedBroker({
+    delayLevelsMs: DEFAULT_DELAY_LEVELS_MS,
+    delayTimeScale: 0.01,
+    lockExpiryMs: 1_000,
+    channelExpiryMs: 1_500,
+    ...options,
+  });
 }

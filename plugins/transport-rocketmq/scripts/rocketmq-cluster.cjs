@@ -17,7 +17,9 @@ function loadKit() {
   try {
     return require(path.join(__dirname, '..', 'dist', 'testing.js'));
   } catch (error) {
-    process.stderr.write(`build the package first (cd plugins/transport-rocketmq && npx tsc -p tsconfig.build.json): ${error.message}\n`);
+    process.stderr.write(
+      `build the package first (cd plugins/transport-rocketmq && npx tsc -p tsconfig.build.json): ${error.message}\n`,
+    );
     process.exit(2);
   }
 }
@@ -33,7 +35,9 @@ async function main(argv) {
   if (command === 'provision') {
     const started = Date.now();
     const dist = await kit.provisionRocketMq();
-    process.stdout.write(`${JSON.stringify({ version: dist.version, libDir: dist.libDir, ms: Date.now() - started })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ version: dist.version, libDir: dist.libDir, ms: Date.now() - started })}\n`,
+    );
     return;
   }
   if (command === 'reap') {

@@ -19,7 +19,14 @@ export {
   languageName,
   type LanguageName,
 } from './protocol/remoting-codes';
-export { emptyFields, isOneway, isResponse, remotingCommand, stringFields, type RemotingCommand } from './protocol/remoting-command';
+export {
+  emptyFields,
+  isOneway,
+  isResponse,
+  remotingCommand,
+  stringFields,
+  type RemotingCommand,
+} from './protocol/remoting-command';
 
 // Frames and headers
 export { decodeCommand, encodeCommand } from './protocol/frame.codec';
@@ -28,12 +35,29 @@ export { decodeJsonHeader, encodeJsonHeader, type CommandHeader } from './protoc
 export { decodeRocketMqHeader, encodeRocketMqHeader } from './protocol/rocketmq-header.codec';
 
 // Messages and bodies
-export { decodeMessageRecord, decodeMessageRecords, MIN_RECORD_SIZE, offsetMsgIdOf, type MessageDecodeOptions } from './protocol/message-record.decoder';
+export {
+  decodeMessageRecord,
+  decodeMessageRecords,
+  MIN_RECORD_SIZE,
+  offsetMsgIdOf,
+  type MessageDecodeOptions,
+} from './protocol/message-record.decoder';
 export { encodeMessageRecord, type MessageRecordInput } from './protocol/message-record.encoder';
 export { decodeBatchBody, encodeBatchBody, type BatchEntry, type DecodedBatchEntry } from './protocol/batch-body.codec';
-export { decodeProperties, encodeProperties, NAME_VALUE_SEPARATOR, PROPERTY_SEPARATOR } from './protocol/properties.codec';
+export {
+  decodeProperties,
+  encodeProperties,
+  NAME_VALUE_SEPARATOR,
+  PROPERTY_SEPARATOR,
+} from './protocol/properties.codec';
 export { DEFAULT_MAX_INFLATED_BYTES, deflateBody, inflateBody, type InflatedBody } from './protocol/body-compression';
-export { formatIpv6, formatSocketAddress, isV4Mapped, parseSocketAddress, type RawSocketAddress } from './protocol/socket-address.codec';
+export {
+  formatIpv6,
+  formatSocketAddress,
+  isV4Mapped,
+  parseSocketAddress,
+  type RawSocketAddress,
+} from './protocol/socket-address.codec';
 export { formatLong, parseLong, readSafeInt64, toSafeNumber } from './protocol/checked-long';
 export {
   FASTJSON_MAX_DEPTH,
@@ -49,7 +73,16 @@ export {
 export { stringifyFastJson, type FastJsonWritable } from './protocol/fastjson.writer';
 
 // Client requests and responses (pure builders and parsers)
-export { asArray, asInt, asObject, asString, expectCode, jsonBody, longField, optionalLongField } from './client/broker-response';
+export {
+  asArray,
+  asInt,
+  asObject,
+  asString,
+  expectCode,
+  jsonBody,
+  longField,
+  optionalLongField,
+} from './client/broker-response';
 export {
   brokerAddressOf,
   MASTER_ID,
@@ -62,7 +95,13 @@ export {
   type QueueData,
   type TopicRoute,
 } from './client/topic-route.codec';
-export { heartbeatRequest, parseHeartbeatResponse, unregisterRequest, type ConsumeType, type HeartbeatInput } from './client/heartbeat.codec';
+export {
+  heartbeatRequest,
+  parseHeartbeatResponse,
+  unregisterRequest,
+  type ConsumeType,
+  type HeartbeatInput,
+} from './client/heartbeat.codec';
 export { parsePullResponse, pullMessageRequest, type PullOutcome } from './client/pull-message.codec';
 export {
   parseConsumerRunningInfoRequest,
@@ -80,7 +119,13 @@ export {
   searchOffsetRequest,
   updateConsumerOffsetRequest,
 } from './client/consumer-offset.codec';
-export { AUTO_CREATE_TOPIC, DEFAULT_TOPIC_QUEUE_NUMS, parseSendResponse, sendBatchRequest, sendMessageRequest } from './client/send-message.codec';
+export {
+  AUTO_CREATE_TOPIC,
+  DEFAULT_TOPIC_QUEUE_NUMS,
+  parseSendResponse,
+  sendBatchRequest,
+  sendMessageRequest,
+} from './client/send-message.codec';
 export { sendBackRequest, type SendBackInput } from './client/send-back.codec';
 export { lockBatchRequest, parseLockBatchResponse, unlockBatchRequest } from './client/lock-batch.codec';
 export { consumerListRequest, parseConsumerListResponse } from './client/consumer-list.codec';
@@ -90,16 +135,33 @@ export { parseResetOffsetResponse, resetOffsetRequest } from './client/reset-off
 export { consumerRunningInfoBody, isConsumerStatus, type RunningInfoInput } from './client/consumer-running-info.codec';
 export { consumeStatsRequest, parseConsumeStats } from './client/consume-stats.codec';
 export { parseTopicStats, topicStatsRequest } from './client/topic-stats.codec';
-export { consumerConnectionRequest, parseConsumerConnection, parseSubscriptionData } from './client/consumer-connection.codec';
+export {
+  consumerConnectionRequest,
+  parseConsumerConnection,
+  parseSubscriptionData,
+} from './client/consumer-connection.codec';
 export { consumerRunningInfoRequest, parseOwnedQueues } from './client/running-info-request.codec';
-export { parseQueryMessageResponse, parseViewMessageResponse, queryMessageRequest, UNIQUE_KEY_QUERY_FLAG, viewMessageRequest } from './client/query-message.codec';
-export { createSubscriptionGroupRequest, parseCreateSubscriptionGroupResponse } from './client/subscription-group.codec';
+export {
+  parseQueryMessageResponse,
+  parseViewMessageResponse,
+  queryMessageRequest,
+  UNIQUE_KEY_QUERY_FLAG,
+  viewMessageRequest,
+} from './client/query-message.codec';
+export {
+  createSubscriptionGroupRequest,
+  parseCreateSubscriptionGroupResponse,
+} from './client/subscription-group.codec';
 export { parseTopicList, topicListRequest } from './client/topic-list.codec';
 export { decodeOffsetMsgId, type OffsetMessageId } from './protocol/message-id.codec';
 
 // The transport's parts (one session per app, one class per role)
 export { RocketMqSession } from './transport/rocketmq-session';
-export { checkTransportOptions, resolveTransportOptions, type ResolvedTransportOptions } from './transport/rocketmq-transport.options';
+export {
+  checkTransportOptions,
+  resolveTransportOptions,
+  type ResolvedTransportOptions,
+} from './transport/rocketmq-transport.options';
 export { NameServerClient } from './route/name-server.client';
 export { TopicRouteTable, type RouteTableHooks } from './route/topic-route.table';
 export { routeFingerprint } from './route/route-fingerprint';
@@ -116,11 +178,28 @@ export { RocketMqClusterAdmin } from './roles/cluster-admin.role';
 export { brokerRequestHandler, type BrokerRequestDeps } from './roles/broker-request.handler';
 
 // ACL
-export { aclSignature, aclSigningContent, checkCredentials, signExtFields, ACCESS_KEY, SECURITY_TOKEN, SIGNATURE } from './acl/acl-signer';
+export {
+  aclSignature,
+  aclSigningContent,
+  checkCredentials,
+  signExtFields,
+  ACCESS_KEY,
+  SECURITY_TOKEN,
+  SIGNATURE,
+} from './acl/acl-signer';
 
 // Connections
-export { RemotingConnection, type RemotingConnectionOptions, type RemotingConnectionState } from './remoting/remoting-connection';
+export {
+  RemotingConnection,
+  type RemotingConnectionOptions,
+  type RemotingConnectionState,
+} from './remoting/remoting-connection';
 export { RemotingClient } from './remoting/remoting-client';
 export { openSocket, parseAddress } from './remoting/open-socket';
 export { RECONNECT_DEFAULTS, reconnectDelay } from './remoting/reconnect-backoff';
-export type { OutgoingRequest, RemotingReply, RemotingRequestHandler, RequestOptions } from './remoting/remoting-request';
+export type {
+  OutgoingRequest,
+  RemotingReply,
+  RemotingRequestHandler,
+  RequestOptions,
+} from './remoting/remoting-request';

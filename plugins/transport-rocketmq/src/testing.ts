@@ -4,7 +4,13 @@
  * `MQKIT_ROCKETMQ_NAMESRV` pointing at a running cluster. See HARNESS.md.
  */
 export { RocketMqHarnessError, type RocketMqHarnessFailure } from './testing/rocketmq-harness.error';
-export { ROCKETMQ_VERSION, NAMESRV_ENV, CACHE_DIR_ENV, rocketMqVersion, mqkitCacheDir } from './testing/rocketmq-harness.settings';
+export {
+  ROCKETMQ_VERSION,
+  NAMESRV_ENV,
+  CACHE_DIR_ENV,
+  rocketMqVersion,
+  mqkitCacheDir,
+} from './testing/rocketmq-harness.settings';
 export { findJavaToolchain, parseJavaVersion, type JavaToolchain } from './testing/java-toolchain';
 export { provisionRocketMq, type RocketMqDistribution, type ProvisionOptions } from './testing/rocketmq-provisioner';
 export { replicaName, startRocketMqCluster, type RocketMqClusterOptions } from './testing/start-rocketmq-cluster';

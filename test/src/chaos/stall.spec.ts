@@ -28,7 +28,10 @@ describe('a member that was frozen (its clock jumped past stallThresholdMs)', ()
     const stalls: string[] = [];
     app.on('consumer.error', (e) => void (e.where === 'stall' && stalls.push(e.error.message)));
     const released: number[] = [];
-    app.on('consumer.rebalance', (e) => void (e.topic === topic && e.added.length > 0 && released.push(e.added.length)));
+    app.on(
+      'consumer.rebalance',
+      (e) => void (e.topic === topic && e.added.length > 0 && released.push(e.added.length)),
+    );
     await harness.produce(topic, 500);
     await waitFor(() => seen.unique === 500);
     const addedBefore = released.length;
@@ -36,7 +39,14 @@ describe('a member that was frozen (its clock jumped past stallThresholdMs)', ()
     await waitFor(() => stalls.length === 1, { message: 'a stall reported' });
     expect(stalls[0]).toMatch(/frozen for \d+ ms/);
     // The queues were dropped and taken again.
-    await waitFor(() => released.length > addedBefore && app.consumer(group).status().queues.filter((q) => q.mq.topic === topic && q.state === 'active').length === 2);
+    await waitFor(
+      () =>
+        released.length > addedBefore &&
+        app
+          .consumer(group)
+          .status()
+          .queues.filter((q) => q.mq.topic === topic && q.state === 'active').length === 2,
+    );
     await harness.produce(topic, 500, { from: 500 });
     await waitFor(() => seen.unique === 1_000);
     expect(seen.missing(1_000)).toEqual([]);

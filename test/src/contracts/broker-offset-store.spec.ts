@@ -25,7 +25,15 @@ describe('broker offset store on the embedded broker', () =>
           const events = new EventBus();
           const clientId = `127.0.0.1@contract-${++members}`;
           const transport = await memoryTransport({ broker }).connect({ clientId, profile: FAST_PROFILE, events });
-          return brokerOffsetStore().create({ group, clientId, instanceName: undefined, messageModel: 'CLUSTERING', container, events, transport });
+          return brokerOffsetStore().create({
+            group,
+            clientId,
+            instanceName: undefined,
+            messageModel: 'CLUSTERING',
+            container,
+            events,
+            transport,
+          });
         },
         dispose: () => broker.close(),
       };

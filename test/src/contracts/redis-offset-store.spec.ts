@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { EventBus } from '@mqkit/core';
 import { describeOffsetStoreContract } from '@mqkit/core/testing';
-import { DEFAULT_KEY_PREFIX, RedisOffsetStore, offsetFieldOf, offsetKeyOf, resolveRedisOffsetStoreOptions } from '@mqkit/offset-store-redis';
+import {
+  DEFAULT_KEY_PREFIX,
+  RedisOffsetStore,
+  offsetFieldOf,
+  offsetKeyOf,
+  resolveRedisOffsetStoreOptions,
+} from '@mqkit/offset-store-redis';
 import { redisCall, startRedisServer, type RedisServerHandle } from '@mqkit/offset-store-redis/testing';
 import { afterAll, beforeAll, describe } from 'vitest';
 
@@ -23,7 +29,13 @@ describe('redis offset store', () =>
         group,
         createStore: () => new RedisOffsetStore({ group, events: new EventBus(), options }),
         corrupt: async (mq) => {
-          await redisCall(redis.port, 'HSET', offsetKeyOf(DEFAULT_KEY_PREFIX, group, mq.topic), offsetFieldOf(mq), 'twelve');
+          await redisCall(
+            redis.port,
+            'HSET',
+            offsetKeyOf(DEFAULT_KEY_PREFIX, group, mq.topic),
+            offsetFieldOf(mq),
+            'twelve',
+          );
         },
       };
     },

@@ -25,14 +25,26 @@ describe('BROADCASTING', () => {
     const seen = [new Deliveries(), new Deliveries(), new Deliveries()];
     const apps = [];
     for (let i = 0; i < 3; i++) {
-      const Handler = consumerClass({ group, topic, messageModel: 'BROADCASTING', consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m) => seen[i]!.record(m.payload.seq));
-      apps.push({ Handler, app: await harness.app([Handler], { offsetStore: fileOffsetStore({ dir, name: `member-${i}` }) }) });
+      const Handler = consumerClass(
+        { group, topic, messageModel: 'BROADCASTING', consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+        (m) => seen[i]!.record(m.payload.seq),
+      );
+      apps.push({
+        Handler,
+        app: await harness.app([Handler], { offsetStore: fileOffsetStore({ dir, name: `member-${i}` }) }),
+      });
     }
     await harness.produce(topic, 1_000);
     await waitFor(() => seen.every((s) => s.unique === 1_000));
     expect(seen.map((s) => s.duplicates)).toEqual([0, 0, 0]);
     // Each instance owns every queue.
-    for (const { app } of apps) expect(app.consumer(group).status().queues.filter((q) => q.mq.topic === topic)).toHaveLength(4);
+    for (const { app } of apps)
+      expect(
+        app
+          .consumer(group)
+          .status()
+          .queues.filter((q) => q.mq.topic === topic),
+      ).toHaveLength(4);
     // Restart member 0 from its file: it gets only what was sent while it was away.
     await apps[0]!.app.stop();
     const file = JSON.parse(await readFile(join(dir, 'member-0', group, 'offsets.json'), 'utf8'));
@@ -55,7 +67,12 @@ describe('BROADCASTING', () => {
     await mkdir(join(dir, 'solo', group), { recursive: true });
     await writeFile(path, '{"version":1,"group":"x","offs');
     const Handler = consumerClass({ group, topic, messageModel: 'BROADCASTING' }, () => undefined);
-    const app = await createConsumerApp({ transport: memoryTransport({ broker: harness.broker }), consumers: [Handler], offsetStore: fileOffsetStore({ dir, name: 'solo' }), profile: 'fast' });
+    const app = await createConsumerApp({
+      transport: memoryTransport({ broker: harness.broker }),
+      consumers: [Handler],
+      offsetStore: fileOffsetStore({ dir, name: 'solo' }),
+      profile: 'fast',
+    });
     const error = await app.start().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OffsetStoreError);
     expect((error as Error).message).toContain(path);

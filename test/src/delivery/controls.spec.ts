@@ -13,7 +13,9 @@ describe('operational controls', () => {
     const group = unique('g');
     harness.broker.createTopic({ topic, queues: 2 });
     const seen = new Deliveries();
-    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m) => seen.record(m.payload.seq));
+    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m) =>
+      seen.record(m.payload.seq),
+    );
     const app = await harness.app([Handler]);
     await harness.produce(topic, 500);
     await waitFor(() => seen.unique === 500);
@@ -23,7 +25,12 @@ describe('operational controls', () => {
     // Paused: no pull goes out, so nothing new arrives however long we look.
     const pulls: number[] = [];
     const off = app.on('consumer.pull', (e) => pulls.push(e.found));
-    await waitFor(() => app.consumer(group).status().queues.every((q) => q.cachedCount === 0));
+    await waitFor(() =>
+      app
+        .consumer(group)
+        .status()
+        .queues.every((q) => q.cachedCount === 0),
+    );
     const before = seen.unique;
     await new Promise((r) => setTimeout(r, 300)); // a window in which a running consumer would have pulled
     expect(seen.unique).toBe(before);
@@ -58,14 +65,28 @@ describe('operational controls', () => {
     await harness.produce(topic, 600, { from: 600 });
     await waitFor(() => seen.unique === 1_200);
     const expected = new Map<number, number>();
-    for (let q = 0; q < 6; q++) expected.set(q, harness.broker.searchOffset({ topic, brokerName: 'broker-a', queueId: q }, mark));
+    for (let q = 0; q < 6; q++)
+      expected.set(q, harness.broker.searchOffset({ topic, brokerName: 'broker-a', queueId: q }, mark));
     resetDone = true;
     const totalBefore = seen.total;
     await apps[1]!.consumer(group).resetOffsetByTimestamp(mark);
     // Every queue, whichever member owns it, is consumed again from the first message stored at or after `mark`.
-    await waitFor(() => seen.total - totalBefore === 600, { timeoutMs: 20_000, message: () => `${seen.total - totalBefore} re-delivered` });
+    await waitFor(() => seen.total - totalBefore === 600, {
+      timeoutMs: 20_000,
+      message: () => `${seen.total - totalBefore} re-delivered`,
+    });
     for (let q = 0; q < 6; q++) expect(Math.min(...(firstOffsets.get(q) ?? [Infinity]))).toBe(expected.get(q));
-    expect(new Set(apps.flatMap((a) => a.consumer(group).status().queues.filter((x) => x.mq.topic === topic).map((x) => x.mq.queueId))).size).toBe(6);
+    expect(
+      new Set(
+        apps.flatMap((a) =>
+          a
+            .consumer(group)
+            .status()
+            .queues.filter((x) => x.mq.topic === topic)
+            .map((x) => x.mq.queueId),
+        ),
+      ).size,
+    ).toBe(6);
   }, 30_000);
 
   it('messageQueueListener gets the full and the allocated set on every change', async () => {
@@ -75,13 +96,19 @@ describe('operational controls', () => {
     harness.broker.createTopic({ topic, queues: 4 });
     const events: { member: string; all: MessageQueue[]; mine: MessageQueue[] }[] = [];
     const Handler = consumerClass({ group, topic }, () => undefined);
-    const listener = (member: string) => (e: { group: string; topic: string; mqAll: readonly MessageQueue[]; mqAssigned: readonly MessageQueue[] }) => {
-      if (e.topic === topic) events.push({ member, all: [...e.mqAll], mine: [...e.mqAssigned] });
-    };
+    const listener =
+      (member: string) =>
+      (e: { group: string; topic: string; mqAll: readonly MessageQueue[]; mqAssigned: readonly MessageQueue[] }) => {
+        if (e.topic === topic) events.push({ member, all: [...e.mqAll], mine: [...e.mqAssigned] });
+      };
     await harness.app([Handler], { messageQueueListener: listener('a') });
     await waitFor(() => events.some((e) => e.member === 'a' && e.mine.length === 4));
     await harness.app([Handler], { messageQueueListener: listener('b') });
-    await waitFor(() => events.some((e) => e.member === 'a' && e.mine.length === 2) && events.some((e) => e.member === 'b' && e.mine.length === 2));
+    await waitFor(
+      () =>
+        events.some((e) => e.member === 'a' && e.mine.length === 2) &&
+        events.some((e) => e.member === 'b' && e.mine.length === 2),
+    );
     const a = events.filter((e) => e.member === 'a').at(-1)!;
     const b = events.filter((e) => e.member === 'b').at(-1)!;
     expect(b.all.map((q) => q.queueId)).toEqual([0, 1, 2, 3]);

@@ -7,10 +7,13 @@ let harness: Harness;
 afterEach(async () => harness?.close());
 
 function group3(topic: string, group: string, seen: Deliveries, exclusiveHandoff: boolean) {
-  return consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', exclusiveHandoff, consumeThreadMax: 8 }, async (m) => {
-    await new Promise((r) => setImmediate(r));
-    seen.record(m.payload.seq);
-  });
+  return consumerClass(
+    { group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', exclusiveHandoff, consumeThreadMax: 8 },
+    async (m) => {
+      await new Promise((r) => setImmediate(r));
+      seen.record(m.payload.seq);
+    },
+  );
 }
 
 describe('exclusive handoff (CONCURRENTLY under broker locks)', () => {
@@ -46,20 +49,42 @@ describe('exclusive handoff (CONCURRENTLY under broker locks)', () => {
     const apps = [await harness.app([Handler]), await harness.app([Handler]), await harness.app([Handler])];
     const total = 9_000;
     const producing = harness.produce(topic, total);
-    await waitFor(() => seen.unique > 3_000 && apps.every((a) => a.consumer(group).status().queues.filter((q) => q.mq.topic === topic).length === 2), { timeoutMs: 20_000 });
+    await waitFor(
+      () =>
+        seen.unique > 3_000 &&
+        apps.every(
+          (a) =>
+            a
+              .consumer(group)
+              .status()
+              .queues.filter((q) => q.mq.topic === topic).length === 2,
+        ),
+      { timeoutMs: 20_000 },
+    );
     const victim = apps[2]!;
-    const orphaned = victim.consumer(group).status().queues.filter((q) => q.mq.topic === topic).map((q) => q.mq);
+    const orphaned = victim
+      .consumer(group)
+      .status()
+      .queues.filter((q) => q.mq.topic === topic)
+      .map((q) => q.mq);
     expect(orphaned.length).toBeGreaterThan(0);
     await simulateCrash(victim);
     // Survivors learn of the death at once (its connection closed) but may take its queues only once its broker
     // locks expired: while the broker still says the victim holds a queue, no survivor may own it.
     for (const mq of orphaned) expect(harness.broker.lockHolder(group, mq)).toBe(victim.clientId);
     const survivors = apps.slice(0, 2);
-    const ownedBySurvivor = (queueId: number) => survivors.some((a) => a.consumer(group).status().queues.some((q) => q.mq.queueId === queueId && q.mq.topic === topic && q.state === 'active'));
+    const ownedBySurvivor = (queueId: number) =>
+      survivors.some((a) =>
+        a
+          .consumer(group)
+          .status()
+          .queues.some((q) => q.mq.queueId === queueId && q.mq.topic === topic && q.state === 'active'),
+      );
     let violations = 0;
     await waitFor(
       () => {
-        for (const mq of orphaned) if (harness.broker.lockHolder(group, mq) === victim.clientId && ownedBySurvivor(mq.queueId)) violations++;
+        for (const mq of orphaned)
+          if (harness.broker.lockHolder(group, mq) === victim.clientId && ownedBySurvivor(mq.queueId)) violations++;
         return orphaned.every((mq) => ownedBySurvivor(mq.queueId));
       },
       { timeoutMs: 20_000, intervalMs: 2 },
@@ -70,7 +95,7 @@ describe('exclusive handoff (CONCURRENTLY under broker locks)', () => {
     expect(seen.missing(total)).toEqual([]);
   }, 60_000);
 
-  it('without it, behaviour is RocketMQ\'s: a joining member takes its queues while the old owner still drains them, and no lock is taken', async () => {
+  it("without it, behaviour is RocketMQ's: a joining member takes its queues while the old owner still drains them, and no lock is taken", async () => {
     harness = new Harness();
     const topic = unique('T');
     const group = unique('g');
@@ -82,19 +107,37 @@ describe('exclusive handoff (CONCURRENTLY under broker locks)', () => {
     // joins: its release of the queues it loses has to wait for them. One message per queue (the producer sends
     // round-robin): with more, the eight calls could all come from two queues, and a queue with no running call is
     // released at once instead of drained.
-    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', consumeThreadMax: 8 }, async () => {
-      running++;
-      await gate;
-    });
+    const Handler = consumerClass(
+      { group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', consumeThreadMax: 8 },
+      async () => {
+        running++;
+        await gate;
+      },
+    );
     const first = await harness.app([Handler]);
     await harness.produce(topic, 4);
-    await waitFor(() => running === 4 && first.consumer(group).status().queues.filter((q) => q.mq.topic === topic && q.inflight > 0).length === 4);
+    await waitFor(
+      () =>
+        running === 4 &&
+        first
+          .consumer(group)
+          .status()
+          .queues.filter((q) => q.mq.topic === topic && q.inflight > 0).length === 4,
+    );
     const second = await harness.app([Handler]);
-    const queuesOf = (app: ConsumerApp, state: string) => app.consumer(group).status().queues.filter((q) => q.mq.topic === topic && q.state === state).map((q) => q.mq.queueId);
+    const queuesOf = (app: ConsumerApp, state: string) =>
+      app
+        .consumer(group)
+        .status()
+        .queues.filter((q) => q.mq.topic === topic && q.state === state)
+        .map((q) => q.mq.queueId);
     // The joiner consumes its half while the first member is still draining that half: they overlap, as in RocketMQ.
-    await waitFor(() => queuesOf(second, 'active').length === 2 && queuesOf(first, 'draining').length === 2, { message: () => JSON.stringify([queuesOf(first, 'draining'), queuesOf(second, 'active')]) });
+    await waitFor(() => queuesOf(second, 'active').length === 2 && queuesOf(first, 'draining').length === 2, {
+      message: () => JSON.stringify([queuesOf(first, 'draining'), queuesOf(second, 'active')]),
+    });
     expect(queuesOf(second, 'active').sort()).toEqual(queuesOf(first, 'draining').sort());
-    for (let q = 0; q < 4; q++) expect(harness.broker.lockHolder(group, { topic, brokerName: 'broker-a', queueId: q })).toBeUndefined();
+    for (let q = 0; q < 4; q++)
+      expect(harness.broker.lockHolder(group, { topic, brokerName: 'broker-a', queueId: q })).toBeUndefined();
     release();
   });
 });

@@ -16,18 +16,28 @@ describe('ORDERLY consumption', () => {
     const running = new Map<string, number>();
     let overlap = 0;
     let delivered = 0;
-    const Handler = consumerClass({ group, topic, consumeMode: 'ORDERLY', consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', batch: true, consumeMessageBatchMaxSize: 4 }, async (batch, ctx) => {
-      const key = mqKey(ctx.mq);
-      running.set(key, (running.get(key) ?? 0) + 1);
-      if (running.get(key)! > 1) overlap++;
-      // The broker lock of this queue is held by this very member while it consumes.
-      await new Promise((r) => setImmediate(r));
-      const list = log.get(key) ?? [];
-      for (const m of batch) list.push(m.queueOffset);
-      log.set(key, list);
-      delivered += batch.length;
-      running.set(key, running.get(key)! - 1);
-    });
+    const Handler = consumerClass(
+      {
+        group,
+        topic,
+        consumeMode: 'ORDERLY',
+        consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
+        batch: true,
+        consumeMessageBatchMaxSize: 4,
+      },
+      async (batch, ctx) => {
+        const key = mqKey(ctx.mq);
+        running.set(key, (running.get(key) ?? 0) + 1);
+        if (running.get(key)! > 1) overlap++;
+        // The broker lock of this queue is held by this very member while it consumes.
+        await new Promise((r) => setImmediate(r));
+        const list = log.get(key) ?? [];
+        for (const m of batch) list.push(m.queueOffset);
+        log.set(key, list);
+        delivered += batch.length;
+        running.set(key, running.get(key)! - 1);
+      },
+    );
     const apps: ConsumerApp[] = [await harness.app([Handler]), await harness.app([Handler])];
     const total = 6_000;
     const producing = harness.produce(topic, total);
@@ -38,7 +48,12 @@ describe('ORDERLY consumption', () => {
     await waitFor(() => delivered > 4_000);
     apps.push(await harness.app([Handler]));
     await producing;
-    await waitFor(() => new Set([...log.values()].flat()).size > 0 && [...log.values()].reduce((n, l) => n + new Set(l).size, 0) === total, { timeoutMs: 30_000 });
+    await waitFor(
+      () =>
+        new Set([...log.values()].flat()).size > 0 &&
+        [...log.values()].reduce((n, l) => n + new Set(l).size, 0) === total,
+      { timeoutMs: 30_000 },
+    );
     expect(overlap).toBe(0);
     for (const [queue, offsets] of log) {
       const increasing = offsets.every((o, i) => i === 0 || o > offsets[i - 1]!);
@@ -47,7 +62,8 @@ describe('ORDERLY consumption', () => {
     }
     // Every owned queue is locked at the broker by its owner.
     for (const app of apps) {
-      for (const q of app.consumer(group).status().queues) expect(harness.broker.lockHolder(group, q.mq)).toBe(app.clientId);
+      for (const q of app.consumer(group).status().queues)
+        expect(harness.broker.lockHolder(group, q.mq)).toBe(app.clientId);
     }
   }, 60_000);
 
@@ -58,7 +74,14 @@ describe('ORDERLY consumption', () => {
     harness.broker.createTopic({ topic, queues: 1 });
     const calls: [number, number, number][] = [];
     const Handler = consumerClass(
-      { group, topic, consumeMode: 'ORDERLY', consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', maxReconsumeTimes: 2, suspendCurrentQueueTimeMillis: 50 },
+      {
+        group,
+        topic,
+        consumeMode: 'ORDERLY',
+        consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
+        maxReconsumeTimes: 2,
+        suspendCurrentQueueTimeMillis: 50,
+      },
       (m) => {
         calls.push([m.payload.seq, m.reconsumeTimes, Date.now()]);
         if (m.payload.seq === 1) return SUSPEND_CURRENT_QUEUE_A_MOMENT;

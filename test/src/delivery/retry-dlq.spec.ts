@@ -15,14 +15,17 @@ describe('retry and dead letters (CONCURRENTLY)', () => {
     harness.broker.createTopic({ topic, queues: 1 });
     const poison = new Map<number, number[]>();
     const good = new Deliveries();
-    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', maxReconsumeTimes: 3 }, (m) => {
-      if (m.payload.seq === 0) {
-        poison.set(m.reconsumeTimes, [...(poison.get(m.reconsumeTimes) ?? []), m.queueOffset]);
-        expect(m.topic).toBe(topic); // the original topic, not %RETRY%
-        throw new Error('poison');
-      }
-      good.record(m.payload.seq);
-    });
+    const Handler = consumerClass(
+      { group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', maxReconsumeTimes: 3 },
+      (m) => {
+        if (m.payload.seq === 0) {
+          poison.set(m.reconsumeTimes, [...(poison.get(m.reconsumeTimes) ?? []), m.queueOffset]);
+          expect(m.topic).toBe(topic); // the original topic, not %RETRY%
+          throw new Error('poison');
+        }
+        good.record(m.payload.seq);
+      },
+    );
     await harness.app([Handler]);
     await harness.produce(topic, 200);
     // The poison message does not block its queue: everything else is consumed first.
@@ -34,7 +37,9 @@ describe('retry and dead letters (CONCURRENTLY)', () => {
     expect(dead.properties).toMatchObject({ RETRY_TOPIC: topic, KEYS: 'k0' });
     expect(dead.reconsumeTimes).toBe(3);
     // Committed past everything: nothing is redelivered after the DLQ.
-    await waitFor(() => harness.broker.queryConsumerOffset(group, { topic, brokerName: 'broker-a', queueId: 0 }) === 200);
+    await waitFor(
+      () => harness.broker.queryConsumerOffset(group, { topic, brokerName: 'broker-a', queueId: 0 }) === 200,
+    );
   }, 30_000);
 
   it('RECONSUME_LATER retries like a throw; delayLevelWhenNextConsume -1 dead-letters at once', async () => {
@@ -66,17 +71,23 @@ describe('retry and dead letters (CONCURRENTLY)', () => {
     harness.broker.createTopic({ topic, queues: 1 });
     await harness.produce(topic, 10);
     const calls: { seqs: number[]; retries: number[] }[] = [];
-    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', batch: true, consumeMessageBatchMaxSize: 10 }, (batch, ctx) => {
-      calls.push({ seqs: batch.map((m) => m.payload.seq), retries: batch.map((m) => m.reconsumeTimes) });
-      if (calls.length === 1) {
-        ctx.ackIndex = 6; // messages 0..6 succeeded, 7..9 are retried
-      }
-      return undefined;
-    });
+    const Handler = consumerClass(
+      { group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', batch: true, consumeMessageBatchMaxSize: 10 },
+      (batch, ctx) => {
+        calls.push({ seqs: batch.map((m) => m.payload.seq), retries: batch.map((m) => m.reconsumeTimes) });
+        if (calls.length === 1) {
+          ctx.ackIndex = 6; // messages 0..6 succeeded, 7..9 are retried
+        }
+        return undefined;
+      },
+    );
     await harness.app([Handler]);
     await waitFor(() => calls.reduce((n, c) => n + c.seqs.length, 0) === 13);
     expect(calls[0]!.seqs).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    const retried = calls.slice(1).flatMap((c) => c.seqs).sort((a, b) => a - b);
+    const retried = calls
+      .slice(1)
+      .flatMap((c) => c.seqs)
+      .sort((a, b) => a - b);
     expect(retried).toEqual([7, 8, 9]);
     expect(calls.slice(1).flatMap((c) => c.retries)).toEqual([1, 1, 1]);
   }, 20_000);
@@ -119,12 +130,15 @@ describe('retry and dead letters (CONCURRENTLY)', () => {
     harness.broker.createTopic({ topic, queues: 1 });
     const attempts: number[] = [];
     let aborted = false;
-    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', consumeTimeout: 0.005 }, (m, ctx) => {
-      attempts.push(m.reconsumeTimes);
-      if (m.reconsumeTimes > 0) return undefined;
-      ctx.signal.addEventListener('abort', () => (aborted = true));
-      return new Promise(() => undefined); // hangs
-    });
+    const Handler = consumerClass(
+      { group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', consumeTimeout: 0.005 },
+      (m, ctx) => {
+        attempts.push(m.reconsumeTimes);
+        if (m.reconsumeTimes > 0) return undefined;
+        ctx.signal.addEventListener('abort', () => (aborted = true));
+        return new Promise(() => undefined); // hangs
+      },
+    );
     await harness.app([Handler]);
     await harness.produce(topic, 1);
     await waitFor(() => attempts.length === 2, { timeoutMs: 10_000 });
@@ -142,17 +156,25 @@ describe('retry and dead letters (CONCURRENTLY)', () => {
     const group = unique('g');
     harness.broker.createTopic({ topic, queues: 1 });
     const attempts: number[] = [];
-    const Handler = consumerClass({ group, topic, messageModel: 'BROADCASTING', consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m) => {
-      attempts.push(m.payload.seq);
-      if (m.payload.seq === 0) throw new Error('fails');
-    });
+    const Handler = consumerClass(
+      { group, topic, messageModel: 'BROADCASTING', consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+      (m) => {
+        attempts.push(m.payload.seq);
+        if (m.payload.seq === 0) throw new Error('fails');
+      },
+    );
     const dir = await mkdtemp(join(tmpdir(), 'mqkit-bc-'));
     const app = await harness.app([Handler], { offsetStore: fileOffsetStore({ dir, name: 'one' }) });
     const skipped: string[] = [];
     app.on('consumer.error', (e) => e.where === 'broadcast-failure-skipped' && skipped.push(e.error.message));
     await harness.produce(topic, 3);
     await waitFor(() => attempts.length === 3 && skipped.length === 1);
-    await waitFor(() => app.consumer(group).status().queues.every((q) => q.committableOffset === 3));
+    await waitFor(() =>
+      app
+        .consumer(group)
+        .status()
+        .queues.every((q) => q.committableOffset === 3),
+    );
     expect(attempts.sort()).toEqual([0, 1, 2]);
     expect(harness.broker.messages(`%RETRY%${group}`)).toHaveLength(0);
   }, 20_000);

@@ -1,4 +1,12 @@
-import { ConfigurationError, IllegalStateError, TimeoutError, createConsumerApp, type AllocationStrategy, type ConsumerApp, type MqkitEvents } from '@mqkit/core';
+import {
+  ConfigurationError,
+  IllegalStateError,
+  TimeoutError,
+  createConsumerApp,
+  type AllocationStrategy,
+  type ConsumerApp,
+  type MqkitEvents,
+} from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -21,7 +29,11 @@ afterEach(async () => {
 
 async function newApp(group: string, topic: string, strategy?: AllocationStrategy): Promise<ConsumerApp> {
   const Handler = consumerClass({ group, topic, ...(strategy ? { strategy } : {}) }, () => undefined);
-  const app = await createConsumerApp({ transport: memoryTransport({ broker: harness.broker }), consumers: [Handler], profile: 'fast' });
+  const app = await createConsumerApp({
+    transport: memoryTransport({ broker: harness.broker }),
+    consumers: [Handler],
+    profile: 'fast',
+  });
   apps.push(app);
   return app;
 }
@@ -41,7 +53,11 @@ describe('app.ready()', () => {
     await ready;
     const status = app.status();
     expect(status.ready).toBe(true);
-    expect(status.consumers[0]!.queues.filter((q) => q.mq.topic === topic).map((q) => q.mq.queueId).sort()).toEqual([0, 1, 2, 3]);
+    expect(
+      status.consumers[0]!.queues.filter((q) => q.mq.topic === topic)
+        .map((q) => q.mq.queueId)
+        .sort(),
+    ).toEqual([0, 1, 2, 3]);
     expect(readyEvents).toEqual([{ group, clientId: app.clientId, passes: expect.any(Number) }]);
     expect(readyEvents[0]!.passes).toBeGreaterThanOrEqual(1);
     // Once ready, a later call resolves at once.
@@ -59,7 +75,9 @@ describe('app.ready()', () => {
     await waitFor(() => app.status().consumers[0]?.lastError !== undefined);
     const failure = await app.ready({ timeoutMs: 300 }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(TimeoutError);
-    expect((failure as Error).message).toContain(`group ${group} owns 0 queue(s) and has ended no balanced rebalance pass`);
+    expect((failure as Error).message).toContain(
+      `group ${group} owns 0 queue(s) and has ended no balanced rebalance pass`,
+    );
     expect((failure as Error).message).toContain('this strategy allocates nothing');
     expect(app.status().ready).toBe(false);
   });

@@ -36,10 +36,13 @@ function gatedGroup(queues: number, options: Partial<ConsumerOptions> & { batch?
   harness.broker.createTopic({ topic, queues });
   const g = gate();
   const seen = new Deliveries();
-  const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', ...options }, async (m) => {
-    if (stuckSeq === undefined || m.payload.seq === stuckSeq) await g.opened;
-    seen.record(m.payload.seq);
-  });
+  const Handler = consumerClass(
+    { group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', ...options },
+    async (m) => {
+      if (stuckSeq === undefined || m.payload.seq === stuckSeq) await g.opened;
+      seen.record(m.payload.seq);
+    },
+  );
   return { topic, group, gate: g, seen, Handler };
 }
 
@@ -49,7 +52,12 @@ describe('flow control (pull thresholds, span, app byte budget)', () => {
     const app = await harness.app([Handler]);
     const peak = sampleAfterPulls(app, group);
     await harness.produce(topic, 1_000);
-    await waitFor(() => app.consumer(group).status().queues.some((q) => q.cachedCount >= 50));
+    await waitFor(() =>
+      app
+        .consumer(group)
+        .status()
+        .queues.some((q) => q.cachedCount >= 50),
+    );
     expect(peak.count).toBeLessThanOrEqual(50);
     g.open();
     await waitFor(() => seen.unique === 1_000, { timeoutMs: 20_000 });
@@ -57,7 +65,13 @@ describe('flow control (pull thresholds, span, app byte budget)', () => {
   }, 30_000);
 
   it('cached bytes per queue stay within pullThresholdSizeForQueue plus one message', async () => {
-    const { topic, group, gate: g, seen, Handler } = gatedGroup(1, { pullThresholdSizeForQueue: 1, consumeThreadMax: 2 });
+    const {
+      topic,
+      group,
+      gate: g,
+      seen,
+      Handler,
+    } = gatedGroup(1, { pullThresholdSizeForQueue: 1, consumeThreadMax: 2 });
     const app = await harness.app([Handler]);
     const peak = sampleAfterPulls(app, group);
     const size = 60 * 1024;
@@ -71,16 +85,30 @@ describe('flow control (pull thresholds, span, app byte budget)', () => {
   }, 30_000);
 
   it('a stuck message bounds the offset span by consumeConcurrentlyMaxSpan', async () => {
-    const { topic, group, gate: g, seen, Handler } = gatedGroup(1, { consumeConcurrentlyMaxSpan: 100, consumeThreadMax: 8 }, 0);
+    const {
+      topic,
+      group,
+      gate: g,
+      seen,
+      Handler,
+    } = gatedGroup(1, { consumeConcurrentlyMaxSpan: 100, consumeThreadMax: 8 }, 0);
     const app = await harness.app([Handler]);
     let peakSpan = 0;
     app.on('consumer.pull', () => {
-      for (const q of app.consumer(group).status().queues) if (q.mq.topic === topic && q.cachedCount > 0) peakSpan = Math.max(peakSpan, q.nextOffset - 1 - q.committableOffset);
+      for (const q of app.consumer(group).status().queues)
+        if (q.mq.topic === topic && q.cachedCount > 0)
+          peakSpan = Math.max(peakSpan, q.nextOffset - 1 - q.committableOffset);
     });
     await harness.produce(topic, 1_000);
     await waitFor(() => seen.unique >= 99);
     // With message 0 stuck, at most span + 1 offsets are cached behind it.
-    await waitFor(() => app.consumer(group).status().queues.find((q) => q.mq.topic === topic)!.nextOffset >= 100);
+    await waitFor(
+      () =>
+        app
+          .consumer(group)
+          .status()
+          .queues.find((q) => q.mq.topic === topic)!.nextOffset >= 100,
+    );
     expect(peakSpan).toBeLessThanOrEqual(101);
     expect(seen.unique).toBeLessThanOrEqual(101);
     g.open();
@@ -112,13 +140,16 @@ describe('concurrency and batches', () => {
     let running = 0;
     let peak = 0;
     const seen = new Deliveries();
-    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', consumeThreadMin: 2, consumeThreadMax: 8 }, async (m) => {
-      running++;
-      peak = Math.max(peak, running);
-      await new Promise((r) => setTimeout(r, 2));
-      running--;
-      seen.record(m.payload.seq);
-    });
+    const Handler = consumerClass(
+      { group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', consumeThreadMin: 2, consumeThreadMax: 8 },
+      async (m) => {
+        running++;
+        peak = Math.max(peak, running);
+        await new Promise((r) => setTimeout(r, 2));
+        running--;
+        seen.record(m.payload.seq);
+      },
+    );
     await harness.produce(topic, 600);
     await harness.app([Handler]);
     await waitFor(() => seen.unique === 600, { timeoutMs: 20_000 });
@@ -132,10 +163,13 @@ describe('concurrency and batches', () => {
     harness.broker.createTopic({ topic, queues: 2 });
     const sizes: number[] = [];
     const seen = new Deliveries();
-    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', batch: true, consumeMessageBatchMaxSize: 7 }, (batch) => {
-      sizes.push(batch.length);
-      for (const m of batch) seen.record(m.payload.seq);
-    });
+    const Handler = consumerClass(
+      { group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', batch: true, consumeMessageBatchMaxSize: 7 },
+      (batch) => {
+        sizes.push(batch.length);
+        for (const m of batch) seen.record(m.payload.seq);
+      },
+    );
     await harness.produce(topic, 1_000);
     await harness.app([Handler]);
     await waitFor(() => seen.unique === 1_000);

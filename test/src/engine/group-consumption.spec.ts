@@ -12,12 +12,18 @@ describe('a consumer group on the embedded broker', () => {
     const group = unique('g');
     harness.broker.createTopic({ topic, queues: 8 });
     const seen = new Deliveries();
-    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', batch: true, consumeMessageBatchMaxSize: 16 }, (batch) => {
-      for (const m of batch) seen.record(m.payload.seq);
-    });
+    const Handler = consumerClass(
+      { group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', batch: true, consumeMessageBatchMaxSize: 16 },
+      (batch) => {
+        for (const m of batch) seen.record(m.payload.seq);
+      },
+    );
     const apps = [await harness.app([Handler]), await harness.app([Handler]), await harness.app([Handler])];
     await harness.produce(topic, 100_000);
-    await waitFor(() => seen.unique === 100_000, { timeoutMs: 60_000, message: () => `${seen.unique} of 100000 delivered` });
+    await waitFor(() => seen.unique === 100_000, {
+      timeoutMs: 60_000,
+      message: () => `${seen.unique} of 100000 delivered`,
+    });
     expect(seen.missing(100_000)).toEqual([]);
     const owned = apps.map((a) => a.status().consumers[0]!.queues.filter((q) => q.mq.topic === topic).length);
     expect(owned.reduce((a, b) => a + b, 0)).toBe(8);
@@ -31,10 +37,19 @@ describe('a consumer group on the embedded broker', () => {
     harness.broker.createTopic({ topic, queues: 8 });
     const seen = new Deliveries();
     const threshold = 100;
-    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', pullThresholdForQueue: threshold, consumeThreadMax: 20 }, async (m) => {
-      await new Promise((r) => setImmediate(r));
-      seen.record(m.payload.seq);
-    });
+    const Handler = consumerClass(
+      {
+        group,
+        topic,
+        consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
+        pullThresholdForQueue: threshold,
+        consumeThreadMax: 20,
+      },
+      async (m) => {
+        await new Promise((r) => setImmediate(r));
+        seen.record(m.payload.seq);
+      },
+    );
     const first = await harness.app([Handler]);
     const second = await harness.app([Handler]);
     // Every queue a member gives up, by a rebalance or by leaving.
@@ -65,12 +80,17 @@ describe('a consumer group on the embedded broker', () => {
     const group = unique('g');
     harness.broker.createTopic({ topic, queues: 4 });
     const seen = new Deliveries();
-    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m) => seen.record(m.payload.seq));
+    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m) =>
+      seen.record(m.payload.seq),
+    );
     const app = await harness.app([Handler], { instanceName: 'stable-1' });
     await harness.produce(topic, 2_000);
     await waitFor(() => seen.unique === 2_000);
     const report = await app.stop();
-    const committed = report.consumers[0]!.queues.filter((q) => q.mq.topic === topic).reduce((sum, q) => sum + q.offset, 0);
+    const committed = report.consumers[0]!.queues.filter((q) => q.mq.topic === topic).reduce(
+      (sum, q) => sum + q.offset,
+      0,
+    );
     expect(committed).toBe(2_000);
     await harness.produce(topic, 1_000, { from: 2_000 });
     const before = seen.total;

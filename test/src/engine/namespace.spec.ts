@@ -1,4 +1,11 @@
-import { ConfigurationError, createAdmin, createConsumerApp, createProducer, createPullConsumer, type Message } from '@mqkit/core';
+import {
+  ConfigurationError,
+  createAdmin,
+  createConsumerApp,
+  createProducer,
+  createPullConsumer,
+  type Message,
+} from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -19,11 +26,20 @@ describe("RocketMQ's namespaces, on the embedded broker", () => {
     expect(harness.broker.topicExists(`${ns}%${topic}`)).toBe(true);
     expect((await admin.queues(topic)).map((q) => q.topic)).toEqual([topic, topic]);
     const seen: Array<{ seq: number; topic: string; reconsumeTimes: number }> = [];
-    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m: Message<{ seq: number }>) => {
-      seen.push({ seq: m.payload.seq, topic: m.topic, reconsumeTimes: m.reconsumeTimes });
-      if (m.payload.seq === 0 && m.reconsumeTimes === 0) throw new Error('once');
+    const Handler = consumerClass(
+      { group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+      (m: Message<{ seq: number }>) => {
+        seen.push({ seq: m.payload.seq, topic: m.topic, reconsumeTimes: m.reconsumeTimes });
+        if (m.payload.seq === 0 && m.reconsumeTimes === 0) throw new Error('once');
+      },
+    );
+    const app = await createConsumerApp({
+      transport: transport(),
+      consumers: [Handler],
+      profile: 'fast',
+      namespace: ns,
+      instanceName: unique('app'),
     });
-    const app = await createConsumerApp({ transport: transport(), consumers: [Handler], profile: 'fast', namespace: ns, instanceName: unique('app') });
     await app.start();
     try {
       const producer = await createProducer({ transport: transport(), group: unique('p'), namespace: ns });
@@ -37,10 +53,29 @@ describe("RocketMQ's namespaces, on the embedded broker", () => {
       expect(harness.broker.messages(`%RETRY%${ns}%${group}`)).toHaveLength(1);
       expect(new Set(seen.map((s) => s.topic))).toEqual(new Set([topic]));
       expect(app.consumer(group).status().group).toBe(`${ns}%${group}`);
-      await waitFor(() => app.consumer(group).status().queues.filter((q) => q.mq.topic === `${ns}%${topic}`).reduce((n, q) => n + q.persistedOffset, 0) === 4);
-      expect(harness.broker.queryConsumerOffset(`${ns}%${group}`, { topic: `${ns}%${topic}`, brokerName: 'broker-a', queueId: 0 })).toBeGreaterThan(0);
+      await waitFor(
+        () =>
+          app
+            .consumer(group)
+            .status()
+            .queues.filter((q) => q.mq.topic === `${ns}%${topic}`)
+            .reduce((n, q) => n + q.persistedOffset, 0) === 4,
+      );
+      expect(
+        harness.broker.queryConsumerOffset(`${ns}%${group}`, {
+          topic: `${ns}%${topic}`,
+          brokerName: 'broker-a',
+          queueId: 0,
+        }),
+      ).toBeGreaterThan(0);
       // A pull consumer in the namespace reads the same topic under its plain name.
-      const pull = await createPullConsumer({ transport: transport(), group: unique('pg'), namespace: ns, profile: 'fast', consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' });
+      const pull = await createPullConsumer({
+        transport: transport(),
+        group: unique('pg'),
+        namespace: ns,
+        profile: 'fast',
+        consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
+      });
       try {
         const queues = await pull.queuesOf(topic);
         expect(queues.map((q) => q.topic)).toEqual([topic, topic]);
@@ -50,7 +85,9 @@ describe("RocketMQ's namespaces, on the embedded broker", () => {
         await waitFor(async () => (got.push(...(await pull.poll({ timeoutMs: 100 }))), got.length >= 4));
         expect(new Set(got.map((m) => m.topic))).toEqual(new Set([topic]));
         await pull.commit();
-        expect(await pull.committed(queues[0]!)).toBe(harness.broker.maxOffset({ ...queues[0]!, topic: `${ns}%${topic}` }));
+        expect(await pull.committed(queues[0]!)).toBe(
+          harness.broker.maxOffset({ ...queues[0]!, topic: `${ns}%${topic}` }),
+        );
       } finally {
         await pull.close();
       }
@@ -62,7 +99,11 @@ describe("RocketMQ's namespaces, on the embedded broker", () => {
 
   it('refuses a namespace that is not letters, digits, _ and -', async () => {
     harness = new Harness();
-    const error = await createProducer({ transport: memoryTransport({ broker: harness.broker }), group: 'p', namespace: 'a%b' }).catch((e: unknown) => e);
+    const error = await createProducer({
+      transport: memoryTransport({ broker: harness.broker }),
+      group: 'p',
+      namespace: 'a%b',
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigurationError);
     expect(error).toMatchObject({ option: 'namespace', value: 'a%b' });
   });

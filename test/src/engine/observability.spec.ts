@@ -29,10 +29,13 @@ describe('observability', () => {
         }
       },
     });
-    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', maxReconsumeTimes: 0, consumeThreadMax: 1 }, (m) => {
-      trace.push('handler');
-      if (m.payload.seq === 1) throw new Error('fails');
-    });
+    const Handler = consumerClass(
+      { group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', maxReconsumeTimes: 0, consumeThreadMax: 1 },
+      (m) => {
+        trace.push('handler');
+        if (m.payload.seq === 1) throw new Error('fails');
+      },
+    );
     await harness.app([Handler], { hooks: [hook('outer'), hook('inner')] });
     await harness.produce(topic, 2);
     await waitFor(() => trace.length === 12);
@@ -58,9 +61,19 @@ describe('observability', () => {
         return proceed();
       },
     };
-    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', consumeMode: 'ORDERLY', batch: true, consumeMessageBatchMaxSize: 4 }, (batch) => {
-      for (const m of batch) handled.push(m.payload.seq);
-    });
+    const Handler = consumerClass(
+      {
+        group,
+        topic,
+        consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
+        consumeMode: 'ORDERLY',
+        batch: true,
+        consumeMessageBatchMaxSize: 4,
+      },
+      (batch) => {
+        for (const m of batch) handled.push(m.payload.seq);
+      },
+    );
     await harness.app([Handler], { hooks: [hook] });
     await harness.produce(topic, 10);
     await waitFor(() => handled.length === 10);
@@ -75,7 +88,9 @@ describe('observability', () => {
     const group = unique('g');
     harness.broker.createTopic({ topic, queues: 2 });
     const seen = new Deliveries();
-    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m) => seen.record(m.payload.seq));
+    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m) =>
+      seen.record(m.payload.seq),
+    );
     const app = await harness.app([Handler]);
     const counts = { rebalance: 0, pull: 0, consume: 0, commit: 0 };
     const offs = [
@@ -107,10 +122,13 @@ describe('observability', () => {
     harness.broker.createTopic({ topic, queues: 2 });
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', consumeThreadMax: 1 }, async (m) => {
-      if (m.payload.seq === 0) throw new Error('first one fails');
-      await gate;
-    });
+    const Handler = consumerClass(
+      { group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', consumeThreadMax: 1 },
+      async (m) => {
+        if (m.payload.seq === 0) throw new Error('first one fails');
+        await gate;
+      },
+    );
     const app = await harness.app([Handler]);
     await waitFor(() => app.status().ready);
     await harness.produce(topic, 100);
@@ -118,7 +136,12 @@ describe('observability', () => {
     const status = app.consumer(group).status();
     expect(status).toMatchObject({ group, state: 'running', ready: true, paused: false, strategy: 'AVG' });
     expect(status.lastError).toMatchObject({ where: 'handler', message: 'first one fails' });
-    expect(status.queues.filter((q) => q.mq.topic === topic).map((q) => q.mq.queueId).sort()).toEqual([0, 1]);
+    expect(
+      status.queues
+        .filter((q) => q.mq.topic === topic)
+        .map((q) => q.mq.queueId)
+        .sort(),
+    ).toEqual([0, 1]);
     expect(status.queues.reduce((n, q) => n + q.lag, 0)).toBe(status.lag);
     expect(app.status().cachedBytes).toBeGreaterThan(0);
     release();

@@ -1,4 +1,12 @@
-import { createConsumerApp, createProducer, type ConsumerApp, type ConsumerAppOptions, type SendResult, type StandaloneProducer, type TransportPlugin } from '@mqkit/core';
+import {
+  createConsumerApp,
+  createProducer,
+  type ConsumerApp,
+  type ConsumerAppOptions,
+  type SendResult,
+  type StandaloneProducer,
+  type TransportPlugin,
+} from '@mqkit/core';
 import { prometheusMetrics } from '@mqkit/metrics-prometheus';
 import { Scrape } from '@mqkit/metrics-prometheus/testing';
 import { Registry } from 'prom-client';
@@ -35,7 +43,12 @@ export class MetricsRig {
   }
 
   async app(consumers: ConsumerAppOptions['consumers']): Promise<ConsumerApp> {
-    const app = await createConsumerApp({ transport: this.backend.transport(), consumers, plugins: [this.metrics], profile: 'fast' });
+    const app = await createConsumerApp({
+      transport: this.backend.transport(),
+      consumers,
+      plugins: [this.metrics],
+      profile: 'fast',
+    });
     this.stops.push(() => app.stop({ timeoutMs: 5_000 }));
     await app.start();
     return app;
@@ -43,13 +56,25 @@ export class MetricsRig {
 
   async producer(group: string): Promise<StandaloneProducer> {
     // A generous send timeout: the test brokers share two cores with everything else on the box.
-    const producer = await createProducer({ transport: this.backend.transport(), group, plugins: [this.metrics], profile: 'fast', sendMsgTimeout: 10_000 });
+    const producer = await createProducer({
+      transport: this.backend.transport(),
+      group,
+      plugins: [this.metrics],
+      profile: 'fast',
+      sendMsgTimeout: 10_000,
+    });
     this.stops.push(() => producer.stop());
     return producer;
   }
 
   /** Sends `{ seq }` for seq in [from, from + count), at most `window` at once; resolves with the results in seq order. */
-  async send(producer: StandaloneProducer, topic: string, from: number, count: number, window = 64): Promise<SendResult[]> {
+  async send(
+    producer: StandaloneProducer,
+    topic: string,
+    from: number,
+    count: number,
+    window = 64,
+  ): Promise<SendResult[]> {
     const results: SendResult[] = [];
     const running = new Set<Promise<void>>();
     for (let seq = from; seq < from + count; seq++) {

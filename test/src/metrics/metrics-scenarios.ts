@@ -13,7 +13,10 @@ const queueOf = (mq: { brokerName: string; queueId: number }) => `${mq.brokerNam
 
 /** Every series of a family and its histogram lines, label sets as text, for comparing two scrapes. */
 function seriesOf(scrape: Scrape, exclude: (name: string) => boolean): string[] {
-  return scrape.exposition.samples.filter((s) => !exclude(s.name)).map((s) => `${s.name}${JSON.stringify(s.labels)}`).sort();
+  return scrape.exposition.samples
+    .filter((s) => !exclude(s.name))
+    .map((s) => `${s.name}${JSON.stringify(s.labels)}`)
+    .sort();
 }
 
 /**
@@ -21,15 +24,21 @@ function seriesOf(scrape: Scrape, exclude: (name: string) => boolean): string[] 
  * dead-lettered), sent by a producer and consumed by an app that share one metrics value. Checks exact counts after
  * each round, and that the second round added no series: label cardinality does not grow with message count.
  */
-export async function twoRoundsUnderLoad(rig: MetricsRig, options: { queues: number; perRound: number }): Promise<Scrape> {
+export async function twoRoundsUnderLoad(
+  rig: MetricsRig,
+  options: { queues: number; perRound: number },
+): Promise<Scrape> {
   const { timeoutMs } = rig.backend;
   const topic = unique('metrics');
   const group = unique('g');
   await rig.backend.createTopic(topic, options.queues);
   const fails = (seq: number) => seq % 100 === 0;
-  const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', maxReconsumeTimes: 1 }, (m: Message<{ seq: number }>) => {
-    if (fails(m.payload.seq)) throw new Error(`seq ${m.payload.seq} fails`);
-  });
+  const Handler = consumerClass(
+    { group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', maxReconsumeTimes: 1 },
+    (m: Message<{ seq: number }>) => {
+      if (fails(m.payload.seq)) throw new Error(`seq ${m.payload.seq} fails`);
+    },
+  );
   await rig.app([Handler]);
   const producer = await rig.producer(unique('p'));
   const g = { consumer_group: group };
@@ -47,10 +56,16 @@ export async function twoRoundsUnderLoad(rig: MetricsRig, options: { queues: num
         const settled =
           s.value(N.consumedMessages, { ...g, topic, result: 'success' }) === total - failed &&
           s.value(N.dlqMessages, { ...g, topic }) === failed &&
-          [topic, retryTopicOf(group)].every((t) => s.value(`${N.pullLatency}_count`, { ...g, topic: t, pull_status: PullStatus.NO_NEW_MSG }) > 0);
+          [topic, retryTopicOf(group)].every(
+            (t) => s.value(`${N.pullLatency}_count`, { ...g, topic: t, pull_status: PullStatus.NO_NEW_MSG }) > 0,
+          );
         return settled ? s : undefined;
       },
-      { timeoutMs, intervalMs: 100, message: () => `round ${round}: ${total - failed} successes and ${failed} dead letters` },
+      {
+        timeoutMs,
+        intervalMs: 100,
+        message: () => `round ${round}: ${total - failed} successes and ${failed} dead letters`,
+      },
     );
     expect(scrape.value(N.consumedMessages, { ...g, topic, result: 'failure' })).toBe(failed);
     // The failures came once more from %RETRY%<group>, failed again and went to the DLQ.
@@ -91,8 +106,14 @@ export async function lagOfPausedConsumer(rig: MetricsRig, options: { queues: nu
   const g = { consumer_group: group, topic };
   const first = await rig.send(producer, topic, 0, 20);
   const queues = new Set(first.map((r) => queueOf(r.messageQueue)));
-  await waitFor(async () => (await rig.scrape()).value(N.consumedMessages, { ...g, result: 'success' }) === 20, { timeoutMs, message: 'the first 20 consumed' });
-  await waitFor(async () => (await rig.scrape()).samples(N.queueLag, g).length === queues.size, { timeoutMs, message: `lag of ${queues.size} owned queues` });
+  await waitFor(async () => (await rig.scrape()).value(N.consumedMessages, { ...g, result: 'success' }) === 20, {
+    timeoutMs,
+    message: 'the first 20 consumed',
+  });
+  await waitFor(async () => (await rig.scrape()).samples(N.queueLag, g).length === queues.size, {
+    timeoutMs,
+    message: `lag of ${queues.size} owned queues`,
+  });
 
   // Paused, each queue's pull loop ends once its pull in flight answers: after that nothing is pulled.
   const answered = new Set<string>();
@@ -100,14 +121,19 @@ export async function lagOfPausedConsumer(rig: MetricsRig, options: { queues: nu
     if (e.mq.topic === topic) answered.add(queueOf(e.mq));
   });
   app.consumer(group).pause();
-  await waitFor(() => [...queues].every((q) => answered.has(q)), { timeoutMs, message: () => `pull answers after the pause: ${[...answered]}` });
+  await waitFor(() => [...queues].every((q) => answered.has(q)), {
+    timeoutMs,
+    message: () => `pull answers after the pause: ${[...answered]}`,
+  });
   off();
   const later = await rig.send(producer, topic, 20, 30);
   const expected = new Map<string, number>();
   for (const r of later) expected.set(queueOf(r.messageQueue), (expected.get(queueOf(r.messageQueue)) ?? 0) + 1);
 
   const paused = await rig.scrape();
-  const lag = new Map(paused.samples(N.queueLag, g).map((s) => [`${s.labels.broker_name}#${s.labels.queue_id}`, s.value]));
+  const lag = new Map(
+    paused.samples(N.queueLag, g).map((s) => [`${s.labels.broker_name}#${s.labels.queue_id}`, s.value]),
+  );
   for (const q of queues) expect(lag.get(q) ?? 0).toBe(expected.get(q) ?? 0);
   expect(paused.value(N.queueLag, g)).toBe(30);
   expect(paused.value(N.consumedMessages, { ...g, result: 'success' })).toBe(20);
@@ -135,7 +161,10 @@ export async function gaugesOfABlockedHandler(rig: MetricsRig, options: { queues
   await rig.backend.createTopic(topic, options.queues);
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m: Message<{ seq: number }>) => (m.payload.seq === 0 ? gate : undefined));
+  const Handler = consumerClass(
+    { group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+    (m: Message<{ seq: number }>) => (m.payload.seq === 0 ? gate : undefined),
+  );
   await rig.app([Handler]);
   const producer = await rig.producer(unique('p'));
   // One at a time, so that seq 0 is the first message of its queue.
@@ -146,7 +175,9 @@ export async function gaugesOfABlockedHandler(rig: MetricsRig, options: { queues
     const blocked = await waitFor(
       async () => {
         const s = await rig.scrape();
-        return s.value(N.consumedMessages, { ...g, result: 'success' }) === 9 && s.value(N.queueLag, g) === behindSeq0 ? s : undefined;
+        return s.value(N.consumedMessages, { ...g, result: 'success' }) === 9 && s.value(N.queueLag, g) === behindSeq0
+          ? s
+          : undefined;
       },
       { timeoutMs, message: `9 consumed and a lag of ${behindSeq0}` },
     );
@@ -159,7 +190,10 @@ export async function gaugesOfABlockedHandler(rig: MetricsRig, options: { queues
   await waitFor(
     async () => {
       const s = await rig.scrape();
-      return s.value(N.consumedMessages, { ...g, result: 'success' }) === 10 && s.value(N.queueLag, g) + s.value(N.cachedMessages, g) + s.value(N.inflightCalls, g) === 0;
+      return (
+        s.value(N.consumedMessages, { ...g, result: 'success' }) === 10 &&
+        s.value(N.queueLag, g) + s.value(N.cachedMessages, g) + s.value(N.inflightCalls, g) === 0
+      );
     },
     { timeoutMs, message: 'released: 10 consumed, nothing cached, in flight or behind' },
   );

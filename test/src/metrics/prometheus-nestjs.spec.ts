@@ -33,7 +33,14 @@ describe('Prometheus metrics in a Nest application', () => {
       handle(): void {}
     }
     app = await Test.createTestingModule({
-      imports: [MqkitModule.forRoot({ transport: memoryTransport({ broker }), profile: 'fast', plugins: [prometheusMetrics({ registry })], producer: { group: 'nest-orders' } })],
+      imports: [
+        MqkitModule.forRoot({
+          transport: memoryTransport({ broker }),
+          profile: 'fast',
+          plugins: [prometheusMetrics({ registry })],
+          producer: { group: 'nest-orders' },
+        }),
+      ],
       providers: [Orders],
     }).compile();
     app.useLogger(false);
@@ -49,7 +56,9 @@ describe('Prometheus metrics in a Nest application', () => {
       },
       { timeoutMs: 20_000, message: '10 consumed' },
     );
-    expect(scrape.value(N.sentMessages, { producer_group: 'nest-orders', topic, kind: 'send', result: 'success' })).toBe(10);
+    expect(
+      scrape.value(N.sentMessages, { producer_group: 'nest-orders', topic, kind: 'send', result: 'success' }),
+    ).toBe(10);
     expect(scrape.samples(N.queueLag, { consumer_group: group, topic })).toHaveLength(2);
   });
 });

@@ -1,6 +1,15 @@
 import 'reflect-metadata';
 import { waitFor } from '@mqkit/core/testing';
-import { Consumer, MqPayload, MqkitClient, MqkitConsumers, MqkitContext, MqkitModule, MqkitProducer, MqkitServer } from '@mqkit/nestjs';
+import {
+  Consumer,
+  MqPayload,
+  MqkitClient,
+  MqkitConsumers,
+  MqkitContext,
+  MqkitModule,
+  MqkitProducer,
+  MqkitServer,
+} from '@mqkit/nestjs';
 import { waitUntilConsuming } from '@mqkit/nestjs/testing';
 import { RocketMqHarnessError, startRocketMqCluster, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { Controller, Injectable } from '@nestjs/common';
@@ -58,7 +67,14 @@ describe('@mqkit/nestjs on a real RocketMQ cluster', () => {
     }
     const boot = async (): Promise<TestingModule> => {
       const app = await Test.createTestingModule({
-        imports: [MqkitModule.forRoot({ transport: harness.transport(), profile: 'fast', producer: { group: uniqueName('nest-p') }, instanceName: uniqueName('nest') })],
+        imports: [
+          MqkitModule.forRoot({
+            transport: harness.transport(),
+            profile: 'fast',
+            producer: { group: uniqueName('nest-p') },
+            instanceName: uniqueName('nest'),
+          }),
+        ],
         providers: [Store, OrderHandler],
       }).compile();
       app.useLogger(false);
@@ -81,7 +97,10 @@ describe('@mqkit/nestjs on a real RocketMQ cluster', () => {
     apps.splice(apps.indexOf(first), 1);
     const report = await consumers.stop();
     expect(report!.drained).toBe(true);
-    const committed = report!.consumers[0]!.queues.filter((q) => q.mq.topic === topic).reduce((n, q) => n + q.offset, 0);
+    const committed = report!.consumers[0]!.queues.filter((q) => q.mq.topic === topic).reduce(
+      (n, q) => n + q.offset,
+      0,
+    );
     expect(committed).toBe(20);
 
     // Same group, fresh app: only what is new arrives (the committed offsets hold across the restart).
@@ -98,7 +117,10 @@ describe('@mqkit/nestjs on a real RocketMQ cluster', () => {
     @Controller()
     class Pricing {
       @MessagePattern(topic)
-      async price(@Payload() line: { qty: number; unit: number }, @Ctx() ctx: MqkitContext): Promise<{ total: number }> {
+      async price(
+        @Payload() line: { qty: number; unit: number },
+        @Ctx() ctx: MqkitContext,
+      ): Promise<{ total: number }> {
         brokers.add(ctx.getQueue().brokerName);
         return { total: line.qty * line.unit };
       }
@@ -113,10 +135,19 @@ describe('@mqkit/nestjs on a real RocketMQ cluster', () => {
     });
     const server = moduleRef.createNestMicroservice({ strategy, logger: false });
     // A generous budget: the test brokers share two cores with everything else, and the group rebalances first.
-    const client = new MqkitClient({ transport: harness.transport(), group: uniqueName('nestRpc-req'), profile: 'fast', sendMsgTimeout: 10_000, instanceName: uniqueName('nestRpcClient'), timeoutMs: 30_000 });
+    const client = new MqkitClient({
+      transport: harness.transport(),
+      group: uniqueName('nestRpc-req'),
+      profile: 'fast',
+      sendMsgTimeout: 10_000,
+      instanceName: uniqueName('nestRpcClient'),
+      timeoutMs: 30_000,
+    });
     try {
       await server.listen();
-      const totals = await Promise.all(Array.from({ length: 16 }, (_, qty) => firstValueFrom(client.send<{ total: number }>(topic, { qty, unit: 3 }))));
+      const totals = await Promise.all(
+        Array.from({ length: 16 }, (_, qty) => firstValueFrom(client.send<{ total: number }>(topic, { qty, unit: 3 }))),
+      );
       expect(totals).toEqual(Array.from({ length: 16 }, (_, qty) => ({ total: qty * 3 })));
       expect(brokers).toEqual(new Set(['broker-a', 'broker-b']));
     } finally {
@@ -127,7 +158,11 @@ describe('@mqkit/nestjs on a real RocketMQ cluster', () => {
 
   it('npm run start:nest -- --namesrv runs the sample on the cluster with nothing lost', async () => {
     const main = resolve(__dirname, '../../../apps/sample-nest/dist/main.js');
-    const child = spawn(process.execPath, [main, '--namesrv', cluster.namesrvAddr, '--messages', '300', '--no-progress'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [main, '--namesrv', cluster.namesrvAddr, '--messages', '300', '--no-progress'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

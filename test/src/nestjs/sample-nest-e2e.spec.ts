@@ -47,8 +47,25 @@ describe('npm run start:nest (the built NestJS sample)', () => {
     const run = start(['--messages', '1500', '--no-progress']);
     const { code } = await run.exited;
     const summary = summaryOf(run.stdout);
-    expect(Object.keys(summary)).toEqual(['produced', 'billed', 'shipments', 'unique', 'duplicates', 'lost', 'committed', 'drained', 'elapsedMs']);
-    expect(summary).toMatchObject({ produced: 1500, billed: 1500, unique: 1500, lost: 0, committed: 1500, drained: true });
+    expect(Object.keys(summary)).toEqual([
+      'produced',
+      'billed',
+      'shipments',
+      'unique',
+      'duplicates',
+      'lost',
+      'committed',
+      'drained',
+      'elapsedMs',
+    ]);
+    expect(summary).toMatchObject({
+      produced: 1500,
+      billed: 1500,
+      unique: 1500,
+      lost: 0,
+      committed: 1500,
+      drained: true,
+    });
     expect(summary['duplicates']).toBe((summary['shipments'] as number) - 1500);
     expect(run.stderr).toMatch(/produced 1500 orders/);
     expect(code).toBe(0);

@@ -23,8 +23,18 @@ interface Sample {
 }
 
 const SAMPLES: readonly Sample[] = [
-  { body: Buffer.from('héllo wörld ✓ 日本', 'utf8'), tags: 'TagA', keys: ['k1', 'k2'], properties: { color: 'blue', ünïcode: 'välue ✓', 'with space': 'a b=c,d' } },
-  { body: Buffer.from(Array.from({ length: 256 }, (_, i) => i)), tags: 'TagB', keys: ['single-key'], properties: { n: '42' } },
+  {
+    body: Buffer.from('héllo wörld ✓ 日本', 'utf8'),
+    tags: 'TagA',
+    keys: ['k1', 'k2'],
+    properties: { color: 'blue', ünïcode: 'välue ✓', 'with space': 'a b=c,d' },
+  },
+  {
+    body: Buffer.from(Array.from({ length: 256 }, (_, i) => i)),
+    tags: 'TagB',
+    keys: ['single-key'],
+    properties: { n: '42' },
+  },
   // Over 4 KiB: both producers compress it (zlib), both consumers must hand back the original bytes.
   { body: Buffer.from('0123456789abcdef'.repeat(640), 'utf8'), tags: 'Big' },
   { body: Buffer.from(JSON.stringify({ order: 1, items: ['a', 'b'] }), 'utf8') },
@@ -42,17 +52,26 @@ interface JavaSeen {
 
 const b64 = (text: string): string => Buffer.from(text, 'utf8').toString('base64');
 
-describe('interop with RocketMQ\'s own Java client', () => {
+describe("interop with RocketMQ's own Java client", () => {
   it('a message produced by mqkit is read by DefaultMQPushConsumer with the same body, tags, keys and properties', async () => {
     const topic = await freshTopic(cluster, 'interopToJava', 4);
     const producer = await clusterProducer(cluster);
     const msgIds: string[] = [];
     try {
-      for (const s of SAMPLES) msgIds.push((await producer.send({ topic, body: s.body, tags: s.tags, keys: s.keys, properties: s.properties })).msgId);
+      for (const s of SAMPLES)
+        msgIds.push(
+          (await producer.send({ topic, body: s.body, tags: s.tags, keys: s.keys, properties: s.properties })).msgId,
+        );
     } finally {
       await producer.stop();
     }
-    const run = await runJavaProgram('InteropConsumer', [cluster.namesrvAddr, topic, uniqueName('javaInterop'), String(SAMPLES.length), '90']);
+    const run = await runJavaProgram('InteropConsumer', [
+      cluster.namesrvAddr,
+      topic,
+      uniqueName('javaInterop'),
+      String(SAMPLES.length),
+      '90',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const seen = run.lines<JavaSeen>('MSG');
     expect(seen).toHaveLength(SAMPLES.length);
@@ -71,8 +90,16 @@ describe('interop with RocketMQ\'s own Java client', () => {
   it('a message produced by DefaultMQProducer is read by mqkit with the same body, tags, keys and properties', async () => {
     const topic = await freshTopic(cluster, 'interopFromJava', 4);
     const received: Message[] = [];
-    const Handler = consumerClass({ group: uniqueName('fromJava'), topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m: Message<{ seq: number }>) => void received.push(m));
-    const app = await createConsumerApp({ transport: transportFor(cluster), consumers: [Handler], profile: 'fast', instanceName: uniqueName('interop') });
+    const Handler = consumerClass(
+      { group: uniqueName('fromJava'), topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+      (m: Message<{ seq: number }>) => void received.push(m),
+    );
+    const app = await createConsumerApp({
+      transport: transportFor(cluster),
+      consumers: [Handler],
+      profile: 'fast',
+      instanceName: uniqueName('interop'),
+    });
     await app.start();
     try {
       const input = SAMPLES.map((s) =>
@@ -89,7 +116,10 @@ describe('interop with RocketMQ\'s own Java client', () => {
       expect(run.code, run.stderr + run.stdout).toBe(0);
       const sent = run.lines<{ msgId: string; status: string }>('SENT');
       expect(sent.map((s) => s.status)).toEqual(SAMPLES.map(() => 'SEND_OK'));
-      await waitFor(() => received.length >= SAMPLES.length, { timeoutMs: 30_000, message: () => `mqkit received ${received.length} of ${SAMPLES.length}` });
+      await waitFor(() => received.length >= SAMPLES.length, {
+        timeoutMs: 30_000,
+        message: () => `mqkit received ${received.length} of ${SAMPLES.length}`,
+      });
       expect(received).toHaveLength(SAMPLES.length);
       SAMPLES.forEach((s, i) => {
         const m = received.find((r) => r.msgId === sent[i]!.msgId);
@@ -124,7 +154,14 @@ describe("namespaces, with RocketMQ's own Java client configured with the same n
     } finally {
       await producer.stop();
     }
-    const run = await runJavaProgram('InteropConsumer', [cluster.namesrvAddr, topic, uniqueName('javaNs'), '3', '90', ns]);
+    const run = await runJavaProgram('InteropConsumer', [
+      cluster.namesrvAddr,
+      topic,
+      uniqueName('javaNs'),
+      '3',
+      '90',
+      ns,
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const seen = run.lines<JavaSeen>('MSG');
     expect(seen.map((m) => m.msgId).sort()).toEqual([...sent].sort());
@@ -132,17 +169,33 @@ describe("namespaces, with RocketMQ's own Java client configured with the same n
     // Java → mqkit.
     const received: Message[] = [];
     const group = uniqueName('fromJavaNs');
-    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m: Message<{ seq: number }>) => void received.push(m));
-    const app = await createConsumerApp({ transport: transportFor(cluster), consumers: [Handler], profile: 'fast', namespace: ns, instanceName: uniqueName('interopNs') });
+    const Handler = consumerClass(
+      { group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+      (m: Message<{ seq: number }>) => void received.push(m),
+    );
+    const app = await createConsumerApp({
+      transport: transportFor(cluster),
+      consumers: [Handler],
+      profile: 'fast',
+      namespace: ns,
+      instanceName: uniqueName('interopNs'),
+    });
     await app.start();
     try {
       const input = ['from-java-0', 'from-java-1'].map((body) => [b64(body), '', '', ''].join('\t')).join('\n');
-      const produced = await runJavaProgram('InteropProducer', [cluster.namesrvAddr, topic, ns], { input: `${input}\n` });
+      const produced = await runJavaProgram('InteropProducer', [cluster.namesrvAddr, topic, ns], {
+        input: `${input}\n`,
+      });
       expect(produced.code, produced.stderr + produced.stdout).toBe(0);
       const javaIds = produced.lines<{ msgId: string }>('SENT').map((s) => s.msgId);
       // The group reads from the first offset: the three mqkit messages and the two Java ones.
       await waitFor(() => received.length >= 5, { timeoutMs: 30_000, message: () => `${received.length} of 5` });
-      expect(received.filter((m) => javaIds.includes(m.msgId)).map((m) => m.body.toString()).sort()).toEqual(['from-java-0', 'from-java-1']);
+      expect(
+        received
+          .filter((m) => javaIds.includes(m.msgId))
+          .map((m) => m.body.toString())
+          .sort(),
+      ).toEqual(['from-java-0', 'from-java-1']);
       expect(new Set(received.map((m) => m.topic))).toEqual(new Set([topic]));
       expect(app.consumer(group).status().group).toBe(`${ns}%${group}`);
     } finally {
@@ -156,13 +209,32 @@ describe("transactions, with RocketMQ's own TransactionMQProducer and DefaultMQP
     // Java → mqkit.
     const fromJava = await freshTopic(cluster, 'txFromJava', 4);
     const received: string[] = [];
-    const Handler = consumerClass({ group: uniqueName('txFromJava'), topic: fromJava, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m: Message<{ seq: number }>) => void received.push(m.body.toString()));
-    const app = await createConsumerApp({ transport: transportFor(cluster), consumers: [Handler], profile: 'fast', instanceName: uniqueName('txInterop') });
+    const Handler = consumerClass(
+      { group: uniqueName('txFromJava'), topic: fromJava, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+      (m: Message<{ seq: number }>) => void received.push(m.body.toString()),
+    );
+    const app = await createConsumerApp({
+      transport: transportFor(cluster),
+      consumers: [Handler],
+      profile: 'fast',
+      instanceName: uniqueName('txInterop'),
+    });
     await app.start();
     try {
-      const run = await runJavaProgram('InteropTxProducer', [cluster.namesrvAddr, fromJava, uniqueName('javaTx'), '4', 'java']);
+      const run = await runJavaProgram('InteropTxProducer', [
+        cluster.namesrvAddr,
+        fromJava,
+        uniqueName('javaTx'),
+        '4',
+        'java',
+      ]);
       expect(run.code, run.stderr + run.stdout).toBe(0);
-      expect(run.lines<{ state: string; status: string }>('SENT').map((s) => s.state)).toEqual(['COMMIT_MESSAGE', 'ROLLBACK_MESSAGE', 'COMMIT_MESSAGE', 'ROLLBACK_MESSAGE']);
+      expect(run.lines<{ state: string; status: string }>('SENT').map((s) => s.state)).toEqual([
+        'COMMIT_MESSAGE',
+        'ROLLBACK_MESSAGE',
+        'COMMIT_MESSAGE',
+        'ROLLBACK_MESSAGE',
+      ]);
       await waitFor(() => received.length >= 2, { timeoutMs: 30_000 });
     } finally {
       await app.stop({ timeoutMs: 5_000 });
@@ -170,17 +242,27 @@ describe("transactions, with RocketMQ's own TransactionMQProducer and DefaultMQP
     expect(received.sort()).toEqual(['java-0', 'java-2']);
     // mqkit → Java.
     const toJava = await freshTopic(cluster, 'txToJava', 4);
-    const producer = await clusterProducer(cluster, { transactionListener: { checkLocalTransaction: () => 'ROLLBACK_MESSAGE' } });
+    const producer = await clusterProducer(cluster, {
+      transactionListener: { checkLocalTransaction: () => 'ROLLBACK_MESSAGE' },
+    });
     const committed: string[] = [];
     try {
       for (let i = 0; i < 4; i++) {
-        const { sendResult, state } = await producer.sendInTransaction({ topic: toJava, body: `mqkit-${i}` }, () => (i % 2 === 0 ? 'COMMIT_MESSAGE' : 'ROLLBACK_MESSAGE'));
+        const { sendResult, state } = await producer.sendInTransaction({ topic: toJava, body: `mqkit-${i}` }, () =>
+          i % 2 === 0 ? 'COMMIT_MESSAGE' : 'ROLLBACK_MESSAGE',
+        );
         if (state === 'COMMIT_MESSAGE') committed.push(sendResult.msgId);
       }
     } finally {
       await producer.stop();
     }
-    const run = await runJavaProgram('InteropConsumer', [cluster.namesrvAddr, toJava, uniqueName('javaTxReader'), '2', '90']);
+    const run = await runJavaProgram('InteropConsumer', [
+      cluster.namesrvAddr,
+      toJava,
+      uniqueName('javaTxReader'),
+      '2',
+      '90',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const seen = run.lines<JavaSeen>('MSG');
     expect(seen.map((m) => m.msgId).sort()).toEqual([...committed].sort());

@@ -18,13 +18,29 @@ export interface JavaRun {
  * naming Java or Maven when either is missing) and resolves when it exits. `input` is written to its stdin. The
  * program is killed if it outlives `timeoutMs`; its client logs go to a temp folder that is removed afterwards.
  */
-export async function runJavaProgram(mainClass: string, args: readonly string[], options: { input?: string; timeoutMs?: number } = {}): Promise<JavaRun> {
+export async function runJavaProgram(
+  mainClass: string,
+  args: readonly string[],
+  options: { input?: string; timeoutMs?: number } = {},
+): Promise<JavaRun> {
   const { classpath } = await ensureJavaBench();
   const logs = mkdtempSync(join(tmpdir(), 'mqkit-java-interop-'));
   const java = process.env['JAVA_HOME'] ? join(process.env['JAVA_HOME'], 'bin', 'java') : 'java';
-  const child = spawn(java, ['-Xmx256m', `-Drocketmq.log.root=${logs}`, '-Drocketmq.log.level=warn', '-cp', classpath, `mqkit.bench.${mainClass}`, ...args], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    java,
+    [
+      '-Xmx256m',
+      `-Drocketmq.log.root=${logs}`,
+      '-Drocketmq.log.level=warn',
+      '-cp',
+      classpath,
+      `mqkit.bench.${mainClass}`,
+      ...args,
+    ],
+    {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

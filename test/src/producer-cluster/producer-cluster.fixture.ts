@@ -1,4 +1,13 @@
-import { createConsumerApp, createProducer, type BrokerOffsets, type ConsumerApp, type RouteResolver, type SendResult, type StandaloneProducerOptions, type TransportPlugin } from '@mqkit/core';
+import {
+  createConsumerApp,
+  createProducer,
+  type BrokerOffsets,
+  type ConsumerApp,
+  type RouteResolver,
+  type SendResult,
+  type StandaloneProducerOptions,
+  type TransportPlugin,
+} from '@mqkit/core';
 import { rocketmqTransport } from '@mqkit/transport-rocketmq';
 import {
   CLUSTER_FILE_ENV,
@@ -19,7 +28,8 @@ export { uniqueName };
  * folder alone still gets a real cluster.
  */
 export async function producerCluster(): Promise<{ cluster: RocketMqCluster; release(): Promise<void> }> {
-  if (process.env[CLUSTER_FILE_ENV] || process.env[NAMESRV_ENV]) return { cluster: await rocketMqTestCluster(), release: async () => undefined };
+  if (process.env[CLUSTER_FILE_ENV] || process.env[NAMESRV_ENV])
+    return { cluster: await rocketMqTestCluster(), release: async () => undefined };
   const cluster = await startRocketMqCluster();
   return { cluster, release: () => cluster.stop() };
 }
@@ -44,7 +54,12 @@ export class BrokerProbe {
   private constructor(private readonly app: ConsumerApp) {}
 
   static async open(cluster: RocketMqCluster): Promise<BrokerProbe> {
-    const app = await createConsumerApp({ transport: transportFor(cluster), consumers: [], profile: 'fast', instanceName: uniqueName('probe') });
+    const app = await createConsumerApp({
+      transport: transportFor(cluster),
+      consumers: [],
+      profile: 'fast',
+      instanceName: uniqueName('probe'),
+    });
     await app.start();
     return new BrokerProbe(app);
   }
@@ -55,7 +70,8 @@ export class BrokerProbe {
     const offsets = this.app.transport.offsets;
     routes.invalidate?.(topic);
     const counts: StoredCounts = new Map();
-    for (const mq of await routes.subscribeQueues(topic)) counts.set(`${mq.brokerName}:${mq.queueId}`, await offsets.maxOffset(mq));
+    for (const mq of await routes.subscribeQueues(topic))
+      counts.set(`${mq.brokerName}:${mq.queueId}`, await offsets.maxOffset(mq));
     return counts;
   }
 
@@ -82,8 +98,16 @@ export async function freshTopic(cluster: RocketMqCluster, prefix: string, queue
 }
 
 /** A started producer on the cluster with the fast profile (route refresh every 500 ms). */
-export function clusterProducer(cluster: RocketMqCluster, options: Partial<StandaloneProducerOptions> = {}): ReturnType<typeof createProducer> {
-  return createProducer({ transport: transportFor(cluster), group: uniqueName('producer'), profile: 'fast', ...options });
+export function clusterProducer(
+  cluster: RocketMqCluster,
+  options: Partial<StandaloneProducerOptions> = {},
+): ReturnType<typeof createProducer> {
+  return createProducer({
+    transport: transportFor(cluster),
+    group: uniqueName('producer'),
+    profile: 'fast',
+    ...options,
+  });
 }
 
 /** One send as the test saw it: when it started and settled, and where it landed or why it failed. */

@@ -2,7 +2,15 @@ import { LatencyFaultTolerance, TimeoutError } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrokerProbe, SendLoop, clusterProducer, freshTopic, perBroker, producerCluster, type SendRecord } from './producer-cluster.fixture';
+import {
+  BrokerProbe,
+  SendLoop,
+  clusterProducer,
+  freshTopic,
+  perBroker,
+  producerCluster,
+  type SendRecord,
+} from './producer-cluster.fixture';
 
 let cluster: RocketMqCluster;
 let release: () => Promise<void>;
@@ -14,7 +22,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await probe?.close();
   // A failed test may leave broker-a stopped: the run's other files expect both brokers.
-  if (cluster?.managed && !cluster.brokers.find((b) => b.name === 'broker-a')?.pid) await cluster.startBroker('broker-a');
+  if (cluster?.managed && !cluster.brokers.find((b) => b.name === 'broker-a')?.pid)
+    await cluster.startBroker('broker-a');
   await release?.();
 }, 180_000);
 
@@ -22,7 +31,10 @@ afterAll(async () => {
 const ISOLATION_MS = LatencyFaultTolerance.durationFor(10_000);
 
 function brokerPid(name: string): number {
-  if (!cluster.managed) throw new Error(`the failover tests stop and freeze brokers: they need a harness-managed cluster, not ${cluster.namesrvAddr}`);
+  if (!cluster.managed)
+    throw new Error(
+      `the failover tests stop and freeze brokers: they need a harness-managed cluster, not ${cluster.namesrvAddr}`,
+    );
   const pid = cluster.brokers.find((b) => b.name === name)?.pid;
   if (!pid) throw new Error(`${name} is not running`);
   return pid;
@@ -42,12 +54,17 @@ describe('producer failover on a real cluster', () => {
       const pid = brokerPid('broker-a');
       process.kill(pid, 'SIGSTOP');
       try {
-        await waitFor(() => loop.failed.length > 0, { timeoutMs: 15_000, message: () => 'no send failed while broker-a was frozen' });
+        await waitFor(() => loop.failed.length > 0, {
+          timeoutMs: 15_000,
+          message: () => 'no send failed while broker-a was frozen',
+        });
       } finally {
         process.kill(pid, 'SIGCONT');
       }
       failedAt = loop.failed[0]!.settledAt;
-      await waitFor(() => loop.records.some((r) => r.startedAt > failedAt + ISOLATION_MS + 3_000), { timeoutMs: 30_000 });
+      await waitFor(() => loop.records.some((r) => r.startedAt > failedAt + ISOLATION_MS + 3_000), {
+        timeoutMs: 30_000,
+      });
     } finally {
       await loop.stop();
       await producer.stop();
@@ -60,10 +77,14 @@ describe('producer failover on a real cluster', () => {
     expect(isolated.length).toBeGreaterThan(50);
     // broker-a may only be chosen during its isolation when broker-b was itself marked unavailable by a slow send
     // (RocketMQ then falls back to a reachable broker); on a quiet box that never happens.
-    const unexplained = isolated.filter((r) => r.result?.messageQueue.brokerName === 'broker-a' && !brokerBUnavailable(loop.records, r.startedAt));
+    const unexplained = isolated.filter(
+      (r) => r.result?.messageQueue.brokerName === 'broker-a' && !brokerBUnavailable(loop.records, r.startedAt),
+    );
     expect(unexplained.map((r) => r.seq)).toEqual([]);
     // Used again once the period is over: the first broker-a send after it started within a few sends of the end.
-    const back = after.find((r) => r.startedAt >= failedAt + ISOLATION_MS - 300 && r.result?.messageQueue.brokerName === 'broker-a');
+    const back = after.find(
+      (r) => r.startedAt >= failedAt + ISOLATION_MS - 300 && r.result?.messageQueue.brokerName === 'broker-a',
+    );
     expect(back, 'broker-a never used again').toBeDefined();
     expect(back!.startedAt - failedAt).toBeLessThan(ISOLATION_MS + 3_000);
 
@@ -90,16 +111,21 @@ describe('producer failover on a real cluster', () => {
       await cluster.stopBroker('broker-a');
       stoppedAt = Date.now();
       // Within a few route refreshes (500 ms each) the producer's route has only broker-b.
-      await waitFor(() => loop.records.filter((r) => r.startedAt > stoppedAt + 2_000).length >= 200, { timeoutMs: 30_000 });
+      await waitFor(() => loop.records.filter((r) => r.startedAt > stoppedAt + 2_000).length >= 200, {
+        timeoutMs: 30_000,
+      });
       // The producer may see broker-a again before startBroker resolves (its route refresh is faster than the
       // harness's readiness checks): "gone" ends when the restart begins.
       restartAt = Date.now();
       await cluster.startBroker('broker-a');
       returnedAt = Date.now();
-      await waitFor(() => loop.records.some((r) => r.startedAt > returnedAt && r.result?.messageQueue.brokerName === 'broker-a'), {
-        timeoutMs: 15_000,
-        message: () => 'broker-a took no send after it came back',
-      });
+      await waitFor(
+        () => loop.records.some((r) => r.startedAt > returnedAt && r.result?.messageQueue.brokerName === 'broker-a'),
+        {
+          timeoutMs: 15_000,
+          message: () => 'broker-a took no send after it came back',
+        },
+      );
     } finally {
       await loop.stop();
       await producer.stop();
@@ -124,5 +150,10 @@ describe('producer failover on a real cluster', () => {
 
 /** True when some broker-b send that settled before `at` had a latency whose table duration still covered `at`. */
 function brokerBUnavailable(records: readonly SendRecord[], at: number): boolean {
-  return records.some((r) => r.result?.messageQueue.brokerName === 'broker-b' && r.settledAt <= at && r.settledAt + LatencyFaultTolerance.durationFor(r.settledAt - r.startedAt) > at);
+  return records.some(
+    (r) =>
+      r.result?.messageQueue.brokerName === 'broker-b' &&
+      r.settledAt <= at &&
+      r.settledAt + LatencyFaultTolerance.durationFor(r.settledAt - r.startedAt) > at,
+  );
 }

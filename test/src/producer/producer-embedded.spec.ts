@@ -13,11 +13,16 @@ describe('producer on the embedded broker', () => {
     harness = new Harness(fastBroker({ brokerNames: ['broker-a', 'broker-b'], autoCreateTopic: false }));
     const topic = unique('T');
     harness.broker.createTopic({ topic, queues: 4 });
-    const producer = await createProducer({ transport: memoryTransport({ broker: harness.broker }), group: unique('p') });
+    const producer = await createProducer({
+      transport: memoryTransport({ broker: harness.broker }),
+      group: unique('p'),
+    });
     const n = 10_003;
     for (let i = 0; i < n; i++) await producer.send({ topic, body: `m${i}` });
     await producer.stop();
-    const counts = ['broker-a', 'broker-b'].flatMap((b) => [0, 1, 2, 3].map((q) => harness.broker.messages(topic, b, q).length));
+    const counts = ['broker-a', 'broker-b'].flatMap((b) =>
+      [0, 1, 2, 3].map((q) => harness.broker.messages(topic, b, q).length),
+    );
     expect(counts.reduce((a, b) => a + b, 0)).toBe(n);
     for (const c of counts) expect(Math.abs(c - n / 8)).toBeLessThanOrEqual(1);
   }, 30_000);
@@ -30,16 +35,22 @@ describe('producer on the embedded broker', () => {
     const perKey = new Map<string, number[]>();
     const queueOfKey = new Map<string, string>();
     let total = 0;
-    const Handler = consumerClass({ group, topic, consumeMode: 'ORDERLY', consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m) => {
-      const key = m.keys[0]!;
-      perKey.set(key, [...(perKey.get(key) ?? []), m.payload.seq]);
-      const q = mqKey(m.messageQueue);
-      expect(queueOfKey.get(key) ?? q).toBe(q);
-      queueOfKey.set(key, q);
-      total++;
-    });
+    const Handler = consumerClass(
+      { group, topic, consumeMode: 'ORDERLY', consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+      (m) => {
+        const key = m.keys[0]!;
+        perKey.set(key, [...(perKey.get(key) ?? []), m.payload.seq]);
+        const q = mqKey(m.messageQueue);
+        expect(queueOfKey.get(key) ?? q).toBe(q);
+        queueOfKey.set(key, q);
+        total++;
+      },
+    );
     await Promise.all([harness.app([Handler]), harness.app([Handler]), harness.app([Handler])]);
-    const producer = await createProducer({ transport: memoryTransport({ broker: harness.broker }), group: unique('p') });
+    const producer = await createProducer({
+      transport: memoryTransport({ broker: harness.broker }),
+      group: unique('p'),
+    });
     const sent = new Map<string, number[]>();
     for (let seq = 0; seq < 10_000; seq++) {
       const key = `order-${seq % 100}`;
@@ -58,9 +69,15 @@ describe('producer on the embedded broker', () => {
     const group = unique('g');
     harness.broker.createTopic({ topic, queues: 2 });
     const bodies: string[] = [];
-    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m) => void bodies.push(m.body.toString()));
+    const Handler = consumerClass(
+      { group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+      (m) => void bodies.push(m.body.toString()),
+    );
     await harness.app([Handler]);
-    const producer = await createProducer({ transport: memoryTransport({ broker: harness.broker }), group: unique('p') });
+    const producer = await createProducer({
+      transport: memoryTransport({ broker: harness.broker }),
+      group: unique('p'),
+    });
     const big = 'z'.repeat(10_000);
     await producer.send({ topic, body: big });
     const batch = await producer.sendBatch([1, 2, 3].map((i) => ({ topic, body: `b${i}` })));

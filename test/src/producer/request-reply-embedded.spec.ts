@@ -1,4 +1,11 @@
-import { createProducer, MessageConst, RequestTimeoutError, replyTopicOf, stringCodec, type Message } from '@mqkit/core';
+import {
+  createProducer,
+  MessageConst,
+  RequestTimeoutError,
+  replyTopicOf,
+  stringCodec,
+  type Message,
+} from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { fastBroker } from '@mqkit/transport-memory/testing';
@@ -24,8 +31,17 @@ describe('request-reply on the embedded broker', () => {
     ]);
     const requester = await createProducer({ transport: transport(), group: unique('req'), profile: 'fast' });
     try {
-      const replies = await Promise.all(Array.from({ length: 40 }, (_, seq) => requester.request<{ seq: number }, { seq: number; doubled: number }>({ topic, payload: { seq } }, { timeoutMs: 5_000 })));
-      expect(replies.map((r) => r.payload)).toEqual(Array.from({ length: 40 }, (_, seq) => ({ seq, doubled: seq * 2 })));
+      const replies = await Promise.all(
+        Array.from({ length: 40 }, (_, seq) =>
+          requester.request<{ seq: number }, { seq: number; doubled: number }>(
+            { topic, payload: { seq } },
+            { timeoutMs: 5_000 },
+          ),
+        ),
+      );
+      expect(replies.map((r) => r.payload)).toEqual(
+        Array.from({ length: 40 }, (_, seq) => ({ seq, doubled: seq * 2 })),
+      );
       // Requests landed on both brokers, and each reply came back through the broker that stored its request.
       expect(new Set(seen.map((m) => m.brokerName))).toEqual(new Set(['broker-a', 'broker-b']));
       const brokerOfRequest = new Map(seen.map((m) => [m.properties[MessageConst.CORRELATION_ID], m.brokerName]));
@@ -148,25 +164,41 @@ describe('request-reply on the embedded broker', () => {
     await waitFor(() => errors.length === 1);
     expect(errors[0]).toMatch(/channel of <.*> not found/);
     // Consumed all the same: the offset may move past the request.
-    await waitFor(() => app.status().consumers[0]!.queues.some((q) => q.mq.topic === topic && q.committableOffset === 1));
+    await waitFor(() =>
+      app.status().consumers[0]!.queues.some((q) => q.mq.topic === topic && q.committableOffset === 1),
+    );
   });
 
   it("an app's own producer makes requests too (its heartbeats register the producer group)", async () => {
     harness = new Harness();
     const topic = unique('T');
     harness.broker.createTopic({ topic, queues: 1 });
-    await harness.app([consumerClass({ group: unique('g'), topic, reply: true }, (m: Message) => (m.payload as { n: number }).n + 1)]);
-    const requesting = await harness.app([], { producer: { group: unique('appReq') }, instanceName: unique('requesting') });
-    expect((await requesting.producer.request<{ n: number }, number>({ topic, payload: { n: 41 } }, { timeoutMs: 5_000 })).payload).toBe(42);
+    await harness.app([
+      consumerClass({ group: unique('g'), topic, reply: true }, (m: Message) => (m.payload as { n: number }).n + 1),
+    ]);
+    const requesting = await harness.app([], {
+      producer: { group: unique('appReq') },
+      instanceName: unique('requesting'),
+    });
+    expect(
+      (await requesting.producer.request<{ n: number }, number>({ topic, payload: { n: 41 } }, { timeoutMs: 5_000 }))
+        .payload,
+    ).toBe(42);
   });
 
   it('refuses reply with batch at start, and a request with a bad timeout before sending', async () => {
     harness = new Harness();
     const topic = unique('T');
-    await expect(harness.app([consumerClass({ group: unique('g'), topic, reply: true, batch: true }, () => undefined)])).rejects.toThrow(/reply/);
+    await expect(
+      harness.app([consumerClass({ group: unique('g'), topic, reply: true, batch: true }, () => undefined)]),
+    ).rejects.toThrow(/reply/);
     const requester = await createProducer({ transport: transport(), group: unique('req') });
-    await expect(requester.request({ topic, body: 'x' }, { timeoutMs: 0 })).rejects.toMatchObject({ rule: 'request.timeout' });
-    await expect(requester.send({ topic, body: 'x', properties: { CORRELATION_ID: 'mine' } })).rejects.toMatchObject({ rule: 'property.reserved' });
+    await expect(requester.request({ topic, body: 'x' }, { timeoutMs: 0 })).rejects.toMatchObject({
+      rule: 'request.timeout',
+    });
+    await expect(requester.send({ topic, body: 'x', properties: { CORRELATION_ID: 'mine' } })).rejects.toMatchObject({
+      rule: 'property.reserved',
+    });
     await requester.stop();
     expect(harness.broker.messages(topic)).toHaveLength(0);
   });

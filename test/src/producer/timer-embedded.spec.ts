@@ -9,7 +9,7 @@ let harness: Harness;
 afterEach(async () => harness?.close());
 
 describe('timer messages on the embedded broker', () => {
-  it('are delivered when due at the broker\'s time scale, never before, waking held pulls', async () => {
+  it("are delivered when due at the broker's time scale, never before, waking held pulls", async () => {
     // Time scale 1: real delays.
     harness = new Harness(fastBroker({ delayTimeScale: 1 }));
     const topic = unique('T');
@@ -22,7 +22,10 @@ describe('timer messages on the embedded broker', () => {
         offsets.set(m.body.toString(), m.queueOffset);
       }),
     ]);
-    const producer = await createProducer({ transport: memoryTransport({ broker: harness.broker }), group: unique('p') });
+    const producer = await createProducer({
+      transport: memoryTransport({ broker: harness.broker }),
+      group: unique('p'),
+    });
     const sentAt = Date.now();
     await producer.send({ topic, body: 'at', deliverTimeMs: sentAt + 400 });
     await producer.send({ topic, body: 'ms', delayTimeMs: 200 });

@@ -9,20 +9,38 @@ let harness: Harness;
 afterEach(async () => harness?.close());
 
 describe('transactional messages on the embedded broker', () => {
-  it("commit is delivered, rollback never; UNKNOW is settled by a check-back, answered by another producer of the group once the sender is gone; a message UNKNOW past the check limit is never delivered", async () => {
+  it('commit is delivered, rollback never; UNKNOW is settled by a check-back, answered by another producer of the group once the sender is gone; a message UNKNOW past the check limit is never delivered', async () => {
     // RocketMQ's 6 s timeout and 30 s interval, scaled by 0.01: a check every 0.3 s; at most 3 checks.
     harness = new Harness(fastBroker({ transaction: { transactionCheckMax: 3 } }));
     const topic = unique('T');
     const group = unique('txp');
     harness.broker.createTopic({ topic, queues: 2 });
     const delivered: string[] = [];
-    await harness.app([consumerClass({ group: unique('g'), topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m: Message) => void delivered.push(m.body.toString()))]);
+    await harness.app([
+      consumerClass(
+        { group: unique('g'), topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+        (m: Message) => void delivered.push(m.body.toString()),
+      ),
+    ]);
     const checked: string[] = [];
-    const answers = new Map<string, TransactionState>([['later-commit', 'COMMIT_MESSAGE'], ['forever', 'UNKNOW']]);
+    const answers = new Map<string, TransactionState>([
+      ['later-commit', 'COMMIT_MESSAGE'],
+      ['forever', 'UNKNOW'],
+    ]);
     const transport = () => memoryTransport({ broker: harness.broker });
-    const sender = await createProducer({ transport: transport(), group, profile: 'fast', transactionListener: { checkLocalTransaction: () => 'UNKNOW' } });
+    const sender = await createProducer({
+      transport: transport(),
+      group,
+      profile: 'fast',
+      transactionListener: { checkLocalTransaction: () => 'UNKNOW' },
+    });
     const results = [];
-    for (const [body, state] of [['commit', 'COMMIT_MESSAGE'], ['rollback', 'ROLLBACK_MESSAGE'], ['later-commit', 'UNKNOW'], ['forever', 'UNKNOW']] as const) {
+    for (const [body, state] of [
+      ['commit', 'COMMIT_MESSAGE'],
+      ['rollback', 'ROLLBACK_MESSAGE'],
+      ['later-commit', 'UNKNOW'],
+      ['forever', 'UNKNOW'],
+    ] as const) {
       results.push(await sender.sendInTransaction({ topic, body }, () => state));
     }
     const thrown = await sender.sendInTransaction({ topic, body: 'thrown' }, () => {
@@ -30,7 +48,9 @@ describe('transactional messages on the embedded broker', () => {
     });
     expect(results.map((r) => r.state)).toEqual(['COMMIT_MESSAGE', 'ROLLBACK_MESSAGE', 'UNKNOW', 'UNKNOW']);
     expect(thrown.state).toBe('UNKNOW');
-    expect(results.every((r) => r.sendResult.status === 'SEND_OK' && r.sendResult.messageQueue.topic === topic)).toBe(true);
+    expect(results.every((r) => r.sendResult.status === 'SEND_OK' && r.sendResult.messageQueue.topic === topic)).toBe(
+      true,
+    );
     await waitFor(() => delivered.includes('commit'));
     // The sender leaves; another instance of the group answers the checks (the sender would have said UNKNOW).
     await sender.stop();
@@ -63,10 +83,18 @@ describe('transactional messages on the embedded broker', () => {
     const topic = unique('T');
     harness.broker.createTopic({ topic, queues: 1 });
     const plain = await createProducer({ transport: memoryTransport({ broker: harness.broker }), group: unique('p') });
-    await expect(plain.sendInTransaction({ topic, body: 'x' }, () => 'COMMIT_MESSAGE')).rejects.toMatchObject({ rule: 'transaction.listener' });
+    await expect(plain.sendInTransaction({ topic, body: 'x' }, () => 'COMMIT_MESSAGE')).rejects.toMatchObject({
+      rule: 'transaction.listener',
+    });
     await plain.stop();
-    const tx = await createProducer({ transport: memoryTransport({ broker: harness.broker }), group: unique('p'), transactionListener: { checkLocalTransaction: () => 'COMMIT_MESSAGE' } });
-    await expect(tx.sendInTransaction({ topic, body: 'x', delayTimeLevel: 2 }, () => 'COMMIT_MESSAGE')).rejects.toMatchObject({ rule: 'transaction.delay' });
+    const tx = await createProducer({
+      transport: memoryTransport({ broker: harness.broker }),
+      group: unique('p'),
+      transactionListener: { checkLocalTransaction: () => 'COMMIT_MESSAGE' },
+    });
+    await expect(
+      tx.sendInTransaction({ topic, body: 'x', delayTimeLevel: 2 }, () => 'COMMIT_MESSAGE'),
+    ).rejects.toMatchObject({ rule: 'transaction.delay' });
     await tx.stop();
     expect(harness.broker.openTransactions).toBe(0);
   });

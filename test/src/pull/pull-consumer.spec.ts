@@ -1,4 +1,12 @@
-import { ConfigurationError, IllegalStateError, createProducer, createPullConsumer, type Message, type MessageQueue, type PullConsumer } from '@mqkit/core';
+import {
+  ConfigurationError,
+  IllegalStateError,
+  createProducer,
+  createPullConsumer,
+  type Message,
+  type MessageQueue,
+  type PullConsumer,
+} from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,8 +19,17 @@ afterEach(async () => {
   await harness?.close();
 });
 
-async function pullConsumer(group: string, extra: Partial<Parameters<typeof createPullConsumer>[0]> = {}): Promise<PullConsumer> {
-  const consumer = await createPullConsumer({ transport: memoryTransport({ broker: harness.broker }), group, profile: 'fast', instanceName: unique('pull'), ...extra });
+async function pullConsumer(
+  group: string,
+  extra: Partial<Parameters<typeof createPullConsumer>[0]> = {},
+): Promise<PullConsumer> {
+  const consumer = await createPullConsumer({
+    transport: memoryTransport({ broker: harness.broker }),
+    group,
+    profile: 'fast',
+    instanceName: unique('pull'),
+    ...extra,
+  });
   consumers.push(consumer);
   return consumer;
 }
@@ -20,11 +37,14 @@ async function pullConsumer(group: string, extra: Partial<Parameters<typeof crea
 /** Polls until `n` messages came (each poll's batch kept), failing after the timeout. */
 async function pollUntil(consumer: PullConsumer, n: number): Promise<Message<{ seq: number }>[][]> {
   const batches: Message<{ seq: number }>[][] = [];
-  await waitFor(async () => {
-    const got = (await consumer.poll({ timeoutMs: 200 })) as Message<{ seq: number }>[];
-    if (got.length > 0) batches.push(got);
-    return batches.flat().length >= n;
-  }, { timeoutMs: 10_000, message: () => `${batches.flat().length}/${n}` });
+  await waitFor(
+    async () => {
+      const got = (await consumer.poll({ timeoutMs: 200 })) as Message<{ seq: number }>[];
+      if (got.length > 0) batches.push(got);
+      return batches.flat().length >= n;
+    },
+    { timeoutMs: 10_000, message: () => `${batches.flat().length}/${n}` },
+  );
   return batches;
 }
 
@@ -82,7 +102,10 @@ describe('the pull consumer on the embedded broker', () => {
     await first.close();
     expect(harness.broker.queryConsumerOffset(manual, mq!)).toBe(10);
     const auto = unique('g');
-    const second = await pullConsumer(auto, { autoCommitIntervalMs: 1_000, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' });
+    const second = await pullConsumer(auto, {
+      autoCommitIntervalMs: 1_000,
+      consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
+    });
     await second.assign([mq!]);
     await pollUntil(second, 30);
     await waitFor(() => harness.broker.queryConsumerOffset(auto, mq!) === 30);
@@ -130,7 +153,11 @@ describe('the pull consumer on the embedded broker', () => {
     const topic = unique('T');
     harness.broker.createTopic({ topic, queues: 2 });
     await harness.produce(topic, 400);
-    const consumer = await pullConsumer(unique('g'), { consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', pullThresholdForQueue: 50, pullBatchSize: 10 });
+    const consumer = await pullConsumer(unique('g'), {
+      consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
+      pullThresholdForQueue: 50,
+      pullBatchSize: 10,
+    });
     const queues = await consumer.queuesOf(topic);
     consumer.pause([queues[1]!]);
     await consumer.assign(queues);
@@ -153,8 +180,12 @@ describe('the pull consumer on the embedded broker', () => {
     harness = new Harness();
     const topic = unique('T');
     harness.broker.createTopic({ topic, queues: 2 });
-    const producer = await createProducer({ transport: memoryTransport({ broker: harness.broker }), group: unique('p') });
-    for (let seq = 0; seq < 40; seq++) await producer.send({ topic, payload: { seq }, properties: { region: seq % 3 === 0 ? 'eu' : 'us' } });
+    const producer = await createProducer({
+      transport: memoryTransport({ broker: harness.broker }),
+      group: unique('p'),
+    });
+    for (let seq = 0; seq < 40; seq++)
+      await producer.send({ topic, payload: { seq }, properties: { region: seq % 3 === 0 ? 'eu' : 'us' } });
     await producer.stop();
     const group = unique('g');
     const a = await pullConsumer(group, { autoCommit: false, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' });
@@ -168,7 +199,9 @@ describe('the pull consumer on the embedded broker', () => {
     await waitFor(() => a.assignment().length === 1 && b.assignment().length === 1);
     const moved = b.assignment()[0]!;
     expect(harness.broker.queryConsumerOffset(group, moved)).toBe(0);
-    const onMoved = harness.broker.messages(topic, moved.brokerName, moved.queueId).filter((m) => m.properties['region'] === 'eu').length;
+    const onMoved = harness.broker
+      .messages(topic, moved.brokerName, moved.queueId)
+      .filter((m) => m.properties['region'] === 'eu').length;
     expect(onMoved).toBe(7);
     const again = (await pollUntil(b, onMoved)).flat();
     expect(again.every((m) => m.queueId === moved.queueId && m.properties['region'] === 'eu')).toBe(true);
@@ -182,14 +215,25 @@ describe('the pull consumer on the embedded broker', () => {
     const [mq] = harness.broker.subscribeQueues(topic) as MessageQueue[];
     const stored = harness.broker.messages(topic);
     const consumer = await pullConsumer(unique('g'));
-    expect(await consumer.offsetForTimestamp(mq!, stored[3]!.storeTimestamp)).toBe(harness.broker.searchOffset(mq!, stored[3]!.storeTimestamp));
+    expect(await consumer.offsetForTimestamp(mq!, stored[3]!.storeTimestamp)).toBe(
+      harness.broker.searchOffset(mq!, stored[3]!.storeTimestamp),
+    );
     expect(await consumer.offsetForTimestamp(mq!, Date.now() + 60_000)).toBe(5);
   });
 
   it('refuses bad options at creation, naming each', async () => {
     harness = new Harness();
-    const error = await createPullConsumer({ transport: memoryTransport({ broker: harness.broker }), group: 'a b', autoCommitIntervalMs: 10, pullBatchSize: 0 } as never).catch((e: unknown) => e);
+    const error = await createPullConsumer({
+      transport: memoryTransport({ broker: harness.broker }),
+      group: 'a b',
+      autoCommitIntervalMs: 10,
+      pullBatchSize: 0,
+    } as never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigurationError);
-    expect((error as ConfigurationError).issues.map((i) => i.option).sort()).toEqual(['autoCommitIntervalMs', 'group', 'pullBatchSize']);
+    expect((error as ConfigurationError).issues.map((i) => i.option).sort()).toEqual([
+      'autoCommitIntervalMs',
+      'group',
+      'pullBatchSize',
+    ]);
   });
 });

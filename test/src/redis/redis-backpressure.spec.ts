@@ -15,7 +15,9 @@ const GATE = LIMIT + 200;
 const OUTAGE = 4_000;
 
 describe('offset-store backpressure', () => {
-  it('past maxUnpersistedMessages during a Redis outage pulling pauses, and resumes after the reconnect with nothing lost', { timeout: 60_000 }, async () => {
+  it('past maxUnpersistedMessages during a Redis outage pulling pauses, and resumes after the reconnect with nothing lost', {
+    timeout: 60_000,
+  }, async () => {
     const redis = await startRedisServer({ useRedisUrl: false });
     const broker = new EmbeddedBroker();
     const [group, topic] = [`g-${randomUUID().slice(0, 8)}`, `T-${randomUUID().slice(0, 8)}`];
@@ -33,7 +35,13 @@ describe('offset-store backpressure', () => {
         if (message.payload.i >= 1_000 && ++outageDone === GATE) await pause;
       }
     }
-    Consumer({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', consumeThreadMax: 1, pullThresholdForQueue: QUEUE_THRESHOLD })(GatedConsumer);
+    Consumer({
+      group,
+      topic,
+      consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
+      consumeThreadMax: 1,
+      pullThresholdForQueue: QUEUE_THRESHOLD,
+    })(GatedConsumer);
     try {
       broker.createTopic({ topic, queues: QUEUES });
       const signals: string[] = [];
@@ -55,15 +63,23 @@ describe('offset-store backpressure', () => {
       await waitFor(() => seen.size === 1_000);
       await redis.halt();
       await produce(broker, topic, 1_000, 1_000 + OUTAGE);
-      await waitFor(() => signals.includes('offset-store'), { timeoutMs: 15_000, message: () => `a pause (outage messages done: ${outageDone})` });
+      await waitFor(() => signals.includes('offset-store'), {
+        timeoutMs: 15_000,
+        message: () => `a pause (outage messages done: ${outageDone})`,
+      });
       expect(status().paused).toBe(true);
       // With pulling paused, what was cached drains and nothing more arrives.
-      await waitFor(() => status().queues.every((q) => q.inflight === 0 && q.cachedCount === 0), { message: () => JSON.stringify(status().queues) });
+      await waitFor(() => status().queues.every((q) => q.inflight === 0 && q.cachedCount === 0), {
+        message: () => JSON.stringify(status().queues),
+      });
       // At most: the gated calls, plus what each queue had cached (its threshold, overshot by one message).
       expect(seen.size - 1_000).toBeLessThanOrEqual(GATE + QUEUES * (QUEUE_THRESHOLD + 1));
       expect(status().paused).toBe(true);
       await redis.restart();
-      await waitFor(() => seen.size === 1_000 + OUTAGE, { timeoutMs: 20_000, message: () => `${seen.size} consumed after the reconnect` });
+      await waitFor(() => seen.size === 1_000 + OUTAGE, {
+        timeoutMs: 20_000,
+        message: () => `${seen.size} consumed after the reconnect`,
+      });
       expect(seen.missing(0, 1_000 + OUTAGE)).toEqual([]);
       await waitFor(() => signals.includes('resumed-offset-store'), { message: () => JSON.stringify(signals) });
       expect(status().paused).toBe(false);

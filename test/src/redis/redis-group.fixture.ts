@@ -1,4 +1,12 @@
-import { Consumer, createConsumerApp, createProducer, type ConsumerApp, type ConsumerOptions, type Message, type OffsetStoreProvider } from '@mqkit/core';
+import {
+  Consumer,
+  createConsumerApp,
+  createProducer,
+  type ConsumerApp,
+  type ConsumerOptions,
+  type Message,
+  type OffsetStoreProvider,
+} from '@mqkit/core';
 import { memoryTransport, type EmbeddedBroker } from '@mqkit/transport-memory';
 import { offsetFieldOf } from '@mqkit/offset-store-redis';
 
@@ -27,7 +35,12 @@ export class Seen {
 }
 
 /** A `@Consumer` class for one group and topic, recording payload ids in `seen`; `options` adds consumer options. */
-export function recordingConsumer(group: string, topic: string, seen: Seen, options: Partial<ConsumerOptions> = {}): new () => object {
+export function recordingConsumer(
+  group: string,
+  topic: string,
+  seen: Seen,
+  options: Partial<ConsumerOptions> = {},
+): new () => object {
   class RecordingConsumer {
     async handle(message: Message<{ i: number }>): Promise<void> {
       seen.see(message.payload.i);
@@ -48,7 +61,12 @@ export async function startGroup(options: {
 }): Promise<ConsumerApp[]> {
   const apps: ConsumerApp[] = [];
   for (let k = 0; k < (options.members ?? 3); k++) {
-    const app = await createConsumerApp({ transport: memoryTransport({ broker: options.broker }), consumers: [options.consumer], offsetStore: options.offsetStore(), profile: 'fast' });
+    const app = await createConsumerApp({
+      transport: memoryTransport({ broker: options.broker }),
+      consumers: [options.consumer],
+      offsetStore: options.offsetStore(),
+      profile: 'fast',
+    });
     options.beforeStart?.(app);
     apps.push(app);
   }
@@ -84,7 +102,9 @@ export async function produce(broker: EmbeddedBroker, topic: string, from: numbe
 
 /** The broker's max offset of every queue of the topic, by Redis field (`<brokerName>:<queueId>`). */
 export function maxOffsets(broker: EmbeddedBroker, topic: string): Record<string, string> {
-  return Object.fromEntries(broker.subscribeQueues(topic).map((mq) => [offsetFieldOf(mq), String(broker.maxOffset(mq))]));
+  return Object.fromEntries(
+    broker.subscribeQueues(topic).map((mq) => [offsetFieldOf(mq), String(broker.maxOffset(mq))]),
+  );
 }
 
 /** HGETALL's flat [field, value, ...] reply as a record. */

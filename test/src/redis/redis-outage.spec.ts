@@ -5,10 +5,20 @@ import { redisOffsetStore } from '@mqkit/offset-store-redis';
 import { redisCall, startRedisServer } from '@mqkit/offset-store-redis/testing';
 import { EmbeddedBroker } from '@mqkit/transport-memory';
 import { describe, expect, it } from 'vitest';
-import { Seen, hashOf, maxOffsets, openProducer, recordingConsumer, startGroup, watchForRegressions } from './redis-group.fixture';
+import {
+  Seen,
+  hashOf,
+  maxOffsets,
+  openProducer,
+  recordingConsumer,
+  startGroup,
+  watchForRegressions,
+} from './redis-group.fixture';
 
 describe('Redis outage under a running group of 3', () => {
-  it('Redis stopped for 10 s mid-run and restarted: consumption goes on, nothing is lost, offsets never regress', { timeout: 60_000 }, async () => {
+  it('Redis stopped for 10 s mid-run and restarted: consumption goes on, nothing is lost, offsets never regress', {
+    timeout: 60_000,
+  }, async () => {
     const redis = await startRedisServer({ useRedisUrl: false });
     const broker = new EmbeddedBroker();
     const [group, topic] = [`g-${randomUUID().slice(0, 8)}`, `T-${randomUUID().slice(0, 8)}`];
@@ -18,7 +28,11 @@ describe('Redis outage under a running group of 3', () => {
     try {
       broker.createTopic({ topic, queues: 8 });
       const seen = new Seen();
-      apps = await startGroup({ broker, consumer: recordingConsumer(group, topic, seen), offsetStore: () => redisOffsetStore({ url: redis.url }) });
+      apps = await startGroup({
+        broker,
+        consumer: recordingConsumer(group, topic, seen),
+        offsetStore: () => redisOffsetStore({ url: redis.url }),
+      });
       const storeErrors: Error[] = [];
       for (const app of apps) app.on('offset-store.error', (e) => storeErrors.push(e.error));
 
@@ -37,7 +51,10 @@ describe('Redis outage under a running group of 3', () => {
         }
       })();
 
-      await waitFor(() => seen.size >= 2_000 && watcher.samples > 3, { timeoutMs: 15_000, message: 'the group to consume while Redis is up' });
+      await waitFor(() => seen.size >= 2_000 && watcher.samples > 3, {
+        timeoutMs: 15_000,
+        message: 'the group to consume while Redis is up',
+      });
       await redis.halt();
       const [atHalt, producedAtHalt] = [seen.size, produced];
       // The outage itself is the scenario: Redis stays down for 10 s whatever the consumers do.
@@ -48,14 +65,18 @@ describe('Redis outage under a running group of 3', () => {
       await redis.restart();
 
       await production;
-      await waitFor(() => seen.size === produced, { timeoutMs: 20_000, message: () => `all ${produced} messages consumed (seen ${seen.size})` });
+      await waitFor(() => seen.size === produced, {
+        timeoutMs: 20_000,
+        message: () => `all ${produced} messages consumed (seen ${seen.size})`,
+      });
       // The periodic flushes after the reconnect write the latest offsets, before anything stops.
       // Field order in the hash follows which member wrote first, so the comparison is by field.
       const expected = maxOffsets(broker, topic);
       let stored: Record<string, string> = {};
       await waitFor(async () => sameFields((stored = hashOf(await redisCall(redis.port, 'HGETALL', key))), expected), {
         timeoutMs: 10_000,
-        message: () => `Redis to hold every queue's max offset after the reconnect (expected ${JSON.stringify(expected)}, stored ${JSON.stringify(stored)})`,
+        message: () =>
+          `Redis to hold every queue's max offset after the reconnect (expected ${JSON.stringify(expected)}, stored ${JSON.stringify(stored)})`,
       });
 
       // Consumption went on: the group kept up with most of what arrived while Redis was down.

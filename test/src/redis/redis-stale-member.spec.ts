@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { EventBus, type MessageQueue } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
-import { RedisOffsetStore, redisOffsetStore, resolveRedisOffsetStoreOptions, type OffsetStoreFlushEvent } from '@mqkit/offset-store-redis';
+import {
+  RedisOffsetStore,
+  redisOffsetStore,
+  resolveRedisOffsetStoreOptions,
+  type OffsetStoreFlushEvent,
+} from '@mqkit/offset-store-redis';
 import { redisCall, startRedisServer, type RedisServerHandle } from '@mqkit/offset-store-redis/testing';
 import { EmbeddedBroker } from '@mqkit/transport-memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,7 +46,10 @@ describe('a stale member', () => {
       const consumer = recordingConsumer(group, topic, seen);
       const offsetStore = () => redisOffsetStore({ url: redis.url });
       const apps = await startGroup({ broker, consumer, offsetStore });
-      await waitFor(() => seen.size === 20_000, { timeoutMs: 20_000, message: () => `20,000 messages consumed (seen ${seen.size})` });
+      await waitFor(() => seen.size === 20_000, {
+        timeoutMs: 20_000,
+        message: () => `20,000 messages consumed (seen ${seen.size})`,
+      });
       await Promise.all(apps.map((app) => app.stop()));
       const committed = hashOf(await redisCall(redis.port, 'HGETALL', key));
       expect(committed).toEqual(maxOffsets(broker, topic));

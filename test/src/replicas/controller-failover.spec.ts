@@ -25,9 +25,17 @@ describe('controller mode', () => {
     const group = uniqueName('g');
     await harness.createTopic(topic, 2);
     const seen = new Deliveries();
-    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m: Message<{ seq: number }>) => seen.record(m.payload.seq));
+    const Handler = consumerClass(
+      { group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+      (m: Message<{ seq: number }>) => seen.record(m.payload.seq),
+    );
     await harness.app([Handler], { instanceName: uniqueName('c') });
-    const producer = await createProducer({ transport: harness.transport(), group: uniqueName('p'), profile: 'fast', sendMsgTimeout: 10_000 });
+    const producer = await createProducer({
+      transport: harness.transport(),
+      group: uniqueName('p'),
+      profile: 'fast',
+      sendMsgTimeout: 10_000,
+    });
     const acked = new Set<number>();
     let failed = 0;
     let seq = 0;
@@ -35,7 +43,14 @@ describe('controller mode', () => {
     const flow = (async () => {
       while (producing) {
         const batch = Array.from({ length: 10 }, () => seq++);
-        await Promise.all(batch.map((s) => producer.send({ topic, payload: { seq: s } }).then(() => acked.add(s), () => failed++)));
+        await Promise.all(
+          batch.map((s) =>
+            producer.send({ topic, payload: { seq: s } }).then(
+              () => acked.add(s),
+              () => failed++,
+            ),
+          ),
+        );
         await new Promise((r) => setTimeout(r, 20));
       }
     })();
@@ -47,7 +62,10 @@ describe('controller mode', () => {
       expect(promoted).not.toBe(master);
       // Sends reach the promoted master once the route names it.
       const ackedAtFailover = acked.size;
-      await waitFor(() => acked.size >= ackedAtFailover + 300, { timeoutMs: 60_000, message: () => `${acked.size - ackedAtFailover} sends acknowledged after the failover (${failed} failed)` });
+      await waitFor(() => acked.size >= ackedAtFailover + 300, {
+        timeoutMs: 60_000,
+        message: () => `${acked.size - ackedAtFailover} sends acknowledged after the failover (${failed} failed)`,
+      });
       producing = false;
       await flow;
       await waitFor(() => [...acked].every((s) => seen.counts.has(s)), {

@@ -27,14 +27,17 @@ describe('ACL and TLS on a real cluster', () => {
     await harness.createTopic(topic, 2);
     const seen = new Deliveries();
     let failedOnce = false;
-    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m: Message<{ seq: number }>) => {
-      // One failure goes back to the broker (CONSUMER_SEND_MSG_BACK, signed too) and comes again.
-      if (m.payload.seq === 7 && !failedOnce) {
-        failedOnce = true;
-        throw new Error('once');
-      }
-      seen.record(m.payload.seq);
-    });
+    const Handler = consumerClass(
+      { group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+      (m: Message<{ seq: number }>) => {
+        // One failure goes back to the broker (CONSUMER_SEND_MSG_BACK, signed too) and comes again.
+        if (m.payload.seq === 7 && !failedOnce) {
+          failedOnce = true;
+          throw new Error('once');
+        }
+        seen.record(m.payload.seq);
+      },
+    );
     await harness.app([Handler]);
     await harness.produce(topic, 100);
     await waitFor(() => seen.unique === 100, { timeoutMs: 30_000, message: () => `${seen.unique}/100` });
@@ -53,7 +56,10 @@ describe('ACL and TLS on a real cluster', () => {
         retryTimesWhenSendFailed: 0,
       });
       try {
-        const error: unknown = await producer.send({ topic, payload: { seq: 0 } }).then(() => undefined, (e: unknown) => e);
+        const error: unknown = await producer.send({ topic, payload: { seq: 0 } }).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
         expect(error).toBeInstanceOf(BrokerError);
         expect((error as BrokerError).responseCode).toBe(16);
       } finally {
@@ -74,7 +80,10 @@ describe('ACL and TLS on a real cluster', () => {
       retryTimesWhenSendFailed: 0,
     });
     try {
-      const error: unknown = await producer.send({ topic, payload: { seq: 0 } }).then(() => undefined, (e: unknown) => e);
+      const error: unknown = await producer.send({ topic, payload: { seq: 0 } }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(BrokerError);
       expect(error).toMatchObject({ responseCode: 16, kind: 'no-permission' });
       expect((error as Error).message).toContain(`User:${user.username} has no permission to access Topic:${topic}`);
@@ -93,8 +102,15 @@ describe('ACL and TLS on a real cluster', () => {
     // Sub on the topic, but nothing on the group: a consumer needs both (the heartbeat checks Group:<group>).
     await createAclUser(cluster, { ...user, grants: [{ resource: `Topic:${topic}`, actions: ['Pub', 'Sub'] }] });
     const Handler = consumerClass({ group, topic }, () => undefined);
-    const app = await createConsumerApp({ transport: clusterTransport(cluster, { credentials: { accessKey: user.username, secretKey: user.password } }), consumers: [Handler], profile: 'fast' });
-    const error: unknown = await app.start().then(() => undefined, (e: unknown) => e);
+    const app = await createConsumerApp({
+      transport: clusterTransport(cluster, { credentials: { accessKey: user.username, secretKey: user.password } }),
+      consumers: [Handler],
+      profile: 'fast',
+    });
+    const error: unknown = await app.start().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(BrokerError);
     expect(error).toMatchObject({ responseCode: 16, kind: 'no-permission' });
     expect((error as Error).message).toContain(`User:${user.username} has no permission to access Group:${group}`);
@@ -102,9 +118,17 @@ describe('ACL and TLS on a real cluster', () => {
   });
 
   it('plain TCP to a TLS-only cluster fails to connect, with a retriable connection error', async () => {
-    const producer = await createProducer({ transport: clusterTransport(cluster, { tls: false }), group: uniqueName('p'), profile: 'fast', retryTimesWhenSendFailed: 0 });
+    const producer = await createProducer({
+      transport: clusterTransport(cluster, { tls: false }),
+      group: uniqueName('p'),
+      profile: 'fast',
+      retryTimesWhenSendFailed: 0,
+    });
     try {
-      const error: unknown = await producer.send({ topic: uniqueName('t'), payload: {} }).then(() => undefined, (e: unknown) => e);
+      const error: unknown = await producer.send({ topic: uniqueName('t'), payload: {} }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(Error);
       // The name server drops the plain connection: either it closes (connection error) or never answers (timeout).
       expect(error instanceof RemotingConnectionError || (error as { code?: string }).code === 'TIMEOUT').toBe(true);

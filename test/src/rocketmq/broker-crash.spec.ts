@@ -18,7 +18,15 @@ afterAll(async () => {
 }, 180_000);
 
 const ownedOn = (apps: ConsumerApp[], group: string, topic: string, broker: string) =>
-  apps.reduce((n, a) => n + a.consumer(group).status().queues.filter((q) => q.mq.topic === topic && q.mq.brokerName === broker && q.state === 'active').length, 0);
+  apps.reduce(
+    (n, a) =>
+      n +
+      a
+        .consumer(group)
+        .status()
+        .queues.filter((q) => q.mq.topic === topic && q.mq.brokerName === broker && q.state === 'active').length,
+    0,
+  );
 
 describe('a broker SIGKILLed on a real cluster', () => {
   it('comes back with the offsets it last wrote to disk: members go on from what they consumed; a member joins during the outage', async () => {
@@ -26,9 +34,22 @@ describe('a broker SIGKILLed on a real cluster', () => {
     const group = uniqueName('g');
     await harness.createTopic(topic, 2);
     const seen = new Deliveries();
-    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m: Message<{ seq: number }>) => seen.record(m.payload.seq));
+    const Handler = consumerClass(
+      { group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+      (m: Message<{ seq: number }>) => seen.record(m.payload.seq),
+    );
     const apps = [await harness.app([Handler]), await harness.app([Handler])];
-    await waitFor(() => apps.every((a) => a.consumer(group).status().queues.filter((q) => q.mq.topic === topic).length === 2), { timeoutMs: 30_000 });
+    await waitFor(
+      () =>
+        apps.every(
+          (a) =>
+            a
+              .consumer(group)
+              .status()
+              .queues.filter((q) => q.mq.topic === topic).length === 2,
+        ),
+      { timeoutMs: 30_000 },
+    );
     await harness.produce(topic, 1_000);
     await waitFor(() => seen.unique === 1_000, { timeoutMs: 30_000 });
     // The broker writes consumer offsets to disk every 5 s (flushConsumerOffsetInterval): what is consumed right
@@ -36,10 +57,16 @@ describe('a broker SIGKILLed on a real cluster', () => {
     await harness.produce(topic, 400, { from: 1_000 });
     await waitFor(() => seen.unique === 1_400, { timeoutMs: 30_000 });
     await cluster.stopBroker('broker-b', { force: true });
-    await waitFor(() => ownedOn(apps, group, topic, 'broker-b') === 0, { timeoutMs: 30_000, message: 'broker-b\'s queues released' });
+    await waitFor(() => ownedOn(apps, group, topic, 'broker-b') === 0, {
+      timeoutMs: 30_000,
+      message: "broker-b's queues released",
+    });
     apps.push(await harness.app([Handler]));
     await cluster.startBroker('broker-b');
-    await waitFor(() => ownedOn(apps, group, topic, 'broker-b') === 2, { timeoutMs: 60_000, message: 'broker-b\'s queues owned again' });
+    await waitFor(() => ownedOn(apps, group, topic, 'broker-b') === 2, {
+      timeoutMs: 60_000,
+      message: "broker-b's queues owned again",
+    });
     await harness.produce(topic, 300, { from: 1_400 });
     await waitFor(() => seen.unique === 1_700, { timeoutMs: 60_000, message: () => `${seen.unique}/1700` });
     expect(seen.missing(1_700)).toEqual([]);

@@ -30,16 +30,31 @@ describe('broker offset store on real RocketMQ', () =>
       return {
         group,
         async createStore() {
-          const app = await createConsumerApp({ transport: harness.transport(), consumers: [], profile: 'fast', instanceName: uniqueName('member') });
+          const app = await createConsumerApp({
+            transport: harness.transport(),
+            consumers: [],
+            profile: 'fast',
+            instanceName: uniqueName('member'),
+          });
           await app.start();
           apps.push(app);
           if (!registered) {
             const { membership } = app.transport;
             const subscriptions = ['T', 'U', retryTopicOf(group)].map((topic) => parseSubscription(topic, '*'));
-            await membership.heartbeat([{ group, messageModel: 'CLUSTERING', consumeFromWhere: 'CONSUME_FROM_LAST_OFFSET', subscriptions }]);
+            await membership.heartbeat([
+              { group, messageModel: 'CLUSTERING', consumeFromWhere: 'CONSUME_FROM_LAST_OFFSET', subscriptions },
+            ]);
             registered = true;
           }
-          return brokerOffsetStore().create({ group, clientId: app.clientId, instanceName: undefined, messageModel: 'CLUSTERING', container: app.container, events: app.events, transport: app.transport });
+          return brokerOffsetStore().create({
+            group,
+            clientId: app.clientId,
+            instanceName: undefined,
+            messageModel: 'CLUSTERING',
+            container: app.container,
+            events: app.events,
+            transport: app.transport,
+          });
         },
         dispose: async () => {
           await Promise.all(apps.map((a) => a.stop({ timeoutMs: 2_000 })));

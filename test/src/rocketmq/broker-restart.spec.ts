@@ -24,10 +24,13 @@ describe('a broker restart on a real cluster', () => {
     await harness.createTopic(topic, 4);
     const seen = new Deliveries();
     let fromBrokerB = 0;
-    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', consumeThreadMax: 8 }, (m: Message<{ seq: number }>, ctx: ConsumeContext) => {
-      if (ctx.mq.brokerName === 'broker-b') fromBrokerB++;
-      seen.record(m.payload.seq);
-    });
+    const Handler = consumerClass(
+      { group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', consumeThreadMax: 8 },
+      (m: Message<{ seq: number }>, ctx: ConsumeContext) => {
+        if (ctx.mq.brokerName === 'broker-b') fromBrokerB++;
+        seen.record(m.payload.seq);
+      },
+    );
     await harness.app([Handler]);
     const producer = await createProducer({ transport: harness.transport(), group: uniqueName('p'), profile: 'fast' });
     const acked = new Set<number>();
@@ -37,7 +40,14 @@ describe('a broker restart on a real cluster', () => {
     const flow = (async () => {
       while (producing) {
         const batch = Array.from({ length: 20 }, () => seq++);
-        await Promise.all(batch.map((s) => producer.send({ topic, payload: { seq: s } }).then(() => acked.add(s), () => failed++)));
+        await Promise.all(
+          batch.map((s) =>
+            producer.send({ topic, payload: { seq: s } }).then(
+              () => acked.add(s),
+              () => failed++,
+            ),
+          ),
+        );
         await new Promise((r) => setTimeout(r, 20));
       }
     })();
@@ -45,7 +55,10 @@ describe('a broker restart on a real cluster', () => {
       await waitFor(() => seen.unique >= 500, { timeoutMs: 30_000 });
       const stoppedAt = Date.now();
       await cluster.stopBroker('broker-b');
-      await waitFor(() => seen.unique >= acked.size - 50 && acked.size > 1_000, { timeoutMs: 60_000, message: () => `${seen.unique}/${acked.size} during the outage` });
+      await waitFor(() => seen.unique >= acked.size - 50 && acked.size > 1_000, {
+        timeoutMs: 60_000,
+        message: () => `${seen.unique}/${acked.size} during the outage`,
+      });
       await cluster.startBroker('broker-b');
       const restartedIn = Date.now() - stoppedAt;
       const fromBrokerBBeforeRestart = fromBrokerB;
@@ -56,7 +69,8 @@ describe('a broker restart on a real cluster', () => {
       await flow;
       await waitFor(() => [...acked].every((s) => seen.counts.has(s)), {
         timeoutMs: 60_000,
-        message: () => `${[...acked].filter((s) => !seen.counts.has(s)).length} acknowledged messages not consumed (restart took ${restartedIn} ms)`,
+        message: () =>
+          `${[...acked].filter((s) => !seen.counts.has(s)).length} acknowledged messages not consumed (restart took ${restartedIn} ms)`,
       });
       expect([...acked].filter((s) => !seen.counts.has(s))).toEqual([]);
       // broker-b came back into the route and served its queues again.

@@ -24,7 +24,10 @@ interface Run {
 /** Runs the bin to its end with MQKIT_NAMESRV set to the test cluster. */
 function mqkit(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(BIN, args, { env: { ...process.env, MQKIT_NAMESRV: cluster.namesrvAddr, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(BIN, args, {
+      env: { ...process.env, MQKIT_NAMESRV: cluster.namesrvAddr, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -36,7 +39,10 @@ function mqkit(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Ru
 
 /** Starts the bin and hands back its output so far, to act while it runs (tail). */
 function started(args: readonly string[]) {
-  const child = spawn(BIN, args, { env: { ...process.env, MQKIT_NAMESRV: cluster.namesrvAddr }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(BIN, args, {
+    env: { ...process.env, MQKIT_NAMESRV: cluster.namesrvAddr },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const out = { stdout: '', stderr: '' };
   child.stdout.on('data', (c: Buffer) => (out.stdout += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out.stderr += c.toString()));
@@ -72,7 +78,21 @@ describe('the mqkit CLI against a real cluster', () => {
     expect(all).toContain(topic);
     expect(all.some((t) => t.endsWith('_REPLY_TOPIC'))).toBe(true);
 
-    const sent = await mqkit(['send', topic, '--body', 'hello', '--tags', 'A', '--keys', 'k1,k2', '--property', 'region=eu', '--count', '3', '--json']);
+    const sent = await mqkit([
+      'send',
+      topic,
+      '--body',
+      'hello',
+      '--tags',
+      'A',
+      '--keys',
+      'k1,k2',
+      '--property',
+      'region=eu',
+      '--count',
+      '3',
+      '--json',
+    ]);
     expect(sent.code, sent.stderr).toBe(0);
     const results = json<{ msgId: string; status: string }[]>(sent);
     expect(results.map((r) => r.status)).toEqual(['SEND_OK', 'SEND_OK', 'SEND_OK']);
@@ -80,17 +100,48 @@ describe('the mqkit CLI against a real cluster', () => {
     // From the beginning, filtered by tag: the three messages sent above.
     const fromStart = await mqkit(['tail', topic, '--from-beginning', '--tags', 'A', '--count', '3', '--json']);
     expect(fromStart.code, fromStart.stderr).toBe(0);
-    const lines = fromStart.stdout.trim().split('\n').map((l) => JSON.parse(l) as { msgId: string; body: string; tags: string; keys: string[]; properties: Record<string, string> });
+    const lines = fromStart.stdout
+      .trim()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            msgId: string;
+            body: string;
+            tags: string;
+            keys: string[];
+            properties: Record<string, string>;
+          },
+      );
     expect(lines.map((l) => l.msgId).sort()).toEqual(results.map((r) => r.msgId).sort());
-    expect(lines[0]).toMatchObject({ body: 'hello', tags: 'A', keys: ['k1', 'k2'], properties: expect.objectContaining({ region: 'eu' }) });
+    expect(lines[0]).toMatchObject({
+      body: 'hello',
+      tags: 'A',
+      keys: ['k1', 'k2'],
+      properties: expect.objectContaining({ region: 'eu' }),
+    });
 
     // New messages only, filtered by SQL92 on the broker: it prints what is sent once it says it is tailing.
     const tail = started(['tail', topic, '--sql', "region = 'eu' AND amount > 10", '--count', '2']);
     await waitFor(() => tail.out.stderr.includes('tailing'), { timeoutMs: 60_000, message: () => tail.out.stderr });
-    const producer = await createProducer({ transport: harness.transport(), group: uniqueName('cliProducer'), profile: 'fast', sendMsgTimeout: 10_000 });
+    const producer = await createProducer({
+      transport: harness.transport(),
+      group: uniqueName('cliProducer'),
+      profile: 'fast',
+      sendMsgTimeout: 10_000,
+    });
     try {
-      for (const [amount, region] of [[5, 'eu'], [20, 'us'], [30, 'eu'], [40, 'eu']] as const) {
-        await producer.send({ topic, body: `amount-${amount}-${region}`, properties: { region, amount: String(amount) } });
+      for (const [amount, region] of [
+        [5, 'eu'],
+        [20, 'us'],
+        [30, 'eu'],
+        [40, 'eu'],
+      ] as const) {
+        await producer.send({
+          topic,
+          body: `amount-${amount}-${region}`,
+          properties: { region, amount: String(amount) },
+        });
       }
     } finally {
       await producer.stop();
@@ -109,7 +160,15 @@ describe('the mqkit CLI against a real cluster', () => {
     await harness.createTopic(topic, 1);
     await harness.produce(topic, 10);
     const consumed: Message[] = [];
-    const app = await harness.app([consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m: Message<{ seq: number }>) => void consumed.push(m))], { instanceName: uniqueName('cliMember') });
+    const app = await harness.app(
+      [
+        consumerClass(
+          { group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+          (m: Message<{ seq: number }>) => void consumed.push(m),
+        ),
+      ],
+      { instanceName: uniqueName('cliMember') },
+    );
     await waitFor(() => consumed.length === 10, { timeoutMs: 60_000 });
     await app.stop({ timeoutMs: 10_000 }); // commits 10 on both queues' brokers
     await harness.produce(topic, 5, { from: 10 });
@@ -126,18 +185,32 @@ describe('the mqkit CLI against a real cluster', () => {
     const reset = await mqkit(['reset', '--group', group, '--to', new Date(0).toISOString()]);
     expect(reset.code, reset.stderr).toBe(0);
     expect(reset.stdout).toContain(`reset ${group} on ${topic} to 1970-01-01T00:00:00.000Z`);
-    await waitFor(async () => json<{ total: number }>(await mqkit(['lag', '--group', group, '--json'])).total === 15, { timeoutMs: 30_000 });
+    await waitFor(async () => json<{ total: number }>(await mqkit(['lag', '--group', group, '--json'])).total === 15, {
+      timeoutMs: 30_000,
+    });
 
     // A live member consumes the backlog while top redraws in place.
-    const member = await harness.app([consumerClass({ group, topic }, () => undefined)], { instanceName: uniqueName('cliTop') });
+    const member = await harness.app([consumerClass({ group, topic }, () => undefined)], {
+      instanceName: uniqueName('cliTop'),
+    });
     // Once it consumed the backlog and committed, every frame can name it as the owner.
-    await waitFor(async () => json<{ total: number; queues: { clientId?: string }[] }>(await mqkit(['lag', '--group', group, '--json'])).queues.every((q) => q.clientId === member.clientId), { timeoutMs: 60_000 });
-    const frames = await inPseudoTerminal([BIN, 'top', '--group', group, '--interval', '500', '--iterations', '4'], { MQKIT_NAMESRV: cluster.namesrvAddr });
+    await waitFor(
+      async () =>
+        json<{ total: number; queues: { clientId?: string }[] }>(
+          await mqkit(['lag', '--group', group, '--json']),
+        ).queues.every((q) => q.clientId === member.clientId),
+      { timeoutMs: 60_000 },
+    );
+    const frames = await inPseudoTerminal([BIN, 'top', '--group', group, '--interval', '500', '--iterations', '4'], {
+      MQKIT_NAMESRV: cluster.namesrvAddr,
+    });
     expect(frames.status, frames.output).toBe(0);
     const drawn = frames.output.split('\u001b[H\u001b[2J').filter((f) => f.includes('mqkit top'));
     expect(drawn).toHaveLength(4);
     expect(drawn.at(-1), drawn.at(-1)).toContain(member.clientId);
-    expect(drawn.at(-1)).toMatch(new RegExp(`${topic}\\s+broker-[ab]\\s+0\\s+${member.clientId.replace(/[.]/g, '\\.')}\\s+\\d+`));
+    expect(drawn.at(-1)).toMatch(
+      new RegExp(`${topic}\\s+broker-[ab]\\s+0\\s+${member.clientId.replace(/[.]/g, '\\.')}\\s+\\d+`),
+    );
   }, 240_000);
 });
 
@@ -146,11 +219,19 @@ describe('the mqkit CLI against a real cluster', () => {
  * module where `script` is missing), and returns everything it drew. Asynchronous: the member it watches lives in
  * this process and must keep answering the broker's running-info requests meanwhile.
  */
-async function inPseudoTerminal(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; output: string }> {
+async function inPseudoTerminal(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ status: number | null; output: string }> {
   const quoted = argv.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
   const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
-  const [command, args] = hasScript ? ['script', ['-qfec', quoted, '/dev/null']] : ['python3', ['-c', 'import pty, sys; sys.exit(pty.spawn(sys.argv[1:]) >> 8)', ...argv]];
-  const child = spawn(command, args, { env: { ...process.env, ...env, TERM: 'xterm' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [command, args] = hasScript
+    ? ['script', ['-qfec', quoted, '/dev/null']]
+    : ['python3', ['-c', 'import pty, sys; sys.exit(pty.spawn(sys.argv[1:]) >> 8)', ...argv]];
+  const child = spawn(command, args, {
+    env: { ...process.env, ...env, TERM: 'xterm' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));

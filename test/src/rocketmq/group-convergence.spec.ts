@@ -1,7 +1,14 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AllocateMessageQueueAveragely, FAST_PROFILE, compareJavaStrings, compareMessageQueues, createProducer, type MessageQueue } from '@mqkit/core';
+import {
+  AllocateMessageQueueAveragely,
+  FAST_PROFILE,
+  compareJavaStrings,
+  compareMessageQueues,
+  createProducer,
+  type MessageQueue,
+} from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,8 +42,7 @@ class Member {
       else if (m.type === 'started') {
         this.started = true;
         this.clientId = m.clientId ?? '';
-      }
-      else if (m.type === 'owned') this.owned = m.queues;
+      } else if (m.type === 'owned') this.owned = m.queues;
       else if (m.type === 'consumed') onConsumed(m.seqs);
     });
     child.stderr?.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
@@ -74,12 +80,20 @@ describe('a consumer group of child processes on a real cluster', () => {
     const topic = uniqueName('group');
     const group = uniqueName('g');
     await harness.createTopic(topic, 4);
-    const mqAll = ['broker-a', 'broker-b'].flatMap((brokerName) => [0, 1, 2, 3].map((queueId) => ({ topic, brokerName, queueId }))).sort(compareMessageQueues);
+    const mqAll = ['broker-a', 'broker-b']
+      .flatMap((brokerName) => [0, 1, 2, 3].map((queueId) => ({ topic, brokerName, queueId })))
+      .sort(compareMessageQueues);
     const strategy = new AllocateMessageQueueAveragely();
     const consumed = new Set<number>();
     const spawn = (name: string): Member => {
       const child = fork(FIXTURE, [], {
-        env: { ...process.env, NAMESRV: cluster.namesrvAddr, TOPIC: topic, GROUP: group, INSTANCE: `${name}-${uniqueName('i')}` },
+        env: {
+          ...process.env,
+          NAMESRV: cluster.namesrvAddr,
+          TOPIC: topic,
+          GROUP: group,
+          INSTANCE: `${name}-${uniqueName('i')}`,
+        },
         stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       });
       const member = new Member(child, (seqs) => seqs.forEach((s) => consumed.add(s)));
@@ -90,9 +104,14 @@ describe('a consumer group of child processes on a real cluster', () => {
     const converged = (): boolean => {
       const live = members.filter((m) => m.alive && m.started);
       const cidAll = live.map((m) => m.clientId).sort(compareJavaStrings);
-      return live.every((m) => m.owned.join() === strategy.allocate({ consumerGroup: group, currentCID: m.clientId, mqAll, cidAll }).map(label).sort().join());
+      return live.every(
+        (m) =>
+          m.owned.join() ===
+          strategy.allocate({ consumerGroup: group, currentCID: m.clientId, mqAll, cidAll }).map(label).sort().join(),
+      );
     };
-    const describeOwners = () => JSON.stringify(members.map((m) => ({ alive: m.alive, owned: m.owned, err: m.stderr.slice(-300) })));
+    const describeOwners = () =>
+      JSON.stringify(members.map((m) => ({ alive: m.alive, owned: m.owned, err: m.stderr.slice(-300) })));
 
     // Three members share the eight queues.
     const first = [spawn('m1'), spawn('m2'), spawn('m3')];
@@ -122,7 +141,11 @@ describe('a consumer group of child processes on a real cluster', () => {
       // A fourth process joins: its heartbeat makes the brokers notify the others.
       const joiner = spawn('m4');
       await waitFor(() => joiner.startingAt > 0, { timeoutMs: 30_000 });
-      await waitFor(() => joiner.started && converged() && joiner.owned.length > 0, { timeoutMs: DEADLINE_MS, intervalMs: 10, message: describeOwners });
+      await waitFor(() => joiner.started && converged() && joiner.owned.length > 0, {
+        timeoutMs: DEADLINE_MS,
+        intervalMs: 10,
+        message: describeOwners,
+      });
       timings['afterJoinMs'] = Date.now() - joiner.startingAt;
 
       await waitFor(() => acked.size >= consumed.size + 200 || acked.size > 4_000, { timeoutMs: 30_000 });
@@ -144,6 +167,9 @@ describe('a consumer group of child processes on a real cluster', () => {
     process.stdout.write(`[mqkit] group convergence on RocketMQ: ${JSON.stringify(timings)}\n`);
     const dir = join(__dirname, '..', '..', '..', 'reports', 'bench');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'rocketmq-group-convergence.json'), `${JSON.stringify({ at: new Date().toISOString(), deadlineMs: DEADLINE_MS, ...timings }, null, 1)}\n`);
+    writeFileSync(
+      join(dir, 'rocketmq-group-convergence.json'),
+      `${JSON.stringify({ at: new Date().toISOString(), deadlineMs: DEADLINE_MS, ...timings }, null, 1)}\n`,
+    );
   }, 180_000);
 });

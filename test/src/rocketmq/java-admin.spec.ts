@@ -15,7 +15,12 @@ describe("RocketMQ's own admin tool reads mqkit clients", () => {
     const group = uniqueName('g');
     await harness.createTopic(topic, 2);
     const seen = new Deliveries();
-    const app = await harness.app([consumerClass({ group, topic, tags: 'A', consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m: Message<{ seq: number }>) => seen.record(m.payload.seq))]);
+    const app = await harness.app([
+      consumerClass(
+        { group, topic, tags: 'A', consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+        (m: Message<{ seq: number }>) => seen.record(m.payload.seq),
+      ),
+    ]);
     await harness.produce(topic, 8, { tags: () => 'A' });
     await waitFor(() => seen.unique === 8);
     const out = await mqadmin(['consumerStatus', '-n', cluster.namesrvAddr, '-g', group, '-i', app.clientId]);
@@ -34,23 +39,35 @@ describe("RocketMQ's own admin tool reads mqkit clients", () => {
       }
     }
     expect(committed).toBe(8);
-    expect(out).toMatch(new RegExp(`${topic}\\s+broker-b\\s+1\\s+ProcessQueueInfo \\[commitOffset=\\d+, .*droped=false`));
+    expect(out).toMatch(
+      new RegExp(`${topic}\\s+broker-b\\s+1\\s+ProcessQueueInfo \\[commitOffset=\\d+, .*droped=false`),
+    );
   }, 120_000);
 });
 
 describe("RocketMQ's own admin tool drives mqkit clients", () => {
-  it('mqadmin consumerStatus shows non-zero pull and consume TPS, the queues\' last pull and consume times and PROP_CONSUMEORDERLY', async () => {
+  it("mqadmin consumerStatus shows non-zero pull and consume TPS, the queues' last pull and consume times and PROP_CONSUMEORDERLY", async () => {
     const topic = uniqueName('tps');
     const group = uniqueName('g');
     await harness.createTopic(topic, 2);
     const seen = new Deliveries();
-    const app = await harness.app([consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m: Message<{ seq: number }>) => seen.record(m.payload.seq))]);
+    const app = await harness.app([
+      consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m: Message<{ seq: number }>) =>
+        seen.record(m.payload.seq),
+      ),
+    ]);
     // Both ProcessQueueInfo timestamps start at the queue's creation: an idle pull held for the long poll (1 s)
     // puts that creation well before this run's consumption (lastConsumeTimestamp is kept to 0.1 s).
-    const queues = () => app.consumer(group).status().queues.filter((q) => q.mq.topic === topic);
+    const queues = () =>
+      app
+        .consumer(group)
+        .status()
+        .queues.filter((q) => q.mq.topic === topic);
     await waitFor(() => queues().length === 4);
     const created = new Map(queues().map((q) => [`${q.mq.brokerName}/${q.mq.queueId}`, q.lastConsumeTimestamp]));
-    await waitFor(() => queues().every((q) => q.lastPullTimestamp > created.get(`${q.mq.brokerName}/${q.mq.queueId}`)!));
+    await waitFor(() =>
+      queues().every((q) => q.lastPullTimestamp > created.get(`${q.mq.brokerName}/${q.mq.queueId}`)!),
+    );
     const startedAt = Date.now();
     await harness.produce(topic, 2_000);
     await waitFor(() => seen.unique === 2_000, { timeoutMs: 30_000 });
@@ -58,7 +75,10 @@ describe("RocketMQ's own admin tool drives mqkit clients", () => {
     expect(out).toMatch(/PROP_CONSUMEORDERLY\s+: false/);
     // `#Consumer RT&TPS#`: topic, pull RT, pull TPS, consume RT, consume OK TPS, consume failed TPS, failed in the hour.
     // The rates span at most about a minute: 2,000 messages within it make each TPS at least 2000/70.
-    const row = new RegExp(`^${topic}\\s+([\\d.]+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+(\\d+)\\s*$`, 'm').exec(out);
+    const row = new RegExp(
+      `^${topic}\\s+([\\d.]+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+(\\d+)\\s*$`,
+      'm',
+    ).exec(out);
     expect(row, out).not.toBeNull();
     const [pullRT, pullTPS, , okTPS, failedTPS, failedMsgs] = row!.slice(1).map(Number);
     expect(pullTPS).toBeGreaterThan(2_000 / 70);
@@ -66,7 +86,14 @@ describe("RocketMQ's own admin tool drives mqkit clients", () => {
     expect(pullRT).toBeGreaterThanOrEqual(0);
     expect([failedTPS, failedMsgs]).toEqual([0, 0]);
     // ProcessQueueInfo's lastPullTimestamp and lastConsumeTimestamp are times of this run, not 0.
-    const stamps = [...out.matchAll(new RegExp(`${topic}\\s+broker-[ab]\\s+\\d\\s+ProcessQueueInfo \\[.*lastPullTimestamp=(\\d+), lastConsumeTimestamp=(\\d+)`, 'g'))];
+    const stamps = [
+      ...out.matchAll(
+        new RegExp(
+          `${topic}\\s+broker-[ab]\\s+\\d\\s+ProcessQueueInfo \\[.*lastPullTimestamp=(\\d+), lastConsumeTimestamp=(\\d+)`,
+          'g',
+        ),
+      ),
+    ];
     expect(stamps).toHaveLength(4);
     for (const [, pull, consume] of stamps) {
       expect(Number(pull)).toBeGreaterThanOrEqual(startedAt);
@@ -89,10 +116,30 @@ describe("RocketMQ's own admin tool drives mqkit clients", () => {
       }),
     ]);
     await harness.produce(topic, 5);
-    const persisted = () => app.consumer(group).status().queues.filter((q) => q.mq.topic === topic).reduce((n, q) => n + Math.max(0, q.persistedOffset), 0);
+    const persisted = () =>
+      app
+        .consumer(group)
+        .status()
+        .queues.filter((q) => q.mq.topic === topic)
+        .reduce((n, q) => n + Math.max(0, q.persistedOffset), 0);
     await waitFor(() => seen.unique === 5 && persisted() === 5);
-    const resend = (seq: number) => mqadmin(['queryMsgById', '-n', cluster.namesrvAddr, '-t', topic, '-i', ids.get(seq)!, '-g', group, '-d', app.clientId]);
-    expect(await resend(1)).toMatch(/ConsumeMessageDirectlyResult \[order=false, autoCommit=true, consumeResult=CR_SUCCESS, remark=null, spentTimeMills=\d+\]/);
+    const resend = (seq: number) =>
+      mqadmin([
+        'queryMsgById',
+        '-n',
+        cluster.namesrvAddr,
+        '-t',
+        topic,
+        '-i',
+        ids.get(seq)!,
+        '-g',
+        group,
+        '-d',
+        app.clientId,
+      ]);
+    expect(await resend(1)).toMatch(
+      /ConsumeMessageDirectlyResult \[order=false, autoCommit=true, consumeResult=CR_SUCCESS, remark=null, spentTimeMills=\d+\]/,
+    );
     expect(seen.counts.get(1)).toBe(2);
     failNow = true;
     expect(await resend(2)).toMatch(/consumeResult=CR_THROW_EXCEPTION, remark=Error: refused 2/);
@@ -100,7 +147,8 @@ describe("RocketMQ's own admin tool drives mqkit clients", () => {
     // Nothing was committed, retried or sent back for the direct calls.
     const offsets = (await harness.adminApp()).transport.offsets;
     let committed = 0;
-    for (const mq of await (await harness.routes()).subscribeQueues(topic)) committed += Math.max(0, await offsets.queryConsumerOffset(group, mq));
+    for (const mq of await (await harness.routes()).subscribeQueues(topic))
+      committed += Math.max(0, await offsets.queryConsumerOffset(group, mq));
     expect(committed).toBe(5);
     expect(seen.total).toBe(7);
   }, 120_000);

@@ -23,11 +23,26 @@ describe('long polls on a real cluster', () => {
     admin.on('rocketmq.connection', (e) => events.push(e));
     const puller = admin.transport.puller;
     const mq = { topic, brokerName: 'broker-a', queueId: 0 };
-    const request = { group: uniqueName('g'), mq, offset: 0, maxMsgs: 32, maxBytes: 1 << 20, subscription: parseSubscription(topic, '*'), suspendMs: 15_000, timeoutMs: 30_000 };
+    const request = {
+      group: uniqueName('g'),
+      mq,
+      offset: 0,
+      maxMsgs: 32,
+      maxBytes: 1 << 20,
+      subscription: parseSubscription(topic, '*'),
+      suspendMs: 15_000,
+      timeoutMs: 30_000,
+    };
     const controller = new AbortController();
     const held = puller.pull(request, controller.signal);
     // Held by the broker: nothing to read at offset 0 of an empty queue.
-    const settled = await Promise.race([held.then(() => 'answered', () => 'failed'), new Promise((r) => setTimeout(r, 500, 'held'))]);
+    const settled = await Promise.race([
+      held.then(
+        () => 'answered',
+        () => 'failed',
+      ),
+      new Promise((r) => setTimeout(r, 500, 'held')),
+    ]);
     expect(settled).toBe('held');
     const abortedAt = Date.now();
     controller.abort(new Error('stop'));

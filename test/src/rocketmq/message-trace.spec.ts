@@ -20,24 +20,38 @@ interface TraceRow {
 
 function traceRows(out: string): TraceRow[] {
   const rows: TraceRow[] = [];
-  for (const m of out.matchAll(/^(Pub|Sub)\s+(\S+)\s+(\S+)\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\s+(\d+)ms\s+(\S+)\s*$/gm)) {
+  for (const m of out.matchAll(
+    /^(Pub|Sub)\s+(\S+)\s+(\S+)\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\s+(\d+)ms\s+(\S+)\s*$/gm,
+  )) {
     rows.push({ type: m[1]!, group: m[2]!, clientHost: m[3]!, costMs: Number(m[4]), status: m[5]! });
   }
   return rows;
 }
 
 /** RocketMQ's own reader of trace records, retried until `done` (the broker indexes keys a moment after storing). */
-async function queryTrace(msgId: string, done: (rows: TraceRow[]) => boolean, traceTopic?: string): Promise<{ out: string; rows: TraceRow[] }> {
+async function queryTrace(
+  msgId: string,
+  done: (rows: TraceRow[]) => boolean,
+  traceTopic?: string,
+): Promise<{ out: string; rows: TraceRow[] }> {
   let last = { out: '', rows: [] as TraceRow[] };
   await waitFor(
     async () => {
-      const out = await mqadmin(['queryMsgTraceById', '-n', cluster.namesrvAddr, '-i', msgId, ...(traceTopic ? ['-t', traceTopic] : [])]);
+      const out = await mqadmin([
+        'queryMsgTraceById',
+        '-n',
+        cluster.namesrvAddr,
+        '-i',
+        msgId,
+        ...(traceTopic ? ['-t', traceTopic] : []),
+      ]);
       last = { out, rows: traceRows(out) };
       return done(last.rows);
     },
     { timeoutMs: 90_000, intervalMs: 1_000, message: () => `trace rows of ${msgId}: ${last.out}` },
   );
-  if (process.env['MQKIT_PRINT_TRACE']) process.stdout.write(`\n$ mqadmin queryMsgTraceById -n ${cluster.namesrvAddr} -i ${msgId}\n${last.out}\n`);
+  if (process.env['MQKIT_PRINT_TRACE'])
+    process.stdout.write(`\n$ mqadmin queryMsgTraceById -n ${cluster.namesrvAddr} -i ${msgId}\n${last.out}\n`);
   return last;
 }
 
@@ -61,7 +75,13 @@ describe('message trace on a real cluster (traceTopicEnable=true), read by mqadm
       ],
       { enableMsgTrace: true },
     );
-    const producer = await createProducer({ transport: harness.transport(), group: producerGroup, profile: 'fast', sendMsgTimeout: 10_000, enableMsgTrace: true });
+    const producer = await createProducer({
+      transport: harness.transport(),
+      group: producerGroup,
+      profile: 'fast',
+      sendMsgTimeout: 10_000,
+      enableMsgTrace: true,
+    });
     const ok = await producer.send({ topic, body: 'ok', tags: 'A', keys: 'order-1' });
     const retried = await producer.send({ topic, body: 'fail-once' });
     await waitFor(() => consumed.size === 2, { timeoutMs: 60_000 });
@@ -69,20 +89,35 @@ describe('message trace on a real cluster (traceTopicEnable=true), read by mqadm
     await producer.stop();
     await app.stop({ timeoutMs: 10_000 });
     expect(producer.traceStatus()).toMatchObject({ traceTopic: RMQ_SYS_TRACE_TOPIC, sent: 2, dropped: 0, failed: 0 });
-    expect(app.status().trace).toEqual([expect.objectContaining({ traceTopic: RMQ_SYS_TRACE_TOPIC, sent: 6, dropped: 0, failed: 0, queued: 0 })]);
+    expect(app.status().trace).toEqual([
+      expect.objectContaining({ traceTopic: RMQ_SYS_TRACE_TOPIC, sent: 6, dropped: 0, failed: 0, queued: 0 }),
+    ]);
 
-    const first = await queryTrace(ok.msgId, (rows) => rows.some((r) => r.type === 'Pub') && rows.some((r) => r.type === 'Sub'));
+    const first = await queryTrace(
+      ok.msgId,
+      (rows) => rows.some((r) => r.type === 'Pub') && rows.some((r) => r.type === 'Sub'),
+    );
     const pub = first.rows.find((r) => r.type === 'Pub')!;
     // The client host is the born host of the trace message: this client's address as the broker saw it.
     expect(pub).toMatchObject({ group: producerGroup, clientHost: '127.0.0.1', status: 'success' });
     expect(pub.costMs).toBeLessThan(10_000);
-    expect(first.rows.filter((r) => r.type === 'Sub')).toEqual([expect.objectContaining({ group, clientHost: '127.0.0.1', status: 'success' })]);
+    expect(first.rows.filter((r) => r.type === 'Sub')).toEqual([
+      expect.objectContaining({ group, clientHost: '127.0.0.1', status: 'success' }),
+    ]);
     expect(first.out).toMatch(/#Type\s+#ProducerGroup\s+#ClientHost\s+#SendTime\s+#CostTimes\s+#Status/);
     expect(first.out).toMatch(/#Type\s+#ConsumerGroup\s+#ClientHost\s+#ConsumerTime\s+#CostTimes\s+#Status/);
 
     // A delivery that threw, then its retry: two Sub rows, failed and success.
-    const second = await queryTrace(retried.msgId, (rows) => rows.filter((r) => r.type === 'Sub').length >= 2 && rows.some((r) => r.type === 'Pub'));
-    expect(second.rows.filter((r) => r.type === 'Sub').map((r) => r.status).sort()).toEqual(['failed', 'success']);
+    const second = await queryTrace(
+      retried.msgId,
+      (rows) => rows.filter((r) => r.type === 'Sub').length >= 2 && rows.some((r) => r.type === 'Pub'),
+    );
+    expect(
+      second.rows
+        .filter((r) => r.type === 'Sub')
+        .map((r) => r.status)
+        .sort(),
+    ).toEqual(['failed', 'success']);
     expect(second.rows.filter((r) => r.type === 'Sub').every((r) => r.group === group)).toBe(true);
   }, 240_000);
 
@@ -92,7 +127,14 @@ describe('message trace on a real cluster (traceTopicEnable=true), read by mqadm
     await harness.createTopic(topic, 1);
     await harness.createTopic(traceTopic, 1);
     const producerGroup = uniqueName('p');
-    const producer = await createProducer({ transport: harness.transport(), group: producerGroup, profile: 'fast', sendMsgTimeout: 10_000, enableMsgTrace: true, customizedTraceTopic: traceTopic });
+    const producer = await createProducer({
+      transport: harness.transport(),
+      group: producerGroup,
+      profile: 'fast',
+      sendMsgTimeout: 10_000,
+      enableMsgTrace: true,
+      customizedTraceTopic: traceTopic,
+    });
     const sent = await producer.send({ topic, body: 'x' });
     await producer.stop();
     expect(producer.traceStatus()).toMatchObject({ traceTopic, sent: 1, failed: 0 });
@@ -104,7 +146,15 @@ describe('message trace on a real cluster (traceTopicEnable=true), read by mqadm
     const topic = uniqueName('trace');
     await harness.createTopic(topic, 2);
     // 20 contexts per flush never fill a queue of 1: the one queued waits for the interval, the rest is dropped.
-    const producer = await createProducer({ transport: harness.transport(), group: uniqueName('p'), profile: 'fast', sendMsgTimeout: 10_000, enableMsgTrace: true, traceQueueSize: 1, traceMsgBatchNum: 20 });
+    const producer = await createProducer({
+      transport: harness.transport(),
+      group: uniqueName('p'),
+      profile: 'fast',
+      sendMsgTimeout: 10_000,
+      enableMsgTrace: true,
+      traceQueueSize: 1,
+      traceMsgBatchNum: 20,
+    });
     const reports: MqkitEvents['trace.dropped'][] = [];
     producer.events.on('trace.dropped', (e) => reports.push(e));
     const results = [];

@@ -13,8 +13,16 @@ beforeAll(async () => {
 });
 afterEach(async () => harness?.close());
 
-function recorder(group: string, topic: string, seen: Deliveries, consumeFromWhere: ConsumeFromWhere = 'CONSUME_FROM_FIRST_OFFSET', consumeTimestamp?: string) {
-  return consumerClass({ group, topic, consumeFromWhere, consumeTimestamp }, (m: Message<{ seq: number }>) => seen.record(m.payload.seq));
+function recorder(
+  group: string,
+  topic: string,
+  seen: Deliveries,
+  consumeFromWhere: ConsumeFromWhere = 'CONSUME_FROM_FIRST_OFFSET',
+  consumeTimestamp?: string,
+) {
+  return consumerClass({ group, topic, consumeFromWhere, consumeTimestamp }, (m: Message<{ seq: number }>) =>
+    seen.record(m.payload.seq),
+  );
 }
 
 /** Resolves once the wall clock has passed `t` (the broker stamps messages with the same clock). */
@@ -58,7 +66,9 @@ describe('offsets on a real cluster', () => {
     await harness.app([recorder(uniqueName('gLast'), topic, last, 'CONSUME_FROM_LAST_OFFSET')]);
     await harness.app([recorder(uniqueName('gFirst'), topic, first, 'CONSUME_FROM_FIRST_OFFSET')]);
     await harness.app([recorder(uniqueName('gTime'), topic, byTime, 'CONSUME_FROM_TIMESTAMP', stamp)]);
-    await waitFor(() => first.unique === 100 && byTime.unique === 50, { message: () => `first ${first.unique}/100, byTime ${byTime.unique}/50` });
+    await waitFor(() => first.unique === 100 && byTime.unique === 50, {
+      message: () => `first ${first.unique}/100, byTime ${byTime.unique}/50`,
+    });
     await harness.produce(topic, 10, { from: 100 });
     await waitFor(() => last.unique === 10 && first.unique === 110 && byTime.unique === 60);
     expect([...last.counts.keys()].sort((a, b) => a - b)).toEqual(Array.from({ length: 10 }, (_, i) => 100 + i));
@@ -80,7 +90,14 @@ describe('offsets on a real cluster', () => {
     await harness.produce(topic, 100, { from: 100 });
     await waitFor(() => seen.unique === 200, { message: () => `${seen.unique}/200` });
     // Committed at the broker first (the fast profile persists every 200 ms), so a late commit cannot undo the reset.
-    await waitFor(() => apps.every((a) => a.consumer(group).status().queues.every((q) => q.committableOffset >= q.maxOffset)));
+    await waitFor(() =>
+      apps.every((a) =>
+        a
+          .consumer(group)
+          .status()
+          .queues.every((q) => q.committableOffset >= q.maxOffset),
+      ),
+    );
     await harness.brokersCommitted(group, topic, 4);
     const before = seen.total;
     await apps[0]!.consumer(group).resetOffsetByTimestamp(mark);

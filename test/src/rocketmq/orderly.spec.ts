@@ -20,7 +20,14 @@ describe('ORDERLY consumption on a real cluster', () => {
     let overlap = 0;
     let delivered = 0;
     const Handler = consumerClass(
-      { group, topic, consumeMode: 'ORDERLY', consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', batch: true, consumeMessageBatchMaxSize: 4 },
+      {
+        group,
+        topic,
+        consumeMode: 'ORDERLY',
+        consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
+        batch: true,
+        consumeMessageBatchMaxSize: 4,
+      },
       async (batch: { queueOffset: number }[], ctx: { mq: { topic: string; brokerName: string; queueId: number } }) => {
         const key = mqKey(ctx.mq);
         running.set(key, (running.get(key) ?? 0) + 1);
@@ -63,9 +70,20 @@ describe('ORDERLY consumption on a real cluster', () => {
       expect(offsets[0]).toBe(0);
     }
     // Every owned queue is locked at the broker by its owner: another client id gets none of them.
-    const ownedOf = (a: ConsumerApp) => a.consumer(group).status().queues.filter((q) => q.mq.topic === topic);
+    const ownedOf = (a: ConsumerApp) =>
+      a
+        .consumer(group)
+        .status()
+        .queues.filter((q) => q.mq.topic === topic);
     await waitFor(() => apps.every((a) => ownedOf(a).length === 2), {
-      message: () => JSON.stringify(apps.map((a) => [a.clientId, ownedOf(a).map((q) => `${q.mq.brokerName}/${q.mq.queueId}`), members.get(a.clientId)])),
+      message: () =>
+        JSON.stringify(
+          apps.map((a) => [
+            a.clientId,
+            ownedOf(a).map((q) => `${q.mq.brokerName}/${q.mq.queueId}`),
+            members.get(a.clientId),
+          ]),
+        ),
     });
     const intruder = (await harness.adminApp()).transport.locks!;
     const owned = apps.flatMap((a) => ownedOf(a).map((q) => q.mq));

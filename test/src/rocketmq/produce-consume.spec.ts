@@ -21,14 +21,26 @@ describe('produce and consume on a real cluster', () => {
     const all = new Deliveries();
     const brokers = new Set<string>();
     const wrongTag: string[] = [];
-    const Filtered = consumerClass({ group: uniqueName('gAB'), topic, tags: 'A || B', consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', consumeThreadMax: 8 }, (m: Message<{ seq: number }>) => {
-      if (m.tags !== TAGS[m.payload.seq % 3] || m.tags === 'C') wrongTag.push(`${m.payload.seq}:${m.tags}`);
-      filtered.record(m.payload.seq);
-    });
-    const All = consumerClass({ group: uniqueName('gAll'), topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', consumeThreadMax: 8 }, (m: Message<{ seq: number }>, ctx: ConsumeContext) => {
-      brokers.add(ctx.mq.brokerName);
-      all.record(m.payload.seq);
-    });
+    const Filtered = consumerClass(
+      {
+        group: uniqueName('gAB'),
+        topic,
+        tags: 'A || B',
+        consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
+        consumeThreadMax: 8,
+      },
+      (m: Message<{ seq: number }>) => {
+        if (m.tags !== TAGS[m.payload.seq % 3] || m.tags === 'C') wrongTag.push(`${m.payload.seq}:${m.tags}`);
+        filtered.record(m.payload.seq);
+      },
+    );
+    const All = consumerClass(
+      { group: uniqueName('gAll'), topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', consumeThreadMax: 8 },
+      (m: Message<{ seq: number }>, ctx: ConsumeContext) => {
+        brokers.add(ctx.mq.brokerName);
+        all.record(m.payload.seq);
+      },
+    );
     await harness.app([Filtered, All]);
     await harness.produce(topic, total, { tags: (seq) => TAGS[seq % 3], window: 128 });
     const expected = Array.from({ length: total }, (_, seq) => seq).filter((seq) => seq % 3 !== 2);

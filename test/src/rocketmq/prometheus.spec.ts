@@ -29,7 +29,12 @@ function clusterRig(): MetricsRig {
 describe('Prometheus metrics on a real cluster, scraped over HTTP', () => {
   it('counts 2 x 500 messages exactly (successes, failures, retries, DLQ, sends) and adds no series in the second round', async () => {
     const scrape = await twoRoundsUnderLoad(clusterRig(), { queues: 2, perRound: 500 });
-    expect(scrape.samples('rocketmq_consumer_queue_lag_messages').map((s) => s.labels.broker_name).filter((b, i, all) => all.indexOf(b) === i).length).toBe(harness.cluster.brokers.length);
+    expect(
+      scrape
+        .samples('rocketmq_consumer_queue_lag_messages')
+        .map((s) => s.labels.broker_name)
+        .filter((b, i, all) => all.indexOf(b) === i).length,
+    ).toBe(harness.cluster.brokers.length);
   }, 240_000);
 
   it("a paused consumer's lag gauges say how many messages were sent to each queue meanwhile (GET_MAX_OFFSET at scrape time)", async () => {

@@ -18,18 +18,31 @@ beforeAll(async () => {
 afterEach(async () => void (await Promise.all(consumers.splice(0).map((c) => c.close()))));
 afterAll(async () => harness?.close());
 
-async function pullConsumer(group: string, extra: Partial<Parameters<typeof createPullConsumer>[0]> = {}): Promise<PullConsumer> {
-  const consumer = await createPullConsumer({ transport: harness.transport(), group, profile: 'fast', instanceName: uniqueName('pull'), consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', ...extra });
+async function pullConsumer(
+  group: string,
+  extra: Partial<Parameters<typeof createPullConsumer>[0]> = {},
+): Promise<PullConsumer> {
+  const consumer = await createPullConsumer({
+    transport: harness.transport(),
+    group,
+    profile: 'fast',
+    instanceName: uniqueName('pull'),
+    consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
+    ...extra,
+  });
   consumers.push(consumer);
   return consumer;
 }
 
 async function pollUntil(consumer: PullConsumer, n: number): Promise<Message<{ seq: number }>[]> {
   const got: Message<{ seq: number }>[] = [];
-  await waitFor(async () => {
-    got.push(...((await consumer.poll({ timeoutMs: 500 })) as Message<{ seq: number }>[]));
-    return got.length >= n;
-  }, { timeoutMs: 30_000, message: () => `${got.length}/${n}` });
+  await waitFor(
+    async () => {
+      got.push(...((await consumer.poll({ timeoutMs: 500 })) as Message<{ seq: number }>[]));
+      return got.length >= n;
+    },
+    { timeoutMs: 30_000, message: () => `${got.length}/${n}` },
+  );
   return got;
 }
 
@@ -47,10 +60,14 @@ describe('the pull consumer on a real cluster', () => {
     const mine = [queues[0]!, queues[3]!];
     await consumer.assign(mine);
     await consumer.seek(mine[1]!, 5);
-    const sizes = await Promise.all(mine.map(async (mq) => (await (await harness.adminApp()).transport.offsets.maxOffset(mq))));
+    const sizes = await Promise.all(
+      mine.map(async (mq) => await (await harness.adminApp()).transport.offsets.maxOffset(mq)),
+    );
     const got = await pollUntil(consumer, sizes[0]! + sizes[1]! - 5);
     for (const [i, mq] of mine.entries()) {
-      const offsets = got.filter((m) => m.brokerName === mq.brokerName && m.queueId === mq.queueId).map((m) => m.queueOffset);
+      const offsets = got
+        .filter((m) => m.brokerName === mq.brokerName && m.queueId === mq.queueId)
+        .map((m) => m.queueOffset);
       expect(offsets).toEqual([...Array(sizes[i]! - (i === 1 ? 5 : 0)).keys()].map((k) => k + (i === 1 ? 5 : 0)));
     }
     expect(got.every((m) => mine.some((q) => q.brokerName === m.brokerName && q.queueId === m.queueId))).toBe(true);
@@ -69,9 +86,18 @@ describe('the pull consumer on a real cluster', () => {
       expect([Number(row![1]), Number(row![2])]).toEqual([sizes[i], sizes[i]]);
     }
     // It heartbeats as a pull consumer.
-    const info = await sendProbeRequest(brokerAddr('broker-a'), { code: GET_CONSUMER_RUNNING_INFO, extFields: { consumerGroup: group, clientId: consumer.clientId, jstackEnable: 'false' } }, cluster.probeOptions);
+    const info = await sendProbeRequest(
+      brokerAddr('broker-a'),
+      {
+        code: GET_CONSUMER_RUNNING_INFO,
+        extFields: { consumerGroup: group, clientId: consumer.clientId, jstackEnable: 'false' },
+      },
+      cluster.probeOptions,
+    );
     const body = parseFastJsonBody(info.body) as FastJsonObject;
-    expect(isFastJsonObject(body) && (body['properties'] as FastJsonObject)['PROP_CONSUME_TYPE']).toBe('CONSUME_ACTIVELY');
+    expect(isFastJsonObject(body) && (body['properties'] as FastJsonObject)['PROP_CONSUME_TYPE']).toBe(
+      'CONSUME_ACTIVELY',
+    );
   }, 120_000);
 
   it('two subscribers of one group split the queues and read every message once', async () => {
@@ -87,11 +113,14 @@ describe('the pull consumer on a real cluster', () => {
     expect(new Set(owned).size).toBe(4);
     await harness.produce(topic, 300);
     const seen: number[] = [];
-    await waitFor(async () => {
-      const [x, y] = await Promise.all([a.poll({ timeoutMs: 200 }), b.poll({ timeoutMs: 200 })]);
-      seen.push(...[...x, ...y].map((m) => (m as Message<{ seq: number }>).payload.seq));
-      return seen.length >= 300;
-    }, { timeoutMs: 30_000 });
+    await waitFor(
+      async () => {
+        const [x, y] = await Promise.all([a.poll({ timeoutMs: 200 }), b.poll({ timeoutMs: 200 })]);
+        seen.push(...[...x, ...y].map((m) => (m as Message<{ seq: number }>).payload.seq));
+        return seen.length >= 300;
+      },
+      { timeoutMs: 30_000 },
+    );
     expect(seen.sort((p, q) => p - q)).toEqual([...Array(300).keys()]);
   }, 120_000);
 
@@ -104,7 +133,11 @@ describe('the pull consumer on a real cluster', () => {
     await consumer.assign([mq!]);
     const got = await pollUntil(consumer, 10);
     for (const time of [0, got[4]!.storeTimestamp, got[9]!.storeTimestamp + 1, Date.now() + 60_000]) {
-      const answer = await sendProbeRequest(brokerAddr('broker-a'), { code: SEARCH_OFFSET_BY_TIMESTAMP, extFields: { topic, queueId: '0', timestamp: String(time) } }, cluster.probeOptions);
+      const answer = await sendProbeRequest(
+        brokerAddr('broker-a'),
+        { code: SEARCH_OFFSET_BY_TIMESTAMP, extFields: { topic, queueId: '0', timestamp: String(time) } },
+        cluster.probeOptions,
+      );
       expect(answer.code).toBe(0);
       expect(await consumer.offsetForTimestamp(mq!, time)).toBe(Number(answer.extFields['offset']));
     }

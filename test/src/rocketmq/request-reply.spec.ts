@@ -1,4 +1,13 @@
-import { createProducer, MessageConst, RequestTimeoutError, replyTopicOf, stringCodec, type Codec, type ConsumerApp, type Message } from '@mqkit/core';
+import {
+  createProducer,
+  MessageConst,
+  RequestTimeoutError,
+  replyTopicOf,
+  stringCodec,
+  type Codec,
+  type ConsumerApp,
+  type Message,
+} from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +21,14 @@ useRocketMqHarness((c, h) => ((cluster = c), (harness = h)));
 
 /** A standalone requester; a generous send budget, as the test brokers share two cores with everything else. */
 const requester = (codec?: Codec) =>
-  createProducer({ transport: harness.transport(), group: uniqueName('req'), profile: 'fast', sendMsgTimeout: 10_000, instanceName: uniqueName('requester'), codec });
+  createProducer({
+    transport: harness.transport(),
+    group: uniqueName('req'),
+    profile: 'fast',
+    sendMsgTimeout: 10_000,
+    instanceName: uniqueName('requester'),
+    codec,
+  });
 
 /**
  * Resolves once the replier app has taken every queue of the topic and knows where each starts. Its group is new
@@ -21,7 +37,10 @@ const requester = (codec?: Codec) =>
  */
 async function replierReady(app: ConsumerApp, topic: string, queues: number): Promise<void> {
   const owned = () => app.status().consumers[0]?.queues.filter((q) => q.mq.topic === topic).length ?? 0;
-  await waitFor(() => app.status().ready && owned() === queues, { timeoutMs: 30_000, message: () => `replier owns ${owned()} of ${queues} queues of ${topic}` });
+  await waitFor(() => app.status().ready && owned() === queues, {
+    timeoutMs: 30_000,
+    message: () => `replier owns ${owned()} of ${queues} queues of ${topic}`,
+  });
 }
 
 describe('request-reply on a real cluster', () => {
@@ -41,8 +60,17 @@ describe('request-reply on a real cluster', () => {
     await replierReady(replier, topic, 4);
     const client = await requester();
     try {
-      const replies = await Promise.all(Array.from({ length: 24 }, (_, seq) => client.request<{ seq: number }, { seq: number; squared: number }>({ topic, payload: { seq } }, { timeoutMs: 30_000 })));
-      expect(replies.map((r) => r.payload)).toEqual(Array.from({ length: 24 }, (_, seq) => ({ seq, squared: seq ** 2 })));
+      const replies = await Promise.all(
+        Array.from({ length: 24 }, (_, seq) =>
+          client.request<{ seq: number }, { seq: number; squared: number }>(
+            { topic, payload: { seq } },
+            { timeoutMs: 30_000 },
+          ),
+        ),
+      );
+      expect(replies.map((r) => r.payload)).toEqual(
+        Array.from({ length: 24 }, (_, seq) => ({ seq, squared: seq ** 2 })),
+      );
       expect(new Set(seen.map((m) => m.brokerName))).toEqual(new Set(['broker-a', 'broker-b']));
       const storedOn = new Map(seen.map((m) => [m.properties[MessageConst.CORRELATION_ID], m.brokerName]));
       for (const reply of replies) {
@@ -65,7 +93,14 @@ describe('request-reply on a real cluster', () => {
     await harness.createTopic(topic, 1);
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const replier = await harness.app([consumerClass({ group: uniqueName('slow'), topic, reply: true, codec: stringCodec }, async (m: Message) => (m.body.toString() === 'slow' ? gate.then(() => 'late') : 'quick'))], { instanceName: uniqueName('slowApp') });
+    const replier = await harness.app(
+      [
+        consumerClass({ group: uniqueName('slow'), topic, reply: true, codec: stringCodec }, async (m: Message) =>
+          m.body.toString() === 'slow' ? gate.then(() => 'late') : 'quick',
+        ),
+      ],
+      { instanceName: uniqueName('slowApp') },
+    );
     await replierReady(replier, topic, 2); // one queue on each broker
     const client = await requester(stringCodec);
     const dropped: string[] = [];
@@ -95,7 +130,11 @@ describe('request-reply on a real cluster', () => {
       { instanceName: uniqueName('replierApp') },
     );
     await replierReady(replier, topic, 4);
-    const run = await runJavaProgram('InteropRequester', [cluster.namesrvAddr, topic, uniqueName('javaReq'), '8', 'java', '30000', 'callback'], { timeoutMs: 150_000 });
+    const run = await runJavaProgram(
+      'InteropRequester',
+      [cluster.namesrvAddr, topic, uniqueName('javaReq'), '8', 'java', '30000', 'callback'],
+      { timeoutMs: 150_000 },
+    );
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const replies = run.lines<{ i: number; body: string; correlationId: string; topic: string }>('REPLY');
     expect(replies.map((r) => r.body)).toEqual(Array.from({ length: 8 }, (_, i) => `mqkit-reply:java-${i}`));
@@ -107,10 +146,14 @@ describe('request-reply on a real cluster', () => {
     const topic = uniqueName('rrToJava');
     await harness.createTopic(topic, 2);
     // The Java replier reads the topic from its first offset, so requests sent while its JVM starts are answered too.
-    const java = runJavaProgram('InteropReplier', [cluster.namesrvAddr, topic, uniqueName('javaReplier'), '6', '120'], { timeoutMs: 150_000 });
+    const java = runJavaProgram('InteropReplier', [cluster.namesrvAddr, topic, uniqueName('javaReplier'), '6', '120'], {
+      timeoutMs: 150_000,
+    });
     const client = await requester(stringCodec);
     try {
-      const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => client.request({ topic, body: `mqkit-${i}` }, { timeoutMs: 90_000 })));
+      const replies = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => client.request({ topic, body: `mqkit-${i}` }, { timeoutMs: 90_000 })),
+      );
       expect(replies.map((r) => r.payload)).toEqual(Array.from({ length: 6 }, (_, i) => `java-reply:mqkit-${i}`));
     } finally {
       await client.stop();

@@ -33,10 +33,13 @@ describe('retry and DLQ on a real cluster', () => {
     await harness.produce(topic, 20);
     const failing = [0, 5, 10, 15];
     // The test brokers' delay levels are all 1 s: two retries take a few seconds.
-    await waitFor(() => failing.every((seq) => (attempts.get(seq)?.length ?? 0) >= 3) && (attempts.get(1)?.length ?? 0) >= 2, {
-      timeoutMs: 30_000,
-      message: () => JSON.stringify([...attempts].filter(([s]) => failing.includes(s) || s === 1)),
-    });
+    await waitFor(
+      () => failing.every((seq) => (attempts.get(seq)?.length ?? 0) >= 3) && (attempts.get(1)?.length ?? 0) >= 2,
+      {
+        timeoutMs: 30_000,
+        message: () => JSON.stringify([...attempts].filter(([s]) => failing.includes(s) || s === 1)),
+      },
+    );
     for (const seq of failing) {
       expect(attempts.get(seq)).toEqual([
         { from: topic, topic, reconsumeTimes: 0 },
@@ -48,15 +51,22 @@ describe('retry and DLQ on a real cluster', () => {
       { from: topic, topic, reconsumeTimes: 0 },
       { from: retryTopicOf(group), topic, reconsumeTimes: 1 },
     ]);
-    for (let seq = 0; seq < 20; seq++) if (!failing.includes(seq) && seq !== 1) expect(attempts.get(seq)).toHaveLength(1);
+    for (let seq = 0; seq < 20; seq++)
+      if (!failing.includes(seq) && seq !== 1) expect(attempts.get(seq)).toHaveLength(1);
 
     // Past maxReconsumeTimes the broker dead-letters them: a reader of %DLQ%<group> finds exactly those four.
     const dead = new Map<number, number>();
-    const DlqReader = consumerClass({ group: uniqueName('dlqReader'), topic: dlqTopicOf(group), consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m: Message<{ seq: number }>) => {
-      dead.set(m.payload.seq, m.reconsumeTimes);
-    });
+    const DlqReader = consumerClass(
+      { group: uniqueName('dlqReader'), topic: dlqTopicOf(group), consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+      (m: Message<{ seq: number }>) => {
+        dead.set(m.payload.seq, m.reconsumeTimes);
+      },
+    );
     await harness.app([DlqReader]);
-    await waitFor(() => dead.size === failing.length, { timeoutMs: 30_000, message: () => `DLQ holds ${[...dead.keys()]}` });
+    await waitFor(() => dead.size === failing.length, {
+      timeoutMs: 30_000,
+      message: () => `DLQ holds ${[...dead.keys()]}`,
+    });
     expect([...dead.keys()].sort((a, b) => a - b)).toEqual(failing);
     // Every failure went back through CONSUMER_SEND_MSG_BACK (none was retried locally after a failed send-back).
     expect(retries.length).toBe(failing.length * 3 + 1);

@@ -1,8 +1,24 @@
 import { afterAll, beforeAll } from 'vitest';
-import { createConsumerApp, createProducer, type ConsumerApp, type ConsumerAppOptions, type OffsetAdmin, type RouteResolver, type TopicAdmin, type TransportPlugin } from '@mqkit/core';
+import {
+  createConsumerApp,
+  createProducer,
+  type ConsumerApp,
+  type ConsumerAppOptions,
+  type OffsetAdmin,
+  type RouteResolver,
+  type TopicAdmin,
+  type TransportPlugin,
+} from '@mqkit/core';
 import { rocketmqTransport, type RocketMqTransportOptions } from '@mqkit/transport-rocketmq';
 import { waitFor } from '@mqkit/core/testing';
-import { findJavaToolchain, provisionRocketMq, rocketMqTestCluster, sendProbeRequest, uniqueName, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
+import {
+  findJavaToolchain,
+  provisionRocketMq,
+  rocketMqTestCluster,
+  sendProbeRequest,
+  uniqueName,
+  type RocketMqCluster,
+} from '@mqkit/transport-rocketmq/testing';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,7 +33,10 @@ export async function testCluster(): Promise<RocketMqCluster> {
 }
 
 /** A transport to the cluster, with its TLS certificate and ACL credentials when it has them. */
-export function clusterTransport(cluster: RocketMqCluster, extra: Partial<RocketMqTransportOptions> = {}): TransportPlugin {
+export function clusterTransport(
+  cluster: RocketMqCluster,
+  extra: Partial<RocketMqTransportOptions> = {},
+): TransportPlugin {
   return rocketmqTransport({
     nameServer: cluster.namesrvAddr,
     tls: cluster.tlsCertificate ? { ca: cluster.tlsCertificate } : undefined,
@@ -33,12 +52,23 @@ export async function mqadmin(args: readonly string[]): Promise<string> {
   // Its own user.home, so the tool's logs (~/logs/rocketmqlogs) land in a temp folder removed afterwards.
   const home = await mkdtemp(join(tmpdir(), 'mqkit-mqadmin-'));
   try {
-    const { stdout } = await promisify(execFile)(java.java, ['-Xmx128m', `-Duser.home=${home}`, '-cp', classpath, 'org.apache.rocketmq.tools.command.MQAdminStartup', ...args], {
-      env: { ...process.env, ROCKETMQ_HOME: home },
-      cwd: home,
-      timeout: 60_000,
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    const { stdout } = await promisify(execFile)(
+      java.java,
+      [
+        '-Xmx128m',
+        `-Duser.home=${home}`,
+        '-cp',
+        classpath,
+        'org.apache.rocketmq.tools.command.MQAdminStartup',
+        ...args,
+      ],
+      {
+        env: { ...process.env, ROCKETMQ_HOME: home },
+        cwd: home,
+        timeout: 60_000,
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
     return stdout;
   } finally {
     await rm(home, { recursive: true, force: true });
@@ -49,10 +79,16 @@ const UPDATE_BROKER_CONFIG = 25;
 
 /** Sets broker config keys at runtime on every broker (UPDATE_BROKER_CONFIG, as `mqadmin updateBrokerConfig`). */
 export async function updateBrokerConfig(cluster: RocketMqCluster, entries: Record<string, string>): Promise<void> {
-  const body = Buffer.from(Object.entries(entries).map(([k, v]) => `${k}=${v}\n`).join(''), 'utf8');
+  const body = Buffer.from(
+    Object.entries(entries)
+      .map(([k, v]) => `${k}=${v}\n`)
+      .join(''),
+    'utf8',
+  );
   for (const broker of cluster.brokers) {
     const response = await sendProbeRequest(broker.addr, { code: UPDATE_BROKER_CONFIG, body }, cluster.probeOptions);
-    if (response.code !== 0) throw new Error(`updateBrokerConfig on ${broker.name}: code ${response.code} ${response.remark ?? ''}`);
+    if (response.code !== 0)
+      throw new Error(`updateBrokerConfig on ${broker.name}: code ${response.code} ${response.remark ?? ''}`);
   }
 }
 
@@ -70,7 +106,12 @@ export class RocketMqHarness {
   /** An app with no consumers: its container holds the transport's roles (TopicAdmin, OffsetAdmin, ...). */
   async adminApp(): Promise<ConsumerApp> {
     if (!this.admin) {
-      this.admin = await createConsumerApp({ transport: this.transport(), consumers: [], profile: 'fast', instanceName: uniqueName('admin') });
+      this.admin = await createConsumerApp({
+        transport: this.transport(),
+        consumers: [],
+        profile: 'fast',
+        instanceName: uniqueName('admin'),
+      });
       await this.admin.start();
     }
     return this.admin;
@@ -98,7 +139,11 @@ export class RocketMqHarness {
         const stats = (await admin.consumeStats(group)).filter((s) => s.mq.topic === topic);
         return stats.length === queues && stats.every((s) => s.consumerOffset === s.brokerOffset);
       },
-      { timeoutMs: 20_000, intervalMs: 200, message: `the brokers hold ${group}'s committed offset of every queue of ${topic}` },
+      {
+        timeoutMs: 20_000,
+        intervalMs: 200,
+        message: `the brokers hold ${group}'s committed offset of every queue of ${topic}`,
+      },
     );
   }
 
@@ -107,7 +152,10 @@ export class RocketMqHarness {
   }
 
   /** Creates and starts an app on the cluster with the fast profile. */
-  async app(consumers: ConsumerAppOptions['consumers'], options: Partial<ConsumerAppOptions> = {}): Promise<ConsumerApp> {
+  async app(
+    consumers: ConsumerAppOptions['consumers'],
+    options: Partial<ConsumerAppOptions> = {},
+  ): Promise<ConsumerApp> {
     const app = await createConsumerApp({ transport: this.transport(), consumers, profile: 'fast', ...options });
     this.apps.push(app);
     await app.start();
@@ -115,9 +163,18 @@ export class RocketMqHarness {
   }
 
   /** Sends `count` JSON messages `{ seq }` (seq from `from`), at most `window` in flight; resolves when all are stored. */
-  async produce(topic: string, count: number, options: { from?: number; tags?: (seq: number) => string | undefined; window?: number } = {}): Promise<void> {
+  async produce(
+    topic: string,
+    count: number,
+    options: { from?: number; tags?: (seq: number) => string | undefined; window?: number } = {},
+  ): Promise<void> {
     // A generous send timeout: the test brokers share two cores with everything else running on the box.
-    const producer = await createProducer({ transport: this.transport(), group: uniqueName('producer'), profile: 'fast', sendMsgTimeout: 10_000 });
+    const producer = await createProducer({
+      transport: this.transport(),
+      group: uniqueName('producer'),
+      profile: 'fast',
+      sendMsgTimeout: 10_000,
+    });
     try {
       const from = options.from ?? 0;
       const window = new Set<Promise<unknown>>();

@@ -8,7 +8,11 @@ interface RunProject extends ProvidingProject {
 /** Files that run against the real cluster: src/rocketmq/, src/producer-cluster/, and the Nest real-cluster spec. */
 function needsCluster(path: string): boolean {
   const p = path.replace(/\\/g, '/');
-  return p.includes('/src/rocketmq/') || p.includes('/src/producer-cluster/') || p.endsWith('/src/nestjs/nestjs-rocketmq.spec.ts');
+  return (
+    p.includes('/src/rocketmq/') ||
+    p.includes('/src/producer-cluster/') ||
+    p.endsWith('/src/nestjs/nestjs-rocketmq.spec.ts')
+  );
 }
 
 /**

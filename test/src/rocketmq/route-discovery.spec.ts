@@ -47,7 +47,12 @@ describe('routes on a real cluster', () => {
     for (const nameServer of [`${dead};${harness.cluster.namesrvAddr}`, [harness.cluster.namesrvAddr, dead]]) {
       for (let round = 0; round < 3; round++) {
         // Each client starts at a random name server; either way it gets the route.
-        const app = await createConsumerApp({ transport: clusterTransport(harness.cluster, { nameServer }), consumers: [], profile: 'fast', instanceName: uniqueName('fo') });
+        const app = await createConsumerApp({
+          transport: clusterTransport(harness.cluster, { nameServer }),
+          consumers: [],
+          profile: 'fast',
+          instanceName: uniqueName('fo'),
+        });
         await app.start();
         try {
           expect(await app.transport.routes.subscribeQueues(topic)).toHaveLength(4);
@@ -59,10 +64,17 @@ describe('routes on a real cluster', () => {
   });
 
   it('with only dead name servers, a route lookup fails with a retriable connection error', async () => {
-    const app = await createConsumerApp({ transport: clusterTransport(harness.cluster, { nameServer: `127.0.0.1:${await deadPort()}` }), consumers: [], profile: 'fast' });
+    const app = await createConsumerApp({
+      transport: clusterTransport(harness.cluster, { nameServer: `127.0.0.1:${await deadPort()}` }),
+      consumers: [],
+      profile: 'fast',
+    });
     await app.start();
     try {
-      const error: unknown = await app.transport.routes.subscribeQueues('t').then(() => undefined, (e: unknown) => e);
+      const error: unknown = await app.transport.routes.subscribeQueues('t').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(RemotingConnectionError);
       expect((error as RemotingConnectionError).retriable).toBe(true);
     } finally {
@@ -74,8 +86,16 @@ describe('routes on a real cluster', () => {
     const topic = uniqueName('late');
     const group = uniqueName('g');
     const seen = new Deliveries();
-    const app = await harness.app([consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m: Message<{ seq: number }>) => seen.record(m.payload.seq))]);
-    const owned = () => app.consumer(group).status().queues.filter((q) => q.mq.topic === topic).length;
+    const app = await harness.app([
+      consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m: Message<{ seq: number }>) =>
+        seen.record(m.payload.seq),
+      ),
+    ]);
+    const owned = () =>
+      app
+        .consumer(group)
+        .status()
+        .queues.filter((q) => q.mq.topic === topic).length;
     expect(owned()).toBe(0);
     // Created by another client (the harness's admin app): this consumer learns it from its periodic refresh.
     await harness.createTopic(topic, 1);

@@ -42,9 +42,15 @@ const sides: Record<string, () => Side> = {
 
 /** Sends each sample (its properties and tags) with payload `{ seq: id }`, in order, to one queue. */
 async function sendSamples(side: Side, topic: string, idOffset = 0): Promise<void> {
-  const producer = await createProducer({ transport: side.transport(), group: uniqueName('producer'), profile: 'fast', sendMsgTimeout: 10_000 });
+  const producer = await createProducer({
+    transport: side.transport(),
+    group: uniqueName('producer'),
+    profile: 'fast',
+    sendMsgTimeout: 10_000,
+  });
   try {
-    for (const s of SQL92_SAMPLES) await producer.send({ topic, payload: { seq: s.id + idOffset }, tags: s.tags, properties: s.properties });
+    for (const s of SQL92_SAMPLES)
+      await producer.send({ topic, payload: { seq: s.id + idOffset }, tags: s.tags, properties: s.properties });
   } finally {
     await producer.stop();
   }
@@ -52,7 +58,11 @@ async function sendSamples(side: Side, topic: string, idOffset = 0): Promise<voi
 
 /** The group consumed the topic to `total` (the messages sent): what the broker selects of them has been handled. */
 const drained = (app: ConsumerApp, group: string, topic: string, total = SQL92_SAMPLES.length) =>
-  app.consumer(group).status().queues.filter((q) => q.mq.topic === topic).reduce((n, q) => n + q.committableOffset, 0) === total;
+  app
+    .consumer(group)
+    .status()
+    .queues.filter((q) => q.mq.topic === topic)
+    .reduce((n, q) => n + q.committableOffset, 0) === total;
 
 describe.each(Object.keys(sides))('SQL92 subscriptions on %s', (name) => {
   const side = () => sides[name]!();
@@ -67,10 +77,20 @@ describe.each(Object.keys(sides))('SQL92 subscriptions on %s', (name) => {
     const app = await side().app(
       groups.map(({ sql, group }) => {
         seen.set(sql, []);
-        return consumerClass({ group, topic, sql, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m: Message<{ seq: number }>) => void seen.get(sql)!.push(m.payload.seq));
+        return consumerClass(
+          { group, topic, sql, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+          (m: Message<{ seq: number }>) => void seen.get(sql)!.push(m.payload.seq),
+        );
       }) as (new () => object)[],
     );
-    await waitFor(() => groups.every(({ group }) => drained(app, group, topic)), { timeoutMs: 60_000, message: () => groups.filter(({ group }) => !drained(app, group, topic)).map((g) => g.sql).join('; ') });
+    await waitFor(() => groups.every(({ group }) => drained(app, group, topic)), {
+      timeoutMs: 60_000,
+      message: () =>
+        groups
+          .filter(({ group }) => !drained(app, group, topic))
+          .map((g) => g.sql)
+          .join('; '),
+    });
     const selected = Object.fromEntries(SQL92_CASES.map(([sql]) => [sql, [...seen.get(sql)!].sort((a, b) => a - b)]));
     expect(selected).toEqual(Object.fromEntries(SQL92_CASES.map(([sql, ids]) => [sql, ids])));
   }, 120_000);
@@ -81,15 +101,23 @@ describe.each(Object.keys(sides))('SQL92 subscriptions on %s', (name) => {
     await side().createTopic(topic, 1);
     const deliveries: Array<{ id: number; reconsumeTimes: number }> = [];
     const app = await side().app([
-      consumerClass({ group, topic, sql: "region = 'eu'", consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m: Message<{ seq: number }>) => {
-        deliveries.push({ id: m.payload.seq, reconsumeTimes: m.reconsumeTimes });
-        if (m.reconsumeTimes === 0 && m.payload.seq === 0) throw new Error('first attempt fails');
-      }),
+      consumerClass(
+        { group, topic, sql: "region = 'eu'", consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+        (m: Message<{ seq: number }>) => {
+          deliveries.push({ id: m.payload.seq, reconsumeTimes: m.reconsumeTimes });
+          if (m.reconsumeTimes === 0 && m.payload.seq === 0) throw new Error('first attempt fails');
+        },
+      ),
     ]);
     await sendSamples(side(), topic);
     await waitFor(() => deliveries.some((d) => d.id === 0 && d.reconsumeTimes === 1), { timeoutMs: 30_000 });
     await waitFor(() => drained(app, group, topic));
-    expect(deliveries.filter((d) => d.reconsumeTimes === 0).map((d) => d.id).sort()).toEqual([0, 2, 4, 9]);
+    expect(
+      deliveries
+        .filter((d) => d.reconsumeTimes === 0)
+        .map((d) => d.id)
+        .sort(),
+    ).toEqual([0, 2, 4, 9]);
     expect(deliveries.filter((d) => d.reconsumeTimes > 0).map((d) => d.id)).toEqual([0]);
   }, 60_000);
 
@@ -100,14 +128,18 @@ describe.each(Object.keys(sides))('SQL92 subscriptions on %s', (name) => {
     const got: number[] = [];
     const handler = (m: Message<{ seq: number }>) => void got.push(m.payload.seq);
     await sendSamples(side(), topic);
-    const first = await side().app([consumerClass({ group, topic, sql: "region = 'eu'", consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, handler)]);
+    const first = await side().app([
+      consumerClass({ group, topic, sql: "region = 'eu'", consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, handler),
+    ]);
     await waitFor(() => drained(first, group, topic));
     await first.stop();
     expect(got.sort((a, b) => a - b)).toEqual([0, 2, 4, 9]);
     got.length = 0;
     // The second batch (ids 100+) is read by the group restarted with another expression, from its committed offset.
     await sendSamples(side(), topic, 100);
-    const second = await side().app([consumerClass({ group, topic, sql: "tier = 'gold'", consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, handler)]);
+    const second = await side().app([
+      consumerClass({ group, topic, sql: "tier = 'gold'", consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, handler),
+    ]);
     await waitFor(() => drained(second, group, topic, 2 * SQL92_SAMPLES.length));
     expect(got.sort((a, b) => a - b)).toEqual([100, 103, 105, 108, 109]);
   }, 60_000);
@@ -129,7 +161,9 @@ describe('SQL92 on a broker without enablePropertyFilter', () => {
     try {
       const topic = uniqueName('sqloff');
       harness.broker.createTopic({ topic, queues: 1 });
-      await expectRefused(harness.app([consumerClass({ group: uniqueName('g'), topic, sql: "region = 'eu'" }, () => undefined)]));
+      await expectRefused(
+        harness.app([consumerClass({ group: uniqueName('g'), topic, sql: "region = 'eu'" }, () => undefined)]),
+      );
     } finally {
       await harness.close();
     }
@@ -140,7 +174,9 @@ describe('SQL92 on a broker without enablePropertyFilter', () => {
     await real.createTopic(topic, 1);
     await updateBrokerConfig(cluster, { enablePropertyFilter: 'false' });
     try {
-      await expectRefused(real.app([consumerClass({ group: uniqueName('g'), topic, sql: "region = 'eu'" }, () => undefined)]));
+      await expectRefused(
+        real.app([consumerClass({ group: uniqueName('g'), topic, sql: "region = 'eu'" }, () => undefined)]),
+      );
     } finally {
       await updateBrokerConfig(cluster, { enablePropertyFilter: 'true' });
     }

@@ -9,14 +9,20 @@ let cluster: RocketMqCluster;
 let harness: RocketMqHarness;
 useRocketMqHarness((c, h) => ((cluster = c), (harness = h)));
 
-const producer = () => createProducer({ transport: harness.transport(), group: uniqueName('p'), profile: 'fast', sendMsgTimeout: 10_000 });
+const producer = () =>
+  createProducer({ transport: harness.transport(), group: uniqueName('p'), profile: 'fast', sendMsgTimeout: 10_000 });
 
 describe('timer messages on a real broker (timerWheelEnable=true, timerPrecisionMs 1000)', () => {
   it('deliverTimeMs, delayTimeMs and delayTimeSec are delivered when due: never early, late by at most the precision plus slack', async () => {
     const topic = uniqueName('timer');
     await harness.createTopic(topic, 2);
     const arrived = new Map<string, number>();
-    await harness.app([consumerClass({ group: uniqueName('g'), topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m: Message) => void arrived.set(m.body.toString(), Date.now()))]);
+    await harness.app([
+      consumerClass(
+        { group: uniqueName('g'), topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+        (m: Message) => void arrived.set(m.body.toString(), Date.now()),
+      ),
+    ]);
     const p = await producer();
     const due = new Map<string, number>();
     try {

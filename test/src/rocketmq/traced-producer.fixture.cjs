@@ -17,8 +17,21 @@ const { NAMESRV, TOPICS, ORDERED, COUNT, GROUP, INSTANCE } = process.env;
 
 function toRecord(span) {
   const { traceId, spanId } = span.spanContext();
-  const links = span.links.map((l) => ({ traceId: l.context.traceId, spanId: l.context.spanId, attributes: { ...l.attributes } }));
-  return { name: span.name, kind: SpanKind[span.kind], traceId, spanId, parentSpanId: span.parentSpanContext?.spanId, attributes: { ...span.attributes }, links, status: span.status };
+  const links = span.links.map((l) => ({
+    traceId: l.context.traceId,
+    spanId: l.context.spanId,
+    attributes: { ...l.attributes },
+  }));
+  return {
+    name: span.name,
+    kind: SpanKind[span.kind],
+    traceId,
+    spanId,
+    parentSpanId: span.parentSpanContext?.spanId,
+    attributes: { ...span.attributes },
+    links,
+    status: span.status,
+  };
 }
 
 async function main() {

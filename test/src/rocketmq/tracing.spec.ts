@@ -24,9 +24,21 @@ afterAll(async () => {
 type Report = { type: 'spans'; clientId: string; spans: SpanRecord[] } | { type: 'error'; message: string };
 
 /** Runs traced-producer.fixture.cjs: COUNT sends to each topic from another process, with its own tracer. */
-async function produceInChild(topics: readonly string[], ordered: string, count: number): Promise<{ clientId: string; spans: SpanRecord[] }> {
+async function produceInChild(
+  topics: readonly string[],
+  ordered: string,
+  count: number,
+): Promise<{ clientId: string; spans: SpanRecord[] }> {
   const child = fork(join(__dirname, 'traced-producer.fixture.cjs'), [], {
-    env: { ...process.env, NAMESRV: cluster.namesrvAddr, TOPICS: topics.join(','), ORDERED: ordered, COUNT: String(count), GROUP: uniqueName('tracedp'), INSTANCE: uniqueName('traced') },
+    env: {
+      ...process.env,
+      NAMESRV: cluster.namesrvAddr,
+      TOPICS: topics.join(','),
+      ORDERED: ordered,
+      COUNT: String(count),
+      GROUP: uniqueName('tracedp'),
+      INSTANCE: uniqueName('traced'),
+    },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const exited = new Promise<unknown>((resolve) => child.on('exit', resolve));
@@ -50,13 +62,34 @@ describe('tracing across two processes on a real cluster', () => {
     await harness.createTopic(concurrent, 2);
     await harness.createTopic(orderly, 2);
     await harness.createTopic(batched, 1);
-    const groups: Record<string, string> = { [concurrent]: uniqueName('gc'), [orderly]: uniqueName('go'), [batched]: uniqueName('gb') };
-    const consumer = (topic: string, consumeMode: ConsumeMode) => consumerClass({ group: groups[topic]!, topic, consumeMode, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, () => undefined);
+    const groups: Record<string, string> = {
+      [concurrent]: uniqueName('gc'),
+      [orderly]: uniqueName('go'),
+      [batched]: uniqueName('gb'),
+    };
+    const consumer = (topic: string, consumeMode: ConsumeMode) =>
+      consumerClass(
+        { group: groups[topic]!, topic, consumeMode, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+        () => undefined,
+      );
     // Live consumers for the two modes; the batch group starts once everything is stored, so its calls get several.
-    const app = await harness.app([consumer(concurrent, 'CONCURRENTLY'), consumer(orderly, 'ORDERLY')], { plugins: [consumerSide.plugin()] });
+    const app = await harness.app([consumer(concurrent, 'CONCURRENTLY'), consumer(orderly, 'ORDERLY')], {
+      plugins: [consumerSide.plugin()],
+    });
     const producer = await produceInChild([concurrent, orderly, batched], orderly, count);
     const batchApp = await harness.app(
-      [consumerClass({ group: groups[batched]!, topic: batched, batch: true, consumeMessageBatchMaxSize: 4, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, () => undefined)],
+      [
+        consumerClass(
+          {
+            group: groups[batched]!,
+            topic: batched,
+            batch: true,
+            consumeMessageBatchMaxSize: 4,
+            consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
+          },
+          () => undefined,
+        ),
+      ],
       { plugins: [consumerSide.plugin()] },
     );
     const byTopic = await waitFor(
@@ -64,21 +97,42 @@ describe('tracing across two processes on a real cluster', () => {
         const spans = [concurrent, orderly, batched].map((t) => [t, processed(t, count)] as const);
         return spans.every(([, s]) => s !== undefined) ? new Map(spans.map(([t, s]) => [t, s!])) : undefined;
       },
-      { timeoutMs: 90_000, intervalMs: 200, message: () => consumerSide.records().map((s) => s.name).join(', ') },
+      {
+        timeoutMs: 90_000,
+        intervalMs: 200,
+        message: () =>
+          consumerSide
+            .records()
+            .map((s) => s.name)
+            .join(', '),
+      },
     );
     for (const [topic, consumers] of byTopic) {
       const producers = producer.spans.filter((s) => s.name === `send ${topic}`);
       expect(producers).toHaveLength(count);
       for (const send of producers) {
         expect(send.kind).toBe('PRODUCER');
-        expect(send.attributes).toMatchObject({ 'messaging.system': 'rocketmq', 'messaging.destination.name': topic, 'messaging.operation.type': 'send', 'messaging.client.id': producer.clientId, 'messaging.rocketmq.message.type': 'normal' });
+        expect(send.attributes).toMatchObject({
+          'messaging.system': 'rocketmq',
+          'messaging.destination.name': topic,
+          'messaging.operation.type': 'send',
+          'messaging.client.id': producer.clientId,
+          'messaging.rocketmq.message.type': 'normal',
+        });
       }
       const ids = expectCausedBySends(consumers, producers);
       expect(new Set(ids)).toEqual(new Set(producers.map((s) => s.attributes['messaging.message.id'])));
       const clientId = topic === batched ? batchApp.clientId : app.clientId;
       for (const span of consumers) {
-        expect(span.attributes).toMatchObject({ 'messaging.destination.name': topic, 'messaging.consumer.group.name': groups[topic], 'messaging.client.id': clientId, 'messaging.rocketmq.consumption_model': 'clustering', 'messaging.operation.type': 'process' });
-        if (span.links.length === 1) expect(span.attributes['messaging.rocketmq.message.keys']).toEqual([expect.stringMatching(/^k\d+$/)]);
+        expect(span.attributes).toMatchObject({
+          'messaging.destination.name': topic,
+          'messaging.consumer.group.name': groups[topic],
+          'messaging.client.id': clientId,
+          'messaging.rocketmq.consumption_model': 'clustering',
+          'messaging.operation.type': 'process',
+        });
+        if (span.links.length === 1)
+          expect(span.attributes['messaging.rocketmq.message.keys']).toEqual([expect.stringMatching(/^k\d+$/)]);
       }
     }
     expect(byTopic.get(batched)!.some((s) => s.links.length > 1)).toBe(true);

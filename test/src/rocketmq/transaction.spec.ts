@@ -17,7 +17,12 @@ describe('transactional messages on a real broker (checks every 1 s after 2 s, a
     const group = uniqueName('txp');
     await harness.createTopic(topic, 2);
     const delivered: string[] = [];
-    await harness.app([consumerClass({ group: uniqueName('g'), topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m: Message) => void delivered.push(m.body.toString()))]);
+    await harness.app([
+      consumerClass(
+        { group: uniqueName('g'), topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+        (m: Message) => void delivered.push(m.body.toString()),
+      ),
+    ]);
     const producer = (instanceName: string, answer: (body: string) => TransactionState, asked: string[]) =>
       createProducer({
         transport: harness.transport(),
@@ -25,13 +30,23 @@ describe('transactional messages on a real broker (checks every 1 s after 2 s, a
         profile: 'fast',
         instanceName,
         sendMsgTimeout: 10_000,
-        transactionListener: { checkLocalTransaction: (m) => (asked.push(m.body.toString()), answer(m.body.toString())) },
+        transactionListener: {
+          checkLocalTransaction: (m) => (asked.push(m.body.toString()), answer(m.body.toString())),
+        },
       });
     const senderAsked: string[] = [];
     const sender = await producer(uniqueName('sender'), () => 'UNKNOW', senderAsked);
     const states: TransactionState[] = [];
-    for (const [body, state] of [['commit', 'COMMIT_MESSAGE'], ['rollback', 'ROLLBACK_MESSAGE'], ['later-commit', 'UNKNOW'], ['forever', 'UNKNOW']] as const) {
-      const { sendResult, state: ended } = await sender.sendInTransaction({ topic, body }, (_m, result) => (expect(result.status).toBe('SEND_OK'), state));
+    for (const [body, state] of [
+      ['commit', 'COMMIT_MESSAGE'],
+      ['rollback', 'ROLLBACK_MESSAGE'],
+      ['later-commit', 'UNKNOW'],
+      ['forever', 'UNKNOW'],
+    ] as const) {
+      const { sendResult, state: ended } = await sender.sendInTransaction(
+        { topic, body },
+        (_m, result) => (expect(result.status).toBe('SEND_OK'), state),
+      );
       expect(sendResult.messageQueue.topic).toBe(topic);
       states.push(ended);
     }
@@ -40,13 +55,25 @@ describe('transactional messages on a real broker (checks every 1 s after 2 s, a
     // The sender leaves before any check (the first comes 2 s after the half message); another instance answers.
     await sender.stop();
     const otherAsked: string[] = [];
-    const other = await producer(uniqueName('other'), (body) => (body === 'later-commit' ? 'COMMIT_MESSAGE' : 'UNKNOW'), otherAsked);
+    const other = await producer(
+      uniqueName('other'),
+      (body) => (body === 'later-commit' ? 'COMMIT_MESSAGE' : 'UNKNOW'),
+      otherAsked,
+    );
     try {
       // The broker asks only producers that heartbeated it: one send tells this client the route.
       await other.sendInTransaction({ topic, body: 'other-rollback' }, () => 'ROLLBACK_MESSAGE');
-      await waitFor(() => delivered.includes('later-commit'), { timeoutMs: 30_000, message: () => `asked: ${otherAsked.join(',')}` });
+      await waitFor(() => delivered.includes('later-commit'), {
+        timeoutMs: 30_000,
+        message: () => `asked: ${otherAsked.join(',')}`,
+      });
       // Past 3 checks answered UNKNOW, the broker keeps the half message where no consumer reads.
-      const reader = await createPullConsumer({ transport: harness.transport(), group: uniqueName('maxcheck'), profile: 'fast', consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' });
+      const reader = await createPullConsumer({
+        transport: harness.transport(),
+        group: uniqueName('maxcheck'),
+        profile: 'fast',
+        consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
+      });
       try {
         const found: string[] = [];
         await waitFor(
@@ -54,7 +81,11 @@ describe('transactional messages on a real broker (checks every 1 s after 2 s, a
             const queues = await reader.queuesOf('TRANS_CHECK_MAX_TIME_TOPIC').catch(() => []);
             if (queues.length === 0) return false;
             if (reader.assignment().length !== queues.length) await reader.assign(queues);
-            found.push(...(await reader.poll({ timeoutMs: 500 })).filter((m) => m.properties['REAL_TOPIC'] === topic || m.topic === topic).map((m) => m.body.toString()));
+            found.push(
+              ...(await reader.poll({ timeoutMs: 500 }))
+                .filter((m) => m.properties['REAL_TOPIC'] === topic || m.topic === topic)
+                .map((m) => m.body.toString()),
+            );
             return found.includes('forever');
           },
           { timeoutMs: 45_000, intervalMs: 200, message: () => `asked: ${otherAsked.join(',')}` },
@@ -75,13 +106,27 @@ describe('transactional messages on a real broker (checks every 1 s after 2 s, a
     const group = uniqueName('txp');
     await harness.createTopic(topic, 2);
     const delivered: string[] = [];
-    await harness.app([consumerClass({ group: uniqueName('g'), topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m: Message) => void delivered.push(m.body.toString()))]);
+    await harness.app([
+      consumerClass(
+        { group: uniqueName('g'), topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+        (m: Message) => void delivered.push(m.body.toString()),
+      ),
+    ]);
     const child = fork(join(__dirname, 'tx-producer.fixture.cjs'), [], {
-      env: { ...process.env, NAMESRV: cluster.namesrvAddr, TOPIC: topic, GROUP: group, INSTANCE: uniqueName('doomed'), BODY: 'orphan' },
+      env: {
+        ...process.env,
+        NAMESRV: cluster.namesrvAddr,
+        TOPIC: topic,
+        GROUP: group,
+        INSTANCE: uniqueName('doomed'),
+        BODY: 'orphan',
+      },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const exited = new Promise<unknown>((resolve) => child.on('exit', resolve));
-    const sent = await new Promise<{ type: string; state?: string; message?: string }>((resolve) => child.once('message', resolve as (m: unknown) => void));
+    const sent = await new Promise<{ type: string; state?: string; message?: string }>((resolve) =>
+      child.once('message', resolve as (m: unknown) => void),
+    );
     expect(sent, sent.message).toMatchObject({ type: 'sent', state: 'UNKNOW' });
     child.kill('SIGKILL');
     await exited;
@@ -97,7 +142,10 @@ describe('transactional messages on a real broker (checks every 1 s after 2 s, a
     try {
       // A send teaches the new instance the route, and its heartbeat registers the group with the brokers.
       await rescuer.sendInTransaction({ topic, body: 'rescuer' }, () => 'COMMIT_MESSAGE');
-      await waitFor(() => delivered.includes('orphan'), { timeoutMs: 30_000, message: () => `asked: ${asked.join(',')}` });
+      await waitFor(() => delivered.includes('orphan'), {
+        timeoutMs: 30_000,
+        message: () => `asked: ${asked.join(',')}`,
+      });
       expect(asked).toContain('orphan');
       expect(delivered.filter((b) => b === 'orphan')).toHaveLength(1);
     } finally {

@@ -22,7 +22,15 @@ describe('npm start (the built sample)', () => {
     const lines = stdout.split('\n').filter((l) => l !== '');
     expect(lines).toHaveLength(1);
     const summary = JSON.parse(lines[0]!);
-    expect(Object.keys(summary)).toEqual(['produced', 'consumed', 'unique', 'duplicates', 'lost', 'rebalances', 'elapsedMs']);
+    expect(Object.keys(summary)).toEqual([
+      'produced',
+      'consumed',
+      'unique',
+      'duplicates',
+      'lost',
+      'rebalances',
+      'elapsedMs',
+    ]);
     // Exclusive handoff is on in the sample: the join and the leave cause no duplicate delivery.
     expect(summary).toMatchObject({ produced: 4000, consumed: 4000, unique: 4000, duplicates: 0, lost: 0 });
     expect(summary.rebalances).toBeGreaterThanOrEqual(2);

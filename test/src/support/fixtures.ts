@@ -1,4 +1,13 @@
-import { Consumer, createConsumerApp, createProducer, type ConsumerApp, type ConsumerAppOptions, type ConsumerOptions, type ConsumeContext, type Message } from '@mqkit/core';
+import {
+  Consumer,
+  createConsumerApp,
+  createProducer,
+  type ConsumerApp,
+  type ConsumerAppOptions,
+  type ConsumerOptions,
+  type ConsumeContext,
+  type Message,
+} from '@mqkit/core';
 import { EmbeddedBroker, memoryTransport } from '@mqkit/transport-memory';
 import { fastBroker } from '@mqkit/transport-memory/testing';
 import { randomUUID } from 'node:crypto';
@@ -59,16 +68,31 @@ export class Harness {
     this.broker = broker ?? fastBroker();
   }
 
-  async app(consumers: ConsumerAppOptions['consumers'], options: Partial<ConsumerAppOptions> = {}): Promise<ConsumerApp> {
-    const app = await createConsumerApp({ transport: memoryTransport({ broker: this.broker }), consumers, profile: 'fast', ...options });
+  async app(
+    consumers: ConsumerAppOptions['consumers'],
+    options: Partial<ConsumerAppOptions> = {},
+  ): Promise<ConsumerApp> {
+    const app = await createConsumerApp({
+      transport: memoryTransport({ broker: this.broker }),
+      consumers,
+      profile: 'fast',
+      ...options,
+    });
     this.apps.push(app);
     await app.start();
     return app;
   }
 
   /** Sends `count` JSON messages `{ seq }` (seq from `from`) and resolves when all are stored. */
-  async produce(topic: string, count: number, options: { from?: number; tags?: (seq: number) => string | undefined; size?: number } = {}): Promise<void> {
-    const producer = await createProducer({ transport: memoryTransport({ broker: this.broker }), group: unique('producer') });
+  async produce(
+    topic: string,
+    count: number,
+    options: { from?: number; tags?: (seq: number) => string | undefined; size?: number } = {},
+  ): Promise<void> {
+    const producer = await createProducer({
+      transport: memoryTransport({ broker: this.broker }),
+      group: unique('producer'),
+    });
     const pad = options.size ? 'x'.repeat(options.size) : undefined;
     try {
       const from = options.from ?? 0;
@@ -76,7 +100,9 @@ export class Harness {
       // pending send on each iteration.
       const window: Promise<unknown>[] = [];
       for (let seq = from; seq < from + count; seq++) {
-        window.push(producer.send({ topic, payload: pad ? { seq, pad } : { seq }, tags: options.tags?.(seq), keys: `k${seq}` }));
+        window.push(
+          producer.send({ topic, payload: pad ? { seq, pad } : { seq }, tags: options.tags?.(seq), keys: `k${seq}` }),
+        );
         if (window.length >= 512) await window.shift();
       }
       await Promise.all(window);

@@ -1,4 +1,12 @@
-import { ConsumeStatus, RMQ_SYS_TRACE_TOPIC, createProducer, decodeTraceData, type Message, type MqkitEvents, type TraceContext } from '@mqkit/core';
+import {
+  ConsumeStatus,
+  RMQ_SYS_TRACE_TOPIC,
+  createProducer,
+  decodeTraceData,
+  type Message,
+  type MqkitEvents,
+  type TraceContext,
+} from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -49,14 +57,26 @@ describe('message trace on the embedded broker', () => {
     const plain = await producer.send({ topic, body: 'plain' });
     const tagged = await producer.send({ topic, payload: { n: 1 }, tags: 'A', keys: ['k1', 'k2'] });
     const retried = await producer.send({ topic, body: 'retry-me' });
-    const batch = await producer.sendBatch([{ topic, body: 'b1' }, { topic, body: 'b2' }]);
+    const batch = await producer.sendBatch([
+      { topic, body: 'b1' },
+      { topic, body: 'b2' },
+    ]);
     const tx = await producer.sendInTransaction({ topic, body: 'tx', keys: 'tk' }, () => 'COMMIT_MESSAGE');
     const ids = [plain, tagged, retried, ...batch, tx.sendResult].map((r) => r.msgId);
     await waitFor(() => consumed.size === 6, { timeoutMs: 20_000 });
     await producer.stop();
     await app.stop();
-    expect(producer.traceStatus()).toMatchObject({ traceTopic: RMQ_SYS_TRACE_TOPIC, queued: 0, sending: 0, dropped: 0, failed: 0, sent: 7 });
-    expect(producer.traceStatus()!.producerGroup).toMatch(new RegExp(`^_INNER_TRACE_PRODUCER-${producerGroup}-PRODUCE-\\d+$`));
+    expect(producer.traceStatus()).toMatchObject({
+      traceTopic: RMQ_SYS_TRACE_TOPIC,
+      queued: 0,
+      sending: 0,
+      dropped: 0,
+      failed: 0,
+      sent: 7,
+    });
+    expect(producer.traceStatus()!.producerGroup).toMatch(
+      new RegExp(`^_INNER_TRACE_PRODUCER-${producerGroup}-PRODUCE-\\d+$`),
+    );
 
     const { records, keys } = storedTraces();
     const pubs = records.filter((r) => r.traceType === 'Pub');
@@ -72,13 +92,26 @@ describe('message trace on the embedded broker', () => {
       expect(pub.costTime).toBeGreaterThanOrEqual(0);
     }
     const pubOf = (id: string) => pubs.find((p) => p.traceBeans[0]!.msgId === id)!.traceBeans[0]!;
-    expect(pubOf(tagged.msgId)).toMatchObject({ tags: 'A', keys: 'k1 k2', bodyLength: Buffer.byteLength('{"n":1}'), msgType: 0 });
+    expect(pubOf(tagged.msgId)).toMatchObject({
+      tags: 'A',
+      keys: 'k1 k2',
+      bodyLength: Buffer.byteLength('{"n":1}'),
+      msgType: 0,
+    });
     expect(pubOf(plain.msgId)).toMatchObject({ tags: 'null', keys: 'null', bodyLength: 5, msgType: 0 });
     expect(pubOf(tx.sendResult.msgId)).toMatchObject({ msgType: 1 });
 
     const [end] = records.filter((r) => r.traceType === 'EndTransaction');
     expect(end).toMatchObject({ groupName: producerGroup, regionId: 'DefaultRegion' });
-    expect(end!.traceBeans[0]).toMatchObject({ topic, msgId: tx.sendResult.msgId, keys: 'tk', msgType: 2, transactionId: tx.sendResult.msgId, transactionState: 'COMMIT_MESSAGE', fromTransactionCheck: false });
+    expect(end!.traceBeans[0]).toMatchObject({
+      topic,
+      msgId: tx.sendResult.msgId,
+      keys: 'tk',
+      msgType: 2,
+      transactionId: tx.sendResult.msgId,
+      transactionState: 'COMMIT_MESSAGE',
+      fromTransactionCheck: false,
+    });
 
     // Every consumed message: a SubBefore and a SubAfter per delivery, paired by request id; the retry is its own pair.
     const befores = records.filter((r) => r.traceType === 'SubBefore');
@@ -94,7 +127,9 @@ describe('message trace on the embedded broker', () => {
         expect(after!.timeStamp).toBeGreaterThanOrEqual(b.timeStamp);
       }
     }
-    const retries = befores.filter((b) => b.traceBeans[0]!.msgId === retried.msgId).sort((a, b) => a.timeStamp - b.timeStamp);
+    const retries = befores
+      .filter((b) => b.traceBeans[0]!.msgId === retried.msgId)
+      .sort((a, b) => a.timeStamp - b.timeStamp);
     expect(retries.map((b) => b.traceBeans[0]!.retryTimes)).toEqual([0, 1]);
     const retryAfters = retries.map((b) => afters.find((a) => a.requestId === b.requestId)!);
     expect(retryAfters.map((a) => [a.success, a.contextCode])).toEqual([
@@ -102,7 +137,11 @@ describe('message trace on the embedded broker', () => {
       [true, 0],
     ]);
     // Each record is found by its msgId: the trace message carrying it has the id among its KEYS.
-    for (const id of ids) expect(keys.some((k) => k.includes(id)), id).toBe(true);
+    for (const id of ids)
+      expect(
+        keys.some((k) => k.includes(id)),
+        id,
+      ).toBe(true);
     expect(keys.some((k) => k.includes('k1') && k.includes('k2'))).toBe(true);
     // The trace producer traced nothing of its own.
     expect(records.every((r) => r.traceBeans[0]!.topic !== RMQ_SYS_TRACE_TOPIC)).toBe(true);
@@ -121,7 +160,9 @@ describe('message trace on the embedded broker', () => {
     const tx = await producer.sendInTransaction({ topic, body: 'later' }, () => 'UNKNOW');
     await waitFor(() => harness.broker.messages(topic).length === 1, { timeoutMs: 20_000 });
     await producer.stop();
-    const ends = storedTraces().records.filter((r) => r.traceType === 'EndTransaction').map((r) => r.traceBeans[0]!);
+    const ends = storedTraces()
+      .records.filter((r) => r.traceType === 'EndTransaction')
+      .map((r) => r.traceBeans[0]!);
     const outcomes = ends.map((b) => [b.msgId, b.transactionState, b.fromTransactionCheck]);
     expect(outcomes[0]).toEqual([tx.sendResult.msgId, 'UNKNOW', false]);
     // Then one record per check-back answered (a check may come again before the commit is recorded).
@@ -134,10 +175,17 @@ describe('message trace on the embedded broker', () => {
     const topic = unique('T');
     const traceTopic = unique('TRACE');
     harness.broker.createTopic({ topic, queues: 1 });
-    const producer = await createProducer({ transport: memoryTransport({ broker: harness.broker }), group: unique('p'), enableMsgTrace: true, customizedTraceTopic: traceTopic });
+    const producer = await createProducer({
+      transport: memoryTransport({ broker: harness.broker }),
+      group: unique('p'),
+      enableMsgTrace: true,
+      customizedTraceTopic: traceTopic,
+    });
     const sent = await producer.send({ topic, body: 'x' });
     await producer.stop();
-    expect(storedTraces(traceTopic).records.map((r) => [r.traceType, r.traceBeans[0]!.msgId])).toEqual([['Pub', sent.msgId]]);
+    expect(storedTraces(traceTopic).records.map((r) => [r.traceType, r.traceBeans[0]!.msgId])).toEqual([
+      ['Pub', sent.msgId],
+    ]);
     expect(harness.broker.messages(RMQ_SYS_TRACE_TOPIC)).toHaveLength(0);
   });
 
@@ -146,7 +194,13 @@ describe('message trace on the embedded broker', () => {
     const topic = unique('T');
     harness.broker.createTopic({ topic, queues: 2 });
     // 20 contexts per flush never fill a queue of 1: it waits for the 5 s interval, and the rest is dropped.
-    const producer = await createProducer({ transport: memoryTransport({ broker: harness.broker }), group: unique('p'), enableMsgTrace: true, traceQueueSize: 1, traceMsgBatchNum: 20 });
+    const producer = await createProducer({
+      transport: memoryTransport({ broker: harness.broker }),
+      group: unique('p'),
+      enableMsgTrace: true,
+      traceQueueSize: 1,
+      traceMsgBatchNum: 20,
+    });
     const dropped: MqkitEvents['trace.dropped'][] = [];
     producer.events.on('trace.dropped', (e) => dropped.push(e));
     const results = [];

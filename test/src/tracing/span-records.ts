@@ -2,7 +2,12 @@ import { openTelemetry } from '@mqkit/opentelemetry';
 import type { MqkitPlugin } from '@mqkit/core';
 import { SpanKind, type AttributeValue } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from '@opentelemetry/sdk-trace-base';
 import { expect } from 'vitest';
 
 /**
@@ -16,7 +21,11 @@ export interface SpanRecord {
   readonly spanId: string;
   readonly parentSpanId: string | undefined;
   readonly attributes: Record<string, AttributeValue | undefined>;
-  readonly links: readonly { readonly traceId: string; readonly spanId: string; readonly attributes: Record<string, AttributeValue | undefined> }[];
+  readonly links: readonly {
+    readonly traceId: string;
+    readonly spanId: string;
+    readonly attributes: Record<string, AttributeValue | undefined>;
+  }[];
   readonly status: { readonly code: number; readonly message?: string };
 }
 
@@ -29,7 +38,11 @@ export function toRecord(span: ReadableSpan): SpanRecord {
     spanId,
     parentSpanId: span.parentSpanContext?.spanId,
     attributes: { ...span.attributes },
-    links: span.links.map((l) => ({ traceId: l.context.traceId, spanId: l.context.spanId, attributes: { ...l.attributes } })),
+    links: span.links.map((l) => ({
+      traceId: l.context.traceId,
+      spanId: l.context.spanId,
+      attributes: { ...l.attributes },
+    })),
     status: span.status,
   };
 }
@@ -44,7 +57,10 @@ export class Tracer {
   }
 
   records(name?: string): SpanRecord[] {
-    return this.exporter.getFinishedSpans().filter((s) => name === undefined || s.name === name).map(toRecord);
+    return this.exporter
+      .getFinishedSpans()
+      .filter((s) => name === undefined || s.name === name)
+      .map(toRecord);
   }
 
   async close(): Promise<void> {

@@ -19,12 +19,17 @@ export const backlogCase: BenchCase = {
     const count = flag(args, 'messages', 200_000);
     const size = flag(args, 'size', 1024);
     const limitBytes = flag(args, 'budget', 4 * 1024 * 1024);
-    log(`settings: ${count} x ${size} B stored first, ${QUEUES} queues, pullThresholdForQueue 65535, pullThresholdSizeForQueue 1 MiB, app budget ${limitBytes} B, handler 1 ms per message, consumeThreadMax 20`);
+    log(
+      `settings: ${count} x ${size} B stored first, ${QUEUES} queues, pullThresholdForQueue 65535, pullThresholdSizeForQueue 1 MiB, app budget ${limitBytes} B, handler 1 ms per message, consumeThreadMax 20`,
+    );
     const broker = new EmbeddedBroker();
     broker.createTopic({ topic: TOPIC, queues: QUEUES });
     const body = Buffer.alloc(size, 0x62);
     for (let i = 0; i < count; i++) {
-      broker.send({ topic: TOPIC, brokerName: 'broker-a', queueId: i % QUEUES }, { topic: TOPIC, body, flag: 0, properties: { UNIQ_KEY: `B${i}` }, sysFlag: 0, bornTimestamp: Date.now() });
+      broker.send(
+        { topic: TOPIC, brokerName: 'broker-a', queueId: i % QUEUES },
+        { topic: TOPIC, body, flag: 0, properties: { UNIQ_KEY: `B${i}` }, sysFlag: 0, bornTimestamp: Date.now() },
+      );
     }
     settleHeap();
     let done = 0;
@@ -34,8 +39,18 @@ export const backlogCase: BenchCase = {
         done++;
       }
     }
-    Consumer({ group: 'bench-backlog', topic: TOPIC, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', pullThresholdForQueue: 65535, pullThresholdSizeForQueue: 1 })(SlowHandler);
-    const app = await createConsumerApp({ transport: memoryTransport({ broker }), consumers: [SlowHandler], maxCachedBytes: limitBytes });
+    Consumer({
+      group: 'bench-backlog',
+      topic: TOPIC,
+      consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
+      pullThresholdForQueue: 65535,
+      pullThresholdSizeForQueue: 1,
+    })(SlowHandler);
+    const app = await createConsumerApp({
+      transport: memoryTransport({ broker }),
+      consumers: [SlowHandler],
+      maxCachedBytes: limitBytes,
+    });
     let peakCachedBytes = 0;
     app.on('consumer.pull', () => {
       let cached = 0;
@@ -48,11 +63,25 @@ export const backlogCase: BenchCase = {
     const seconds = (Date.now() - t0) / 1000;
     await app.stop();
     broker.close();
-    log(`consumed ${count} in ${seconds.toFixed(1)} s; peak cached ${peakCachedBytes} B vs budget ${limitBytes} B (one message: ${size} B)`);
-    return { peakCachedBytes, limitBytes, messageBytes: size, withinBudget: peakCachedBytes <= limitBytes + size, peakRssMb: peakRssMb() };
+    log(
+      `consumed ${count} in ${seconds.toFixed(1)} s; peak cached ${peakCachedBytes} B vs budget ${limitBytes} B (one message: ${size} B)`,
+    );
+    return {
+      peakCachedBytes,
+      limitBytes,
+      messageBytes: size,
+      withinBudget: peakCachedBytes <= limitBytes + size,
+      peakRssMb: peakRssMb(),
+    };
   },
   readmeRow(file) {
-    const r = file.result as { peakCachedBytes: number; limitBytes: number; messageBytes: number; withinBudget: boolean; peakRssMb: number };
+    const r = file.result as {
+      peakCachedBytes: number;
+      limitBytes: number;
+      messageBytes: number;
+      withinBudget: boolean;
+      peakRssMb: number;
+    };
     return {
       measured: file.settings[0]?.replace(/^settings: /, '') ?? '',
       result: `peak cached **${r.peakCachedBytes.toLocaleString('en-US')} B** against the ${r.limitBytes.toLocaleString('en-US')} B budget; peak RSS ${r.peakRssMb} MB`,

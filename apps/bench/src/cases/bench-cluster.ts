@@ -1,8 +1,22 @@
-import { Consumer, createAdmin, createConsumerApp, createProducer, type Admin, type BrokerOffsets, type ConsumerApp, type RouteResolver } from '@mqkit/core';
+import {
+  Consumer,
+  createAdmin,
+  createConsumerApp,
+  createProducer,
+  type Admin,
+  type BrokerOffsets,
+  type ConsumerApp,
+  type RouteResolver,
+} from '@mqkit/core';
 import { rocketmqTransport } from '@mqkit/transport-rocketmq';
 import { clearPlacement, pinServers } from './cpu-placement';
 import { planStorePlacement } from './store-placement';
-import { startRocketMqCluster, uniqueName, type RocketMqCluster, type RocketMqClusterOptions } from '@mqkit/transport-rocketmq/testing';
+import {
+  startRocketMqCluster,
+  uniqueName,
+  type RocketMqCluster,
+  type RocketMqClusterOptions,
+} from '@mqkit/transport-rocketmq/testing';
 
 /**
  * A RocketMQ cluster of the bench's own, through the test harness (Java 17+ and Maven needed; the first run
@@ -18,14 +32,25 @@ export class BenchCluster {
   static async start(options: RocketMqClusterOptions, log: (line: string) => void): Promise<BenchCluster> {
     const started = Date.now();
     // A caller's own tmpDir wins; otherwise the store goes where planStorePlacement says (tmpfs when there is one).
-    const store = options.tmpDir ? { dir: options.tmpDir, describe: `cluster files under ${options.tmpDir}` } : planStorePlacement();
+    const store = options.tmpDir
+      ? { dir: options.tmpDir, describe: `cluster files under ${options.tmpDir}` }
+      : planStorePlacement();
     const cluster = await startRocketMqCluster({ ...options, tmpDir: store.dir });
-    log(`RocketMQ ${cluster.version} cluster at ${cluster.namesrvAddr} (${cluster.brokers.map((b) => b.name).join(', ')}) ready in ${Date.now() - started} ms`);
+    log(
+      `RocketMQ ${cluster.version} cluster at ${cluster.namesrvAddr} (${cluster.brokers.map((b) => b.name).join(', ')}) ready in ${Date.now() - started} ms`,
+    );
     try {
       log(`settings: ${store.describe}`);
       log(`settings: ${pinServers(cluster.pids())}`);
-      const admin = await createAdmin({ transport: rocketmqTransport({ nameServer: cluster.namesrvAddr }), instanceName: uniqueName('benchAdmin') });
-      const probe = await createConsumerApp({ transport: rocketmqTransport({ nameServer: cluster.namesrvAddr }), consumers: [], instanceName: uniqueName('benchProbe') });
+      const admin = await createAdmin({
+        transport: rocketmqTransport({ nameServer: cluster.namesrvAddr }),
+        instanceName: uniqueName('benchAdmin'),
+      });
+      const probe = await createConsumerApp({
+        transport: rocketmqTransport({ nameServer: cluster.namesrvAddr }),
+        consumers: [],
+        instanceName: uniqueName('benchProbe'),
+      });
       await probe.start();
       return new BenchCluster(cluster, admin, probe);
     } catch (error) {
@@ -61,7 +86,11 @@ export class BenchCluster {
    */
   async fill(topic: string, count: number, size: number): Promise<number> {
     const started = Date.now();
-    const producer = await createProducer({ transport: rocketmqTransport({ nameServer: this.namesrvAddr }), group: uniqueName('benchFill'), sendMsgTimeout: 30_000 });
+    const producer = await createProducer({
+      transport: rocketmqTransport({ nameServer: this.namesrvAddr }),
+      group: uniqueName('benchFill'),
+      sendMsgTimeout: 30_000,
+    });
     const body = Buffer.alloc(size, 0x61);
     try {
       const window: Promise<unknown>[] = [];
@@ -83,7 +112,10 @@ export class BenchCluster {
    */
   async warmSends(topic: string, count: number, size: number): Promise<{ ms: number; failed: number }> {
     const started = Date.now();
-    const producer = await createProducer({ transport: rocketmqTransport({ nameServer: this.namesrvAddr }), group: uniqueName('benchWarm') });
+    const producer = await createProducer({
+      transport: rocketmqTransport({ nameServer: this.namesrvAddr }),
+      group: uniqueName('benchWarm'),
+    });
     const body = Buffer.alloc(size, 0x77);
     let failed = 0;
     try {
@@ -109,7 +141,11 @@ export class BenchCluster {
       }
     }
     Consumer({ group: uniqueName('benchWarm'), topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' })(WarmUpHandler);
-    const app = await createConsumerApp({ transport: rocketmqTransport({ nameServer: this.namesrvAddr }), consumers: [WarmUpHandler], instanceName: uniqueName('benchWarm') });
+    const app = await createConsumerApp({
+      transport: rocketmqTransport({ nameServer: this.namesrvAddr }),
+      consumers: [WarmUpHandler],
+      instanceName: uniqueName('benchWarm'),
+    });
     await app.start();
     try {
       const deadline = Date.now() + 120_000;

@@ -61,7 +61,11 @@ function run(command: string, args: readonly string[], options: ChildOptions & {
       try {
         resolveResult({ ...parseBenchResult(stdout), exitCode: code });
       } catch {
-        reject(new Error(`${options.label} exited with ${code ?? signal} and no RESULT line:\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`));
+        reject(
+          new Error(
+            `${options.label} exited with ${code ?? signal} and no RESULT line:\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`,
+          ),
+        );
       }
     });
   });
@@ -93,9 +97,13 @@ function keepChildOutput(child: ChildProcess, label: string): void {
  */
 function clientNodeSetup(): { readonly flags: string[]; readonly why: string } {
   const set = process.env['MQKIT_BENCH_NODE_FLAGS'];
-  if (set !== undefined) return { flags: set.split(/\s+/).filter((f) => f.length > 0 && f !== 'none'), why: 'MQKIT_BENCH_NODE_FLAGS' };
+  if (set !== undefined)
+    return { flags: set.split(/\s+/).filter((f) => f.length > 0 && f !== 'none'), why: 'MQKIT_BENCH_NODE_FLAGS' };
   if (activeClientCpus() === 1) {
-    return { flags: ['--single-threaded-gc'], why: "the clients have one CPU: V8 like the JVM without GC helper threads; MQKIT_BENCH_NODE_FLAGS=none for V8's defaults" };
+    return {
+      flags: ['--single-threaded-gc'],
+      why: "the clients have one CPU: V8 like the JVM without GC helper threads; MQKIT_BENCH_NODE_FLAGS=none for V8's defaults",
+    };
   }
   return { flags: [], why: "V8's defaults" };
 }
@@ -111,7 +119,11 @@ let announcedFlags: string | undefined;
  * Runs a child .cjs script with `node`, passing its settings as one JSON argument. A client child (the default
  * role) gets the client flags (clientNodeSetup) unless `nodeFlags` is given.
  */
-export function runNodeChild(script: string, settings: Record<string, unknown>, options: ChildOptions & { readonly nodeFlags?: readonly string[] }): BenchChild {
+export function runNodeChild(
+  script: string,
+  settings: Record<string, unknown>,
+  options: ChildOptions & { readonly nodeFlags?: readonly string[] },
+): BenchChild {
   let flags = options.nodeFlags ?? [];
   if (options.nodeFlags === undefined && (options.cpus ?? 'client') === 'client') {
     const setup = clientNodeSetup();
@@ -122,18 +134,29 @@ export function runNodeChild(script: string, settings: Record<string, unknown>, 
       log(`settings: Node client processes run with node ${text} (${setup.why})`);
     }
   }
-  return run(process.execPath, [...flags, childScript(script), JSON.stringify(settings)], { ...options, label: script });
+  return run(process.execPath, [...flags, childScript(script), JSON.stringify(settings)], {
+    ...options,
+    label: script,
+  });
 }
 
 /** Runs a compiled module of this app (a path under dist/, e.g. `cases/pipeline/variant.main.js`) with `node --expose-gc`. */
-export function runDistEntry(entry: string, settings: Record<string, unknown>, options: { timeoutMs: number }): BenchChild {
-  return run(process.execPath, ['--expose-gc', resolve(__dirname, '..', entry), JSON.stringify(settings)], { ...options, label: entry });
+export function runDistEntry(
+  entry: string,
+  settings: Record<string, unknown>,
+  options: { timeoutMs: number },
+): BenchChild {
+  return run(process.execPath, ['--expose-gc', resolve(__dirname, '..', entry), JSON.stringify(settings)], {
+    ...options,
+    label: entry,
+  });
 }
 
 /** The built Java programs and a runner for them (-Xmx512m, client logs at warn into a temp folder). */
-export async function javaRunner(
-  log: (line: string) => void,
-): Promise<{ run(mainClass: string, args: readonly string[], timeoutMs: number, onLine?: (line: string) => void): BenchChild; close(): void }> {
+export async function javaRunner(log: (line: string) => void): Promise<{
+  run(mainClass: string, args: readonly string[], timeoutMs: number, onLine?: (line: string) => void): BenchChild;
+  close(): void;
+}> {
   const { classpath } = await ensureJavaBench({ log });
   const logs = mkdtempSync(join(tmpdir(), 'mqkit-bench-java-'));
   const java = process.env['JAVA_HOME'] ? join(process.env['JAVA_HOME'], 'bin', 'java') : 'java';
@@ -143,9 +166,23 @@ export async function javaRunner(
     run: (mainClass, args, timeoutMs, onLine) => {
       if (!collectorShown) {
         collectorShown = true;
-        log(`settings: Java's garbage collector: ${javaCollector(java)} (the JVM's own choice for the client's CPUs at -Xmx512m; see java-collector.ts)`);
+        log(
+          `settings: Java's garbage collector: ${javaCollector(java)} (the JVM's own choice for the client's CPUs at -Xmx512m; see java-collector.ts)`,
+        );
       }
-      return run(java, ['-Xmx512m', `-Drocketmq.log.root=${logs}`, '-Drocketmq.log.level=warn', '-cp', classpath, `mqkit.bench.${mainClass}`, ...args], { timeoutMs, label: mainClass, onLine });
+      return run(
+        java,
+        [
+          '-Xmx512m',
+          `-Drocketmq.log.root=${logs}`,
+          '-Drocketmq.log.level=warn',
+          '-cp',
+          classpath,
+          `mqkit.bench.${mainClass}`,
+          ...args,
+        ],
+        { timeoutMs, label: mainClass, onLine },
+      );
     },
     close: () => rmSync(logs, { recursive: true, force: true }),
   };

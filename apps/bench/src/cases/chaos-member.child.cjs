@@ -17,8 +17,16 @@ async function main() {
       process.stdout.write(`D ${message.payload.seq} ${Date.now()} ${message.brokerName}/${message.queueId}\n`);
     }
   }
-  Consumer({ group: settings.group, topic: settings.topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', exclusiveHandoff: settings.exclusiveHandoff === true })(ChaosHandler);
-  const offsetStore = settings.store === 'redis' ? require('@mqkit/offset-store-redis').redisOffsetStore({ url: settings.redisUrl }) : undefined;
+  Consumer({
+    group: settings.group,
+    topic: settings.topic,
+    consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
+    exclusiveHandoff: settings.exclusiveHandoff === true,
+  })(ChaosHandler);
+  const offsetStore =
+    settings.store === 'redis'
+      ? require('@mqkit/offset-store-redis').redisOffsetStore({ url: settings.redisUrl })
+      : undefined;
   const app = await createConsumerApp({
     transport: rocketmqTransport({ nameServer: settings.namesrvAddr }),
     consumers: [ChaosHandler],
@@ -28,8 +36,14 @@ async function main() {
   if (settings.trace) {
     // What the member did, for `--trace`: errors, rebalances, releases.
     const note = (text) => process.stdout.write(`E ${Date.now()} ${text}\n`);
-    app.on('consumer.error', (e) => note(`error ${e.where} ${e.mq ? `${e.mq.brokerName}/${e.mq.queueId} ` : ''}${e.error.message.slice(0, 160)}`));
-    app.on('consumer.rebalance', (e) => note(`rebalance ${e.topic} members ${e.cidAll.length} added ${e.added.map((q) => `${q.brokerName}/${q.queueId}`)} removed ${e.removed.map((q) => `${q.brokerName}/${q.queueId}`)}`));
+    app.on('consumer.error', (e) =>
+      note(`error ${e.where} ${e.mq ? `${e.mq.brokerName}/${e.mq.queueId} ` : ''}${e.error.message.slice(0, 160)}`),
+    );
+    app.on('consumer.rebalance', (e) =>
+      note(
+        `rebalance ${e.topic} members ${e.cidAll.length} added ${e.added.map((q) => `${q.brokerName}/${q.queueId}`)} removed ${e.removed.map((q) => `${q.brokerName}/${q.queueId}`)}`,
+      ),
+    );
   }
   await app.start();
   process.stdout.write('READY\n');

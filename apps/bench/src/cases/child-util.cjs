@@ -21,7 +21,8 @@ function inspectorSession() {
   const { Session } = require('node:inspector');
   const session = new Session();
   session.connect();
-  const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))));
+  const post = (method, params) =>
+    new Promise((resolve, reject) => session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))));
   return { session, post };
 }
 
@@ -48,9 +49,14 @@ async function cpuProfiler(file) {
  */
 async function heapProfiler(file, keep = 'all') {
   if (!file) return async () => undefined;
-  if (keep !== 'all' && keep !== 'survivors') throw new Error(`heap profile keep '${keep}' is not one of all, survivors`);
+  if (keep !== 'all' && keep !== 'survivors')
+    throw new Error(`heap profile keep '${keep}' is not one of all, survivors`);
   const { session, post } = inspectorSession();
-  await post('HeapProfiler.startSampling', { samplingInterval: 8192, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: keep === 'all' });
+  await post('HeapProfiler.startSampling', {
+    samplingInterval: 8192,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: keep === 'all',
+  });
   return async () => {
     const { profile } = await post('HeapProfiler.stopSampling');
     writeFileSync(file, JSON.stringify(profile));

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { clientNodeFlags } from './bench-process';
 import { activeClientCpus, clearPlacement, pinServers, placeCommand, plannedPlacement } from './cpu-placement';
 
-const allowedCpus = (pid: number): string => /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? '?';
+const allowedCpus = (pid: number): string =>
+  /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? '?';
 
 describe('cpu placement of the RocketMQ benches', () => {
   afterEach(() => {
@@ -32,8 +33,14 @@ describe('cpu placement of the RocketMQ benches', () => {
       expect(pinServers([server.pid!])).toMatch(/on CPU 0; every client process .* on CPU 1/);
       expect(allowedCpus(server.pid!)).toBe('0');
       expect(allowedCpus(process.pid)).toBe('0');
-      expect(placeCommand('java', ['-cp', 'x'])).toEqual({ command: 'taskset', args: ['-c', planned.client, 'java', '-cp', 'x'] });
-      expect(placeCommand('node', ['p.cjs'], 'server')).toEqual({ command: 'taskset', args: ['-c', '0', 'node', 'p.cjs'] });
+      expect(placeCommand('java', ['-cp', 'x'])).toEqual({
+        command: 'taskset',
+        args: ['-c', planned.client, 'java', '-cp', 'x'],
+      });
+      expect(placeCommand('node', ['p.cjs'], 'server')).toEqual({
+        command: 'taskset',
+        args: ['-c', '0', 'node', 'p.cjs'],
+      });
       expect(activeClientCpus()).toBe(cpus().length - 1);
       // Clients on one CPU run V8 without GC helper threads, as the JVM picks for itself there.
       expect(clientNodeFlags()).toEqual(cpus().length === 2 ? ['--single-threaded-gc'] : []);

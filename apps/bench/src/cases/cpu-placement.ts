@@ -58,7 +58,11 @@ export function pinServers(pids: readonly number[]): string {
 }
 
 /** The command that starts `command args` on the CPUs of `role`, when a placement is active. */
-export function placeCommand(command: string, args: readonly string[], role: CpuRole = 'client'): { command: string; args: string[] } {
+export function placeCommand(
+  command: string,
+  args: readonly string[],
+  role: CpuRole = 'client',
+): { command: string; args: string[] } {
   if (!active) return { command, args: [...args] };
   return { command: 'taskset', args: ['-c', active[role], command, ...args] };
 }

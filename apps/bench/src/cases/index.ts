@@ -10,4 +10,14 @@ import { chaosCase } from '../chaos/chaos.case';
 import { scaleCase } from './scale.case';
 
 /** Every case, in the order `npm run bench` runs the embedded ones. */
-export const CASES: readonly BenchCase[] = [pipelineCase, backlogCase, offsetsCase, rocketmqCase, produceCase, latencyCase, compareCase, chaosCase, scaleCase];
+export const CASES: readonly BenchCase[] = [
+  pipelineCase,
+  backlogCase,
+  offsetsCase,
+  rocketmqCase,
+  produceCase,
+  latencyCase,
+  compareCase,
+  chaosCase,
+  scaleCase,
+];

@@ -12,7 +12,8 @@ import { placeCommand } from './cpu-placement';
 export function javaCollector(java: string, heapFlag = '-Xmx512m'): string {
   const placed = placeCommand(java, [heapFlag, '-XX:+PrintFlagsFinal', '-version']);
   const r = spawnSync(placed.command, placed.args, { encoding: 'utf8', timeout: 60_000 });
-  if (r.status !== 0) return `unknown (java -XX:+PrintFlagsFinal failed: ${(r.stderr || r.error?.message || String(r.status)).trim().split('\n')[0]})`;
+  if (r.status !== 0)
+    return `unknown (java -XX:+PrintFlagsFinal failed: ${(r.stderr || r.error?.message || String(r.status)).trim().split('\n')[0]})`;
   return collectorOf(r.stdout) ?? 'unknown (no Use*GC flag set in -XX:+PrintFlagsFinal)';
 }
 

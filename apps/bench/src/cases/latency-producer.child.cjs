@@ -22,10 +22,17 @@ const { rocketmqTransport } = require('@mqkit/transport-rocketmq');
 
 async function main() {
   const s = JSON.parse(process.argv[2]);
-  const producer = await createProducer({ transport: rocketmqTransport({ nameServer: s.namesrvAddr }), group: `mqkit_latency_producer_${process.pid}` });
+  const producer = await createProducer({
+    transport: rocketmqTransport({ nameServer: s.namesrvAddr }),
+    group: `mqkit_latency_producer_${process.pid}`,
+  });
   const body = Buffer.alloc(s.size, 0x6c);
   const phase = String(s.phase);
-  const message = (stampUs, warm) => ({ topic: s.topic, body, properties: warm ? { mqkitT: stampUs, mqkitPhase: phase, mqkitWarm: '1' } : { mqkitT: stampUs, mqkitPhase: phase } });
+  const message = (stampUs, warm) => ({
+    topic: s.topic,
+    body,
+    properties: warm ? { mqkitT: stampUs, mqkitPhase: phase, mqkitWarm: '1' } : { mqkitT: stampUs, mqkitPhase: phase },
+  });
   // One untimed send first, so the route lookup and the connection are not paid inside the paced window.
   await producer.send(message(String(Math.round((performance.timeOrigin + performance.now()) * 1000)), true));
 
@@ -58,24 +65,29 @@ async function main() {
       issued += n;
       inFlight++;
       requests++;
-      const sending = n === 1 ? producer.send(message(stampUs, warm)).then((r) => [r]) : producer.sendBatch(Array.from({ length: n }, () => message(stampUs, warm)));
-      sending.then(
-        (results) => {
-          for (const r of results) r.status === 'SEND_OK' ? (sent++, warm || steadySent++) : failed++;
-        },
-        (error) => {
-          failed += n;
-          if (!firstError) firstError = String(error && error.message ? error.message : error);
-        },
-      ).then(() => {
-        inFlight--;
-        if (closing && inFlight === 0) finish();
-        // An answer sends more only when a tick left due messages behind for the in-flight cap: otherwise what
-        // falls due goes out with the next tick, so a request carries a tick's worth (about rate / 1,000) and
-        // not whatever fell due since the last answer (at 20,000 msg/s that made 3.5 requests a millisecond of 1-5
-        // messages each: broker CPU on the core the broker shares with this producer).
-        else if (capped) pump();
-      });
+      const sending =
+        n === 1
+          ? producer.send(message(stampUs, warm)).then((r) => [r])
+          : producer.sendBatch(Array.from({ length: n }, () => message(stampUs, warm)));
+      sending
+        .then(
+          (results) => {
+            for (const r of results) r.status === 'SEND_OK' ? (sent++, warm || steadySent++) : failed++;
+          },
+          (error) => {
+            failed += n;
+            if (!firstError) firstError = String(error && error.message ? error.message : error);
+          },
+        )
+        .then(() => {
+          inFlight--;
+          if (closing && inFlight === 0) finish();
+          // An answer sends more only when a tick left due messages behind for the in-flight cap: otherwise what
+          // falls due goes out with the next tick, so a request carries a tick's worth (about rate / 1,000) and
+          // not whatever fell due since the last answer (at 20,000 msg/s that made 3.5 requests a millisecond of 1-5
+          // messages each: broker CPU on the core the broker shares with this producer).
+          else if (capped) pump();
+        });
       due = closing ? issued : dueNow();
     }
     capped = issued < due;

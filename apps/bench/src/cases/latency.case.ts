@@ -15,7 +15,8 @@ function listFlag(args: readonly string[], name: string, fallback: readonly numb
   if (text === undefined) return [...fallback];
   if (text === 'none') return [];
   const values = text.split(',').map(Number);
-  if (values.some((n) => !Number.isFinite(n) || n <= 0)) throw new Error(`--${name} needs positive numbers separated by commas (got ${text})`);
+  if (values.some((n) => !Number.isFinite(n) || n <= 0))
+    throw new Error(`--${name} needs positive numbers separated by commas (got ${text})`);
   return values;
 }
 
@@ -38,7 +39,8 @@ export const latencyCase: BenchCase = {
   name: 'latency',
   embedded: false,
   inAll: true,
-  description: "end-to-end latency (send to handler start) of mqkit vs RocketMQ's Java push consumer at fixed send rates on a real cluster",
+  description:
+    "end-to-end latency (send to handler start) of mqkit vs RocketMQ's Java push consumer at fixed send rates on a real cluster",
   async run(args) {
     const runs = flag(args, 'runs', 3);
     // 10 s per rate gave p99s 2-10x apart between runs, and the first run of each side ran high (the first session
@@ -82,13 +84,18 @@ export const latencyCase: BenchCase = {
     );
     const java = await javaRunner(log);
     const bench = await BenchCluster.start({ brokers: ['broker-a'], brokerHeapMb: 512 }, log);
-    const prober = await createProducer({ transport: rocketmqTransport({ nameServer: bench.namesrvAddr }), group: uniqueName('benchLatencyProbe') });
+    const prober = await createProducer({
+      transport: rocketmqTransport({ nameServer: bench.namesrvAddr }),
+      group: uniqueName('benchLatencyProbe'),
+    });
     const collected = new Map<string, RateRuns>();
     try {
       // A fresh broker's first sends and pulls are slow (JIT, new commit log): without this the first session pays it.
       const warmTopic = await bench.createTopic('BenchLatencyWarm', queues);
       const warm = await bench.warmSends(warmTopic, warmCount, size);
-      log(`warm-up (untimed): ${warmCount} sends in ${warm.ms} ms (${warm.failed} failed), read back in ${await bench.warmReads(warmTopic, warmCount)} ms`);
+      log(
+        `warm-up (untimed): ${warmCount} sends in ${warm.ms} ms (${warm.failed} failed), read back in ${await bench.warmReads(warmTopic, warmCount)} ms`,
+      );
       const session = async (side: Side, variant: Variant, phaseSeconds: number) =>
         runSession({
           side,
@@ -113,7 +120,8 @@ export const latencyCase: BenchCase = {
       for (let r = 0; r < warmRuns; r++) {
         for (const side of sides) {
           log(`warm-up round ${r + 1}/${warmRuns} (not kept) ${variants[0]!.name} ${side}`);
-          for (const phase of await session(side, variants[0]!, warmSeconds)) log(`  (not kept) ${describeRun(side, phase)}`);
+          for (const phase of await session(side, variants[0]!, warmSeconds))
+            log(`  (not kept) ${describeRun(side, phase)}`);
         }
       }
       for (let r = 0; r < runs; r++) {
@@ -135,7 +143,9 @@ export const latencyCase: BenchCase = {
       java.close();
     }
     const section = (variant: Variant): Record<string, unknown> =>
-      Object.fromEntries(variant.rates.map((rate) => [String(rate), summarizeRate(collected.get(`${variant.name}:${rate}`)!)]));
+      Object.fromEntries(
+        variant.rates.map((rate) => [String(rate), summarizeRate(collected.get(`${variant.name}:${rate}`)!)]),
+      );
     return { rates: section(variants[0]!), handlerRates: section(variants[1]!) };
   },
   readmeRow: (file) => latencyRow(file),
@@ -145,7 +155,8 @@ function sidesFlag(args: readonly string[]): Side[] {
   const text = textFlag(args, 'sides');
   if (text === undefined) return ['mqkit', 'java'];
   const sides = text.split(',');
-  if (sides.some((s) => s !== 'mqkit' && s !== 'java')) throw new Error(`--sides takes mqkit, java or both separated by a comma (got ${text})`);
+  if (sides.some((s) => s !== 'mqkit' && s !== 'java'))
+    throw new Error(`--sides takes mqkit, java or both separated by a comma (got ${text})`);
   return sides as Side[];
 }
 
@@ -170,18 +181,26 @@ function latencyRow(file: ResultsFile): { measured: string; result: string; targ
   for (const [label, entries] of sections) {
     const rates = Object.entries(entries).map(([rate, e]) => {
       total++;
-      runs = Math.max(runs, Array.isArray(e['mqkitP99RunsMs']) ? (e['mqkitP99RunsMs'] as unknown as number[]).length : 0);
+      runs = Math.max(
+        runs,
+        Array.isArray(e['mqkitP99RunsMs']) ? (e['mqkitP99RunsMs'] as unknown as number[]).length : 0,
+      );
       if (e['p99TargetMet']) met++;
       if (!e['p99TargetMet']) misses.push(`${label} ${Number(rate).toLocaleString('en-US')}/s`);
-      const sent = Number(e['sentPerSec']) < Number(rate) * 0.95 ? ` (producer reached ${Number(e['sentPerSec']).toLocaleString('en-US')})` : '';
-      const deliver = e['mqkitDeliverP99Ms'] !== undefined ? ` (stored to handler p99: mqkit ${e['mqkitDeliverP99Ms']}, Java ${e['javaDeliverP99Ms']})` : '';
+      const sent =
+        Number(e['sentPerSec']) < Number(rate) * 0.95
+          ? ` (producer reached ${Number(e['sentPerSec']).toLocaleString('en-US')})`
+          : '';
+      const deliver =
+        e['mqkitDeliverP99Ms'] !== undefined
+          ? ` (stored to handler p99: mqkit ${e['mqkitDeliverP99Ms']}, Java ${e['javaDeliverP99Ms']})`
+          : '';
       return `${Number(rate).toLocaleString('en-US')}/s${sent}: mqkit **${e['mqkitP50Ms']} / ${e['mqkitP99Ms']}**, Java ${e['javaP50Ms']} / ${e['javaP99Ms']}${deliver}`;
     });
     if (rates.length > 0) parts.push(`${label}: ${rates.join('; ')}`);
   }
   return {
-    measured:
-      `1 KiB messages paced by one Node producer process to one 5.3.3 broker (8 queues), latency from the send to the handler start; mqkit and Java DefaultMQPushConsumer each in its own process, same settings, no-op handler and a 5 ms handler at 64 threads${runtimeNote(file)}; medians of ${runs} interleaved runs`,
+    measured: `1 KiB messages paced by one Node producer process to one 5.3.3 broker (8 queues), latency from the send to the handler start; mqkit and Java DefaultMQPushConsumer each in its own process, same settings, no-op handler and a 5 ms handler at 64 threads${runtimeNote(file)}; medians of ${runs} interleaved runs`,
     result: `p50 / p99 ms, ${parts.join('. ')}`,
     target: `mqkit p99 <= max(1.1 x Java p99, Java p99 + 2 ms) at every rate: ${met === total ? 'met' : 'not met'} (${met} of ${total}${met < total ? `; missed at ${misses.join(', ')}` : ''})`,
   };

@@ -43,7 +43,10 @@ async function main() {
     consumeThreadMax: settings.threads,
   })(CountingHandler);
 
-  const app = await createConsumerApp({ transport: rocketmqTransport({ nameServer: settings.namesrvAddr }), consumers: [CountingHandler] });
+  const app = await createConsumerApp({
+    transport: rocketmqTransport({ nameServer: settings.namesrvAddr }),
+    consumers: [CountingHandler],
+  });
   const stopProfile = await cpuProfiler(process.env.MQKIT_BENCH_CPU_PROF);
   meter.begin();
   await app.start();

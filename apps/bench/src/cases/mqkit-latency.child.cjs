@@ -26,7 +26,6 @@ const { monitorEventLoopDelay, performance, PerformanceObserver } = require('nod
 const { Consumer, createConsumerApp } = require('@mqkit/core');
 const { rocketmqTransport } = require('@mqkit/transport-rocketmq');
 
-
 async function main() {
   const s = JSON.parse(process.argv[2]);
   // One preallocated array per phase, as on the Java side; a message past the capacity is counted as overflow.
@@ -59,7 +58,13 @@ async function main() {
   const closeLoopPhase = () => {
     if (loopPhase < 0) return;
     const late = (ns) => r2(Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS));
-    loopDelay[loopPhase] = { p99Ms: late(loop.percentile(99)), maxMs: late(loop.max), gcCount: gc.count, gcMs: r2(gc.ms), gcMaxMs: r2(gc.maxMs) };
+    loopDelay[loopPhase] = {
+      p99Ms: late(loop.percentile(99)),
+      maxMs: late(loop.max),
+      gcCount: gc.count,
+      gcMs: r2(gc.ms),
+      gcMaxMs: r2(gc.maxMs),
+    };
   };
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -103,11 +108,17 @@ async function main() {
     consumeThreadMax: s.threads,
   })(LatencyHandler);
 
-  const app = await createConsumerApp({ transport: rocketmqTransport({ nameServer: s.namesrvAddr }), consumers: [LatencyHandler] });
+  const app = await createConsumerApp({
+    transport: rocketmqTransport({ nameServer: s.namesrvAddr }),
+    consumers: [LatencyHandler],
+  });
   const prof = process.env.MQKIT_BENCH_CPU_PROF;
   const stopProfile = await cpuProfiler(prof ? `${prof}-${s.group}.cpuprofile` : undefined);
   const heapProf = process.env.MQKIT_BENCH_HEAP_PROF;
-  const stopHeapProfile = await heapProfiler(heapProf ? `${heapProf}-${s.group}.heapprofile` : undefined, process.env.MQKIT_BENCH_HEAP_PROF_KEEP);
+  const stopHeapProfile = await heapProfiler(
+    heapProf ? `${heapProf}-${s.group}.heapprofile` : undefined,
+    process.env.MQKIT_BENCH_HEAP_PROF_KEEP,
+  );
   let done = false;
   const finish = async (code) => {
     if (done) return;
@@ -119,7 +130,14 @@ async function main() {
       writeFileSync(join(s.outDir, `mqkit-${i}.deliver.f64`), Buffer.from(deliveries[i].buffer, 0, recorded[i] * 8));
     }
     closeLoopPhase();
-    const result = { client: 'mqkit-push', handled, recorded: recorded.join(','), overflow, loopDelay, peakRssKib: peakRssKib() };
+    const result = {
+      client: 'mqkit-push',
+      handled,
+      recorded: recorded.join(','),
+      overflow,
+      loopDelay,
+      peakRssKib: peakRssKib(),
+    };
     process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
     // No app.stop(): the topic and group are throwaway, and Java's side does not shut its consumer down either.
     process.exit(code);

@@ -16,12 +16,17 @@ async function main() {
     handle() {}
   }
   Consumer({ group: settings.group, topic: settings.topic, consumeFromWhere: 'CONSUME_FROM_LAST_OFFSET' })(IdleHandler);
-  const app = await createConsumerApp({ transport: rocketmqTransport({ nameServer: settings.namesrvAddr }), consumers: [IdleHandler] });
+  const app = await createConsumerApp({
+    transport: rocketmqTransport({ nameServer: settings.namesrvAddr }),
+    consumers: [IdleHandler],
+  });
   app.on('consumer.rebalance', (event) => {
     // The group also rebalances its retry topic (%RETRY%<group>, one queue): only the measured topic counts.
     if (event.topic !== settings.topic) return;
     const queues = event.allocated.map((mq) => `${mq.brokerName}:${mq.queueId}`);
-    process.stdout.write(`REBALANCE ${JSON.stringify({ at: Date.now(), pid: process.pid, topic: event.topic, members: event.cidAll.length, queues })}\n`);
+    process.stdout.write(
+      `REBALANCE ${JSON.stringify({ at: Date.now(), pid: process.pid, topic: event.topic, members: event.cidAll.length, queues })}\n`,
+    );
   });
   await app.start();
   const stop = () => app.stop({ timeoutMs: 2_000 }).finally(() => process.exit(0));

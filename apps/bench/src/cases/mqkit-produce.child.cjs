@@ -20,7 +20,10 @@ const { rocketmqTransport } = require('@mqkit/transport-rocketmq');
 
 async function main() {
   const { namesrvAddr, topic, count, size, mode, maxInFlight } = JSON.parse(process.argv[2]);
-  const producer = await createProducer({ transport: rocketmqTransport({ nameServer: namesrvAddr }), group: `mqkit_bench_producer_${process.pid}` });
+  const producer = await createProducer({
+    transport: rocketmqTransport({ nameServer: namesrvAddr }),
+    group: `mqkit_bench_producer_${process.pid}`,
+  });
   const body = Buffer.alloc(size, 0x78);
   let failed = 0;
   let firstError;
@@ -50,11 +53,14 @@ async function main() {
       const pump = () => {
         while (started - settled < maxInFlight && started < count) {
           started++;
-          producer.send({ topic, body }).then(ok, fail).then(() => {
-            settled++;
-            if (settled === count) resolve();
-            else pump();
-          });
+          producer
+            .send({ topic, body })
+            .then(ok, fail)
+            .then(() => {
+              settled++;
+              if (settled === count) resolve();
+              else pump();
+            });
         }
       };
       pump();

@@ -27,7 +27,6 @@ const SETTINGS = {
   consumeThreadMax: 20,
 };
 
-
 /** One handler class per topic, all in `group`: mqkit merges same-group declarations into one consumer. */
 function handlers(group, topics, onMessage) {
   return topics.map((topic) => {
@@ -54,12 +53,17 @@ function stopOnSignal(running) {
 
 async function member(settings) {
   const topics = new Set(settings.topics);
-  const running = await app(settings, handlers(settings.group, settings.topics, () => undefined));
+  const running = await app(
+    settings,
+    handlers(settings.group, settings.topics, () => undefined),
+  );
   running.on('consumer.rebalance', (event) => {
     // The group also rebalances its retry topic (%RETRY%<group>): only the measured topics count.
     if (!topics.has(event.topic)) return;
     const queues = event.allocated.map((mq) => `${mq.brokerName}:${mq.queueId}`).sort();
-    process.stdout.write(`ALLOC ${JSON.stringify({ at: Date.now(), topic: event.topic, members: event.cidAll.length, queues })}\n`);
+    process.stdout.write(
+      `ALLOC ${JSON.stringify({ at: Date.now(), topic: event.topic, members: event.cidAll.length, queues })}\n`,
+    );
   });
   stopOnSignal(running);
   if (settings.diagnoseDir) diagnoseOnSignal(settings.diagnoseDir, running);
@@ -85,7 +89,13 @@ function diagnoseOnSignal(dir, running) {
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       const kind = entry.detail && entry.detail.kind;
-      gcs[kind === constants.NODE_PERFORMANCE_GC_MINOR ? 'minor' : kind === constants.NODE_PERFORMANCE_GC_MAJOR ? 'major' : 'other']++;
+      gcs[
+        kind === constants.NODE_PERFORMANCE_GC_MINOR
+          ? 'minor'
+          : kind === constants.NODE_PERFORMANCE_GC_MAJOR
+            ? 'major'
+            : 'other'
+      ]++;
       gcs.ms += entry.duration;
     }
   });
@@ -100,27 +110,39 @@ function diagnoseOnSignal(dir, running) {
       running.on('consumer.commit', () => events.commits++);
       session.connect();
       // Allocation sampling keeps what GC collected too: an idle member's memory cost is garbage, not live data.
-      const sampling = { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true };
+      const sampling = {
+        samplingInterval: 16384,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      };
       session.post('Profiler.enable', () =>
         session.post('Profiler.start', () =>
-          session.post('HeapProfiler.enable', () => session.post('HeapProfiler.startSampling', sampling, () => process.stdout.write('PROFILING {}\n'))),
+          session.post('HeapProfiler.enable', () =>
+            session.post('HeapProfiler.startSampling', sampling, () => process.stdout.write('PROFILING {}\n')),
+          ),
         ),
       );
       return;
     }
     if (step !== 2) return;
-    session.post('HeapProfiler.stopSampling', (heapError, heapAnswer) => session.post('Profiler.stop', (error, answer) => {
-      observer.disconnect();
-      const cpuprofile = join(dir, 'idle.cpuprofile');
-      const allocations = join(dir, 'idle.heapprofile');
-      if (!error) writeFileSync(cpuprofile, JSON.stringify(answer.profile));
-      if (!heapError) writeFileSync(allocations, JSON.stringify(heapAnswer.profile));
-      session.disconnect();
-      const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((s) => [s.space_name, { size: s.space_size, used: s.space_used_size }]));
-      process.stdout.write(`MEMORY ${JSON.stringify({ ...process.memoryUsage(), spaces, gcs, events })}\n`);
-      const heapsnapshot = v8.writeHeapSnapshot(join(dir, 'idle.heapsnapshot'));
-      process.stdout.write(`DIAGNOSED ${JSON.stringify({ cpuprofile, allocations: heapError ? null : allocations, heapsnapshot })}\n`);
-    }));
+    session.post('HeapProfiler.stopSampling', (heapError, heapAnswer) =>
+      session.post('Profiler.stop', (error, answer) => {
+        observer.disconnect();
+        const cpuprofile = join(dir, 'idle.cpuprofile');
+        const allocations = join(dir, 'idle.heapprofile');
+        if (!error) writeFileSync(cpuprofile, JSON.stringify(answer.profile));
+        if (!heapError) writeFileSync(allocations, JSON.stringify(heapAnswer.profile));
+        session.disconnect();
+        const spaces = Object.fromEntries(
+          v8.getHeapSpaceStatistics().map((s) => [s.space_name, { size: s.space_size, used: s.space_used_size }]),
+        );
+        process.stdout.write(`MEMORY ${JSON.stringify({ ...process.memoryUsage(), spaces, gcs, events })}\n`);
+        const heapsnapshot = v8.writeHeapSnapshot(join(dir, 'idle.heapsnapshot'));
+        process.stdout.write(
+          `DIAGNOSED ${JSON.stringify({ cpuprofile, allocations: heapError ? null : allocations, heapsnapshot })}\n`,
+        );
+      }),
+    );
   });
 }
 

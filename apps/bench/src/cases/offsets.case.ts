@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { EventBus, type MessageQueue } from '@mqkit/core';
-import { RedisOffsetStore, offsetKeyOf, resolveRedisOffsetStoreOptions, DEFAULT_KEY_PREFIX } from '@mqkit/offset-store-redis';
+import {
+  RedisOffsetStore,
+  offsetKeyOf,
+  resolveRedisOffsetStoreOptions,
+  DEFAULT_KEY_PREFIX,
+} from '@mqkit/offset-store-redis';
 import { commandCalls, redisCall, startRedisServer, type RedisServerHandle } from '@mqkit/offset-store-redis/testing';
 import type { BenchCase } from './bench-case';
 import { flag, log } from './bench-util';
@@ -30,7 +35,12 @@ interface RoundResult {
  * when `flushes` flushes have completed. Redis figures: the fields the flushes wrote and each flush's latency; the
  * sum of the offsets Redis holds afterwards is checked against the updates the last completed flush carried.
  */
-async function runRound(redis: RedisServerHandle, queues: number, flushMs: number, flushes: number): Promise<RoundResult> {
+async function runRound(
+  redis: RedisServerHandle,
+  queues: number,
+  flushMs: number,
+  flushes: number,
+): Promise<RoundResult> {
   const group = `bench-${randomUUID().slice(0, 8)}`;
   const events = new EventBus();
   let scriptInternalCalls = 0;
@@ -41,7 +51,11 @@ async function runRound(redis: RedisServerHandle, queues: number, flushMs: numbe
   });
   const store = new RedisOffsetStore({ group, events, options: resolveRedisOffsetStoreOptions({ url: redis.url }) });
   await store.load();
-  const mqs: MessageQueue[] = Array.from({ length: queues }, (_, queueId) => ({ topic: TOPIC, brokerName: 'broker-a', queueId }));
+  const mqs: MessageQueue[] = Array.from({ length: queues }, (_, queueId) => ({
+    topic: TOPIC,
+    brokerName: 'broker-a',
+    queueId,
+  }));
   const offsets = new Array<number>(queues).fill(0);
   let updates = 0;
   let running = true;
@@ -88,8 +102,10 @@ async function runRound(redis: RedisServerHandle, queues: number, flushMs: numbe
   for (const [name, n] of after) if (name !== 'info' && name !== 'hello') requests += n - (before.get(name) ?? 0);
   const stored = (await redisCall(redis.port, 'HVALS', offsetKeyOf(DEFAULT_KEY_PREFIX, group, TOPIC))) as string[];
   const inRedis = stored.reduce((sum, v) => sum + Number(v), 0);
-  if (inRedis !== carried.updates) throw new Error(`Redis holds ${inRedis} updates, the flushes carried ${carried.updates}`);
-  if (fieldWrites > queues * latencies.length) throw new Error(`${fieldWrites} field writes in ${latencies.length} flushes of ${queues} queues`);
+  if (inRedis !== carried.updates)
+    throw new Error(`Redis holds ${inRedis} updates, the flushes carried ${carried.updates}`);
+  if (fieldWrites > queues * latencies.length)
+    throw new Error(`${fieldWrites} field writes in ${latencies.length} flushes of ${queues} queues`);
   await store.close();
   await redisCall(redis.port, 'DEL', offsetKeyOf(DEFAULT_KEY_PREFIX, group, TOPIC));
   const done = latencies.length;
@@ -113,7 +129,8 @@ export const offsetsCase: BenchCase = {
   name: 'offsets',
   embedded: false,
   inAll: true,
-  description: 'Redis offset store: 1,000 queues committed continuously, flushed every 100 ms and every 5 s (needs redis-server on PATH, or REDIS_URL)',
+  description:
+    'Redis offset store: 1,000 queues committed continuously, flushed every 100 ms and every 5 s (needs redis-server on PATH, or REDIS_URL)',
   async run(args) {
     const queues = flag(args, 'queues', 1_000);
     const rounds = flag(args, 'rounds', 4);

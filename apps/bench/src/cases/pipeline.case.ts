@@ -20,7 +20,8 @@ const M = (n: number): string => `${(n / 1e6).toFixed(2)} M`;
 export const pipelineCase: BenchCase = {
   name: 'pipeline',
   embedded: true,
-  description: 'consume throughput of the engine on the embedded broker, each variant in its own process, against a ceiling per mode',
+  description:
+    'consume throughput of the engine on the embedded broker, each variant in its own process, against a ceiling per mode',
   async run(args) {
     // 1 M messages keep the heap near 0.5 GB (4 M made it 1.7 GB and every pass slower); 4 s of pooled steady
     // window per process, and 8 rounds, two halves of 4 to tell whether a rerun repeats.
@@ -42,10 +43,16 @@ export const pipelineCase: BenchCase = {
       const order = VARIANTS.map((_, i) => VARIANTS[(i + r) % VARIANTS.length]!);
       const line: string[] = [];
       for (const variant of order) {
-        const run = (await runDistEntry('cases/pipeline/variant.main.js', { variant, messages, size, observe, warmups, windowSec }, { timeoutMs: 300_000 }).result) as unknown as VariantRun & { exitCode: number };
+        const run = (await runDistEntry(
+          'cases/pipeline/variant.main.js',
+          { variant, messages, size, observe, warmups, windowSec },
+          { timeoutMs: 300_000 },
+        ).result) as unknown as VariantRun & { exitCode: number };
         if (run.exitCode !== 0) throw new Error(`pipeline variant ${variant} exited with ${run.exitCode}`);
         runs.get(variant)!.push(run);
-        line.push(`${variant} ${M(run.steadyMsgsPerSec)} steady (${M(run.totalMsgsPerSec)} total, first message ${run.firstMessageMs} ms, ${run.passes} passes, steady windows ${run.steadyWindowMs} ms)`);
+        line.push(
+          `${variant} ${M(run.steadyMsgsPerSec)} steady (${M(run.totalMsgsPerSec)} total, first message ${run.firstMessageMs} ms, ${run.passes} passes, steady windows ${run.steadyWindowMs} ms)`,
+        );
       }
       log(`round ${r + 1}: ${line.join('; ')}`);
     }
@@ -73,8 +80,14 @@ export const pipelineCase: BenchCase = {
     };
   },
   readmeRow(file) {
-    const r = file.result as Record<string, number> & { spreads: Record<string, number>; rerunDifferences?: Record<string, number>; targets: Record<string, boolean> };
-    const rerun = r.rerunDifferences ? `; halves of the rounds at most ${(Math.max(...Object.values(r.rerunDifferences)) * 100).toFixed(1)} % apart` : '';
+    const r = file.result as Record<string, number> & {
+      spreads: Record<string, number>;
+      rerunDifferences?: Record<string, number>;
+      targets: Record<string, boolean>;
+    };
+    const rerun = r.rerunDifferences
+      ? `; halves of the rounds at most ${(Math.max(...Object.values(r.rerunDifferences)) * 100).toFixed(1)} % apart`
+      : '';
     return {
       measured: `${file.settings[0]?.replace(/^settings: /, '') ?? ''}`,
       result:

@@ -36,7 +36,8 @@ export const produceCase: BenchCase = {
   name: 'produce',
   embedded: false,
   inAll: true,
-  description: "send throughput of mqkit vs RocketMQ's Java DefaultMQProducer on a real cluster (async with 1,000 in flight, and sync)",
+  description:
+    "send throughput of mqkit vs RocketMQ's Java DefaultMQProducer on a real cluster (async with 1,000 in flight, and sync)",
   async run(args) {
     // A fresh broker's send path keeps speeding up over its first ~100k sends (with 20k of warm-up and 50k per
     // run, round 1 ran 40-50 % below round 3 on both sides): a longer warm-up and longer runs. With 200k per run
@@ -63,7 +64,12 @@ export const produceCase: BenchCase = {
     );
     const java = await javaRunner(log);
     const bench = await BenchCluster.start({ brokerHeapMb: 512 }, log);
-    const runs: Record<Series, ProduceRun[]> = { 'mqkit-async': [], 'java-async': [], 'mqkit-sync': [], 'java-sync': [] };
+    const runs: Record<Series, ProduceRun[]> = {
+      'mqkit-async': [],
+      'java-async': [],
+      'mqkit-sync': [],
+      'java-sync': [],
+    };
     let discarded = 0;
     try {
       const warm = await bench.warmSends(await bench.createTopic('BenchWarmUp', queues), warmSends, size);
@@ -71,8 +77,17 @@ export const produceCase: BenchCase = {
       const start = (side: Side, mode: Mode, topic: string): BenchChild => {
         const n = mode === 'async' ? count : syncCount;
         const { from, to } = steadyMarks(n);
-        if (side === 'mqkit') return runNodeChild('mqkit-produce.child.cjs', { namesrvAddr: bench.namesrvAddr, topic, count: n, size, mode, maxInFlight: inFlight }, { timeoutMs: 600_000 });
-        return java.run('ProducerBench', [bench.namesrvAddr, topic, n, size, mode, inFlight, from, to].map(String), 600_000);
+        if (side === 'mqkit')
+          return runNodeChild(
+            'mqkit-produce.child.cjs',
+            { namesrvAddr: bench.namesrvAddr, topic, count: n, size, mode, maxInFlight: inFlight },
+            { timeoutMs: 600_000 },
+          );
+        return java.run(
+          'ProducerBench',
+          [bench.namesrvAddr, topic, n, size, mode, inFlight, from, to].map(String),
+          600_000,
+        );
       };
       for (let r = 0; r < warmRounds + rounds; r++) {
         const kept = r >= warmRounds;
@@ -90,11 +105,17 @@ export const produceCase: BenchCase = {
                 // A timed-out send may still have been stored, so stored == acknowledged is not expected here.
                 discarded++;
                 log(`${line}: discarded (failed sends)`);
-                if (attempt >= attempts) throw new Error(`${side} ${mode} had failed sends in ${attempts} attempts: ${run.firstError ?? 'non-SEND_OK answers'}`);
+                if (attempt >= attempts)
+                  throw new Error(
+                    `${side} ${mode} had failed sends in ${attempts} attempts: ${run.firstError ?? 'non-SEND_OK answers'}`,
+                  );
                 continue;
               }
               log(line);
-              if (stored !== run.sent) throw new Error(`${side} ${mode}: ${run.sent} sends were acknowledged but the brokers stored ${stored}`);
+              if (stored !== run.sent)
+                throw new Error(
+                  `${side} ${mode}: ${run.sent} sends were acknowledged but the brokers stored ${stored}`,
+                );
               if (kept) runs[`${side}-${mode}`].push(run);
               break;
             }
@@ -105,7 +126,9 @@ export const produceCase: BenchCase = {
       await bench.stop();
       java.close();
     }
-    const spreads = Object.fromEntries(SERIES.map((s) => [s, spreadOf(runs[s].map((x) => x.steadyMsgsPerSec))])) as Record<Series, Spread>;
+    const spreads = Object.fromEntries(
+      SERIES.map((s) => [s, spreadOf(runs[s].map((x) => x.steadyMsgsPerSec))]),
+    ) as Record<Series, Spread>;
     for (const s of SERIES) log(describeSpread(`steady ${s}`, spreads[s], 'msg/s'));
     const steady = (s: Series): number => Math.round(spreads[s].median);
     const total = (s: Series): number => Math.round(median(runs[s].map((x) => x.totalMsgsPerSec)));

@@ -37,7 +37,16 @@ async function main() {
     let offset = 0;
     while (!abort.signal.aborted) {
       const r = await transport.puller.pull(
-        { group: settings.group, mq, offset, maxMsgs: 32, maxBytes: 256 * 1024, subscription, suspendMs: DEFAULT_PROFILE.pullSuspendMs, timeoutMs: DEFAULT_PROFILE.pullTimeoutMs },
+        {
+          group: settings.group,
+          mq,
+          offset,
+          maxMsgs: 32,
+          maxBytes: 256 * 1024,
+          subscription,
+          suspendMs: DEFAULT_PROFILE.pullSuspendMs,
+          timeoutMs: DEFAULT_PROFILE.pullTimeoutMs,
+        },
         abort.signal,
       );
       if (r.status === PullStatus.FOUND) meter.add(r.messages.length);

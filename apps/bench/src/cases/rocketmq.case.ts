@@ -48,7 +48,8 @@ export const rocketmqCase: BenchCase = {
   name: 'rocketmq',
   embedded: false,
   inAll: true,
-  description: "consume rate of mqkit vs the transport's raw pull and RocketMQ's Java push consumer on a real cluster, and group convergence after a member is killed",
+  description:
+    "consume rate of mqkit vs the transport's raw pull and RocketMQ's Java push consumer on a real cluster, and group convergence after a member is killed",
   async run(args) {
     const started = Date.now();
     // ~250k msg/s on this 2-core machine: 3M gives each client a steady window of 9-10 s (at 2M, 6 s windows
@@ -74,9 +75,17 @@ export const rocketmqCase: BenchCase = {
     // accessMessageInMemoryMaxRatio) with 8 messages, not 32: the backlog must fit well within that.
     const backlogMb = (count * (size + 100)) / 1024 ** 2;
     const inMemoryMb = (0.4 * totalmem()) / 1024 ** 2;
-    if (backlogMb > inMemoryMb) throw new Error(`a backlog of ~${Math.round(backlogMb)} MiB exceeds 40 % of RAM (${Math.round(inMemoryMb)} MiB): the broker would serve it as on disk`);
-    const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
-    log(`machine: ${Math.round(freemem() / 1024 ** 2)} MiB free of ${Math.round(totalmem() / 1024 ** 2)}; backlog ~${Math.round(backlogMb)} MiB; load average ${load()}`);
+    if (backlogMb > inMemoryMb)
+      throw new Error(
+        `a backlog of ~${Math.round(backlogMb)} MiB exceeds 40 % of RAM (${Math.round(inMemoryMb)} MiB): the broker would serve it as on disk`,
+      );
+    const load = (): string =>
+      loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ');
+    log(
+      `machine: ${Math.round(freemem() / 1024 ** 2)} MiB free of ${Math.round(totalmem() / 1024 ** 2)}; backlog ~${Math.round(backlogMb)} MiB; load average ${load()}`,
+    );
     const java = await javaRunner(log);
     const bench = await BenchCluster.start({ brokers: ['broker-a'], brokerHeapMb: 512 }, log);
     try {
@@ -85,7 +94,9 @@ export const rocketmqCase: BenchCase = {
       const expected = await bench.stored(topic);
       if (expected !== count) throw new Error(`the backlog holds ${expected} messages, ${count} were sent`);
       const marks = steadyMarks(expected);
-      log(`backlog: ${expected} messages stored in ${topic} (${fillMs} ms to fill); steady window: message ${marks.from} to ${marks.to}`);
+      log(
+        `backlog: ${expected} messages stored in ${topic} (${fillMs} ms to fill); steady window: message ${marks.from} to ${marks.to}`,
+      );
       const runs: Record<Side, ConsumeRun[]> = { raw: [], mqkit: [], java: [] };
       const childTimeoutMs = (timeoutSec + 60) * 1000;
       const start = (side: Side): BenchChild => {
@@ -93,8 +104,11 @@ export const rocketmqCase: BenchCase = {
         // The Node children derive the marks from `expected` with the same steadyMarks (SteadyMeter); Java is given them.
         const settings = { namesrvAddr: bench.namesrvAddr, topic, group, expected, timeoutMs: timeoutSec * 1000 };
         if (side === 'raw') return runNodeChild('raw-pull.child.cjs', settings, { timeoutMs: childTimeoutMs });
-        if (side === 'mqkit') return runNodeChild('mqkit-consume.child.cjs', { ...settings, threads }, { timeoutMs: childTimeoutMs });
-        const javaArgs = [bench.namesrvAddr, topic, group, expected, threads, timeoutSec, marks.from, marks.to].map(String);
+        if (side === 'mqkit')
+          return runNodeChild('mqkit-consume.child.cjs', { ...settings, threads }, { timeoutMs: childTimeoutMs });
+        const javaArgs = [bench.namesrvAddr, topic, group, expected, threads, timeoutSec, marks.from, marks.to].map(
+          String,
+        );
         return java.run('PushConsumerBench', javaArgs, childTimeoutMs);
       };
       // The first pass over a fresh broker is the slow one (its pull path not compiled yet): seen as every
@@ -106,7 +120,10 @@ export const rocketmqCase: BenchCase = {
       for (let r = 0; r < rounds; r++) {
         for (const side of orderOf(r)) {
           const run = (await start(side).result) as unknown as ConsumeRun;
-          if (!run.ok) throw new Error(`${side} read ${run.received} of ${expected} messages within ${timeoutSec} s${run.error ? `: ${run.error}` : ''}`);
+          if (!run.ok)
+            throw new Error(
+              `${side} read ${run.received} of ${expected} messages within ${timeoutSec} s${run.error ? `: ${run.error}` : ''}`,
+            );
           runs[side].push(run);
           log(
             `round ${r + 1} ${side}: steady ${fmt(run.steadyMsgsPerSec)} msg/s (${marks.to - marks.from} in ${run.steadyMs} ms); ` +
@@ -121,7 +138,9 @@ export const rocketmqCase: BenchCase = {
         convergence.push(ms);
         log(`convergence trial ${t + 1}: ${ms} ms`);
       }
-      const spreads = Object.fromEntries(SIDES.map((s) => [s, spreadOf(runs[s].map((x) => x.steadyMsgsPerSec))])) as Record<Side, Spread>;
+      const spreads = Object.fromEntries(
+        SIDES.map((s) => [s, spreadOf(runs[s].map((x) => x.steadyMsgsPerSec))]),
+      ) as Record<Side, Spread>;
       for (const s of SIDES) log(describeSpread(`steady ${s}`, spreads[s], 'msg/s'));
       const med = (side: Side, pick: (x: ConsumeRun) => number): number => median(runs[side].map(pick));
       const [raw, mqkit, javaSteady] = SIDES.map((s) => Math.round(spreads[s].median));

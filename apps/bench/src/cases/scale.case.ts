@@ -17,14 +17,17 @@ const BROKERS = ['broker-a', 'broker-b'];
 /** `--sizes 64,256,1024`: queue counts a member owns, each a multiple of topics x brokers. */
 function sizesFlag(args: readonly string[], topics: number): number[] {
   const sizes = textFlag(args, 'sizes')?.split(',').map(Number) ?? [64, 256, 1024];
-  for (const s of sizes) if (!Number.isInteger(s) || s <= 0 || s % (topics * BROKERS.length) !== 0) throw new Error(`--sizes: ${s} is not a multiple of ${topics} topics x ${BROKERS.length} brokers`);
+  for (const s of sizes)
+    if (!Number.isInteger(s) || s <= 0 || s % (topics * BROKERS.length) !== 0)
+      throw new Error(`--sizes: ${s} is not a multiple of ${topics} topics x ${BROKERS.length} brokers`);
   return [...sizes].sort((a, b) => a - b);
 }
 
 /** `--diagnose auto|on|off`: profile an idle mqkit member at the largest size when a target is missed (auto), always, or never. */
 function diagnoseFlag(args: readonly string[]): 'auto' | 'on' | 'off' {
   const value = textFlag(args, 'diagnose') ?? 'auto';
-  if (value !== 'auto' && value !== 'on' && value !== 'off') throw new Error(`--diagnose needs auto, on or off (got ${value})`);
+  if (value !== 'auto' && value !== 'on' && value !== 'off')
+    throw new Error(`--diagnose needs auto, on or off (got ${value})`);
   return value;
 }
 
@@ -32,16 +35,19 @@ function diagnoseFlag(args: readonly string[]): 'auto' | 'on' | 'off' {
 async function limited<T, R>(items: readonly T[], limit: number, make: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await make(items[i]!);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await make(items[i]!);
+      }
+    }),
+  );
   return out;
 }
 
-const both = <T>(make: (side: Side) => T, key: string): Record<string, T> => Object.fromEntries(SIDES.map((side) => [`${side}${key}`, make(side)]));
+const both = <T>(make: (side: Side) => T, key: string): Record<string, T> =>
+  Object.fromEntries(SIDES.map((side) => [`${side}${key}`, make(side)]));
 
 /**
  * `npm run bench -- scale`: mqkit vs RocketMQ's DefaultMQPushConsumer as the number of queues and groups grows, on
@@ -54,7 +60,8 @@ export const scaleCase: BenchCase = {
   name: 'scale',
   embedded: false,
   inAll: true,
-  description: "idle CPU, RSS, backlog rate and join convergence of one member owning 64 to 1,024 queues, and 50 groups in one app: mqkit vs RocketMQ's Java push consumer",
+  description:
+    "idle CPU, RSS, backlog rate and join convergence of one member owning 64 to 1,024 queues, and 50 groups in one app: mqkit vs RocketMQ's Java push consumer",
   async run(args) {
     const started = Date.now();
     const topicsPerSize = flag(args, 'topics', 8);
@@ -97,7 +104,10 @@ export const scaleCase: BenchCase = {
     );
     const java = await javaRunner(log);
     const bench = await BenchCluster.start({ brokers: BROKERS, brokerHeapMb: 512 }, log);
-    const admin = await createAdmin({ transport: rocketmqTransport({ nameServer: bench.namesrvAddr }), instanceName: uniqueName('scaleAdmin') });
+    const admin = await createAdmin({
+      transport: rocketmqTransport({ nameServer: bench.namesrvAddr }),
+      instanceName: uniqueName('scaleAdmin'),
+    });
     const launcher = new ScaleLauncher(bench.namesrvAddr, java);
     try {
       const bySize: Record<string, Record<string, unknown>> = {};
@@ -105,12 +115,20 @@ export const scaleCase: BenchCase = {
       const sets: TopicSet[] = [];
       for (const queues of sizes) {
         const perBroker = queues / (topicsPerSize * BROKERS.length);
-        sets.push({ topics: await limited(Array.from({ length: topicsPerSize }), 4, () => bench.createTopic(`Scale${queues}`, perBroker)), queuesPerTopic: perBroker * BROKERS.length });
+        sets.push({
+          topics: await limited(Array.from({ length: topicsPerSize }), 4, () =>
+            bench.createTopic(`Scale${queues}`, perBroker),
+          ),
+          queuesPerTopic: perBroker * BROKERS.length,
+        });
       }
       const largestSet = sets[sets.length - 1]!;
-      log(`idle and join: ${sizes.map((q) => `${q} queues (${topicsPerSize} topics x ${q / (topicsPerSize * BROKERS.length)} per broker)`).join(', ')}, one member per client and size:`);
+      log(
+        `idle and join: ${sizes.map((q) => `${q} queues (${topicsPerSize} topics x ${q / (topicsPerSize * BROKERS.length)} per broker)`).join(', ')}, one member per client and size:`,
+      );
       const members = await idleAndJoin(launcher, admin, sets, { settleSec, idleSec, windows, joinTrials, log });
-      const idleCpu = (index: number, side: Side): number => round(median(members[index]![side].idle.map((w) => w.cpuPct)), 2);
+      const idleCpu = (index: number, side: Side): number =>
+        round(median(members[index]![side].idle.map((w) => w.cpuPct)), 2);
       const rss = (index: number, side: Side): number => members[index]![side].idle.at(-1)!.rssMb;
       const at1024 = sizes.indexOf(1024);
       const targets = {
@@ -121,7 +139,11 @@ export const scaleCase: BenchCase = {
       // Now, while the topics are still empty: a member started after the backlog is stored would read it first.
       if (diagnose === 'on' || (diagnose === 'auto' && Object.values(targets).includes(false))) {
         // A failed diagnosis must not cost the measured figures: it is reported instead.
-        diagnosis = await diagnoseMqkitMember(launcher, largestSet, { settleSec: diagnoseSettleSec, profileSec, log }).catch((error: unknown) => {
+        diagnosis = await diagnoseMqkitMember(launcher, largestSet, {
+          settleSec: diagnoseSettleSec,
+          profileSec,
+          log,
+        }).catch((error: unknown) => {
           log(`  diagnosis failed: ${(error as Error).message}`);
           return { failed: (error as Error).message };
         });
@@ -132,16 +154,22 @@ export const scaleCase: BenchCase = {
         for (const side of SIDES) confirmed &&= member[side].confirmedByAdmin;
         log(`${queues} queues:`);
         const perTopic = Math.ceil(messages / set.topics.length);
-        const fillMs = (await Promise.all(set.topics.map((t) => bench.fill(t, perTopic, size)))).reduce((a, b) => Math.max(a, b), 0);
+        const fillMs = (await Promise.all(set.topics.map((t) => bench.fill(t, perTopic, size)))).reduce(
+          (a, b) => Math.max(a, b),
+          0,
+        );
         const expected = await storedOnceDispatched(bench, set.topics, perTopic * set.topics.length);
         log(`  backlog: ${expected} messages stored in ${fillMs} ms`);
         if (index === 0) {
           const warm = Math.min(50_000, await bench.stored(set.topics[0]!));
-          log(`  warm-up (untimed): a throwaway group read ${warm} messages in ${await bench.warmReads(set.topics[0]!, warm)} ms`);
+          log(
+            `  warm-up (untimed): a throwaway group read ${warm} messages in ${await bench.warmReads(set.topics[0]!, warm)} ms`,
+          );
         }
         const reads: Record<Side, Awaited<ReturnType<typeof backlog>>[]> = { mqkit: [], java: [] };
         for (let r = 0; r < backlogReads; r++) {
-          for (const side of r % 2 === 0 ? SIDES : [...SIDES].reverse()) reads[side].push(await backlog(launcher, side, set, expected, timeoutSec, log));
+          for (const side of r % 2 === 0 ? SIDES : [...SIDES].reverse())
+            reads[side].push(await backlog(launcher, side, set, expected, timeoutSec, log));
         }
         const backlogSpread = (side: Side): Spread => spreadOf(reads[side].map((x) => x.steadyMsgsPerSec));
         const idleOf = (side: Side) => member[side].idle;
@@ -162,20 +190,41 @@ export const scaleCase: BenchCase = {
           ...both((s) => member[s]!.confirmedByAdmin, 'ConvergeConfirmedByAdmin'),
         };
       }
-      const groups = await limited(Array.from({ length: groupCount }, (_, i) => i), 8, async (i) => ({ group: uniqueName(`scale_g${i}`), topic: await bench.createTopic(`ScaleG${i}`, 1) }));
-      await storeOneEach(bench.namesrvAddr, groups.map((g) => g.topic), size);
+      const groups = await limited(
+        Array.from({ length: groupCount }, (_, i) => i),
+        8,
+        async (i) => ({ group: uniqueName(`scale_g${i}`), topic: await bench.createTopic(`ScaleG${i}`, 1) }),
+      );
+      await storeOneEach(
+        bench.namesrvAddr,
+        groups.map((g) => g.topic),
+        size,
+      );
       log(`${groupCount} groups in one process (${groupCount} topics, one message each):`);
       const many: Record<string, Awaited<ReturnType<typeof manyGroups>>> = {};
       // Fresh group names per side: each side reads every topic's message from the first offset.
-      for (const side of SIDES) many[side] = await manyGroups(launcher, side, groups.map((g) => ({ ...g, group: `${g.group}_${side}` })), 5, log);
+      for (const side of SIDES)
+        many[side] = await manyGroups(
+          launcher,
+          side,
+          groups.map((g) => ({ ...g, group: `${g.group}_${side}` })),
+          5,
+          log,
+        );
       const at = (queues: number, key: string): number => bySize[String(queues)]![key] as number;
       const ratio = (key: string): number => round(at(largest, key) / at(sizes[0]!, key), 2);
-      const growthKeys = SIDES.flatMap((s) => ['IdleCpuPct', 'RssMb', 'BacklogMsgsPerSec', 'ConvergeMs'].map((k) => `${s}${k}`));
+      const growthKeys = SIDES.flatMap((s) =>
+        ['IdleCpuPct', 'RssMb', 'BacklogMsgsPerSec', 'ConvergeMs'].map((k) => `${s}${k}`),
+      );
       log(`wall time ${Math.round((Date.now() - started) / 1000)} s`);
       return {
         brokerVersion: bench.cluster.version,
         sizes: bySize,
-        growth: { fromQueues: sizes[0], toQueues: largest, ratios: Object.fromEntries(growthKeys.map((k) => [k, ratio(k)])) },
+        growth: {
+          fromQueues: sizes[0],
+          toQueues: largest,
+          ratios: Object.fromEntries(growthKeys.map((k) => [k, ratio(k)])),
+        },
         groups50: {
           groups: groupCount,
           ...both((s) => many[s]!.rssMb, 'RssMb'),
@@ -207,13 +256,16 @@ export const scaleCase: BenchCase = {
     const big = r.sizes[String(r.growth.toQueues)] ?? {};
     const small = r.sizes[String(r.growth.fromQueues)] ?? {};
     const f = (n: number | undefined): string => (n === undefined ? '?' : n.toLocaleString('en-US'));
-    const pair = (s: Record<string, number>, key: string, unit: string): string => `mqkit ${f(s[`mqkit${key}`])} vs Java ${f(s[`java${key}`])}${unit}`;
-    const spreadAt = (s: Record<string, unknown>, side: string): Partial<Spread> | undefined => s[`${side}BacklogSpread`] as Partial<Spread> | undefined;
+    const pair = (s: Record<string, number>, key: string, unit: string): string =>
+      `mqkit ${f(s[`mqkit${key}`])} vs Java ${f(s[`java${key}`])}${unit}`;
+    const spreadAt = (s: Record<string, unknown>, side: string): Partial<Spread> | undefined =>
+      s[`${side}BacklogSpread`] as Partial<Spread> | undefined;
     const windowsOf = (s: Record<string, unknown>): string => {
       const [m, j] = [s['mqkitIdleCpuWindowsPct'], s['javaIdleCpuWindowsPct']] as (number[] | undefined)[];
       return m && j ? ` (windows: mqkit ${m.join(' / ')}, Java ${j.join(' / ')})` : '';
     };
-    const met = (b: boolean | null | undefined): string => (b === true ? 'met' : b === false ? 'missed' : 'not measured');
+    const met = (b: boolean | null | undefined): string =>
+      b === true ? 'met' : b === false ? 'missed' : 'not measured';
     return {
       measured:
         `One member owning ${f(r.growth.fromQueues)} to ${f(r.growth.toQueues)} queues (8 topics on two brokers): idle CPU and RSS, steady rate on a backlog and the time until a second member's join is balanced; ` +
@@ -243,7 +295,10 @@ async function storedOnceDispatched(bench: BenchCluster, topics: readonly string
 
 /** One message into each topic, through one producer (the groups' start is measured on a stored message). */
 async function storeOneEach(namesrvAddr: string, topics: readonly string[], size: number): Promise<void> {
-  const producer = await createProducer({ transport: rocketmqTransport({ nameServer: namesrvAddr }), group: uniqueName('scaleFill') });
+  const producer = await createProducer({
+    transport: rocketmqTransport({ nameServer: namesrvAddr }),
+    group: uniqueName('scaleFill'),
+  });
   try {
     await Promise.all(topics.map((topic) => producer.send({ topic, body: Buffer.alloc(size, 0x67) })));
   } finally {

@@ -43,17 +43,31 @@ const hostProbe: StoreProbe = {
   },
 };
 
-export function planStorePlacement(setting: string | undefined = process.env['MQKIT_BENCH_STORE'], probe: StoreProbe = hostProbe): StorePlacement {
-  if (setting === 'disk') return { dir: undefined, describe: 'broker store in the OS temp dir (MQKIT_BENCH_STORE=disk)' };
-  if (setting !== undefined && setting !== '') return { dir: setting, describe: `broker store under ${setting} (MQKIT_BENCH_STORE)` };
-  const tmpfs = probe.mounts().split('\n').some((line) => {
-    const [, mountPoint, type] = line.split(' ');
-    return mountPoint === TMPFS_DIR && type === 'tmpfs';
-  });
+export function planStorePlacement(
+  setting: string | undefined = process.env['MQKIT_BENCH_STORE'],
+  probe: StoreProbe = hostProbe,
+): StorePlacement {
+  if (setting === 'disk')
+    return { dir: undefined, describe: 'broker store in the OS temp dir (MQKIT_BENCH_STORE=disk)' };
+  if (setting !== undefined && setting !== '')
+    return { dir: setting, describe: `broker store under ${setting} (MQKIT_BENCH_STORE)` };
+  const tmpfs = probe
+    .mounts()
+    .split('\n')
+    .some((line) => {
+      const [, mountPoint, type] = line.split(' ');
+      return mountPoint === TMPFS_DIR && type === 'tmpfs';
+    });
   if (!tmpfs) return { dir: undefined, describe: `broker store in the OS temp dir (no tmpfs at ${TMPFS_DIR})` };
   const free = probe.freeBytes(TMPFS_DIR);
   if (free < TMPFS_MIN_FREE_BYTES) {
-    return { dir: undefined, describe: `broker store in the OS temp dir (${TMPFS_DIR} has ${(free / 1024 ** 3).toFixed(1)} GiB free, less than ${TMPFS_MIN_FREE_BYTES / 1024 ** 3})` };
+    return {
+      dir: undefined,
+      describe: `broker store in the OS temp dir (${TMPFS_DIR} has ${(free / 1024 ** 3).toFixed(1)} GiB free, less than ${TMPFS_MIN_FREE_BYTES / 1024 ** 3})`,
+    };
   }
-  return { dir: TMPFS_DIR, describe: `broker store on tmpfs (${TMPFS_DIR}; MQKIT_BENCH_STORE=disk for the OS temp dir)` };
+  return {
+    dir: TMPFS_DIR,
+    describe: `broker store on tmpfs (${TMPFS_DIR}; MQKIT_BENCH_STORE=disk for the OS temp dir)`,
+  };
 }

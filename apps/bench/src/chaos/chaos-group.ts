@@ -63,10 +63,17 @@ export class ChaosGroup {
     const child =
       this.client === 'mqkit'
         ? runNodeChild('chaos-member.child.cjs', { ...this.settings }, { timeoutMs: 30 * 60_000, onLine })
-        : this.java!.run('ChaosMember', [this.settings.namesrvAddr, this.settings.topic, this.settings.group, String(this.settings.heartbeatMs)], 30 * 60_000, onLine);
+        : this.java!.run(
+            'ChaosMember',
+            [this.settings.namesrvAddr, this.settings.topic, this.settings.group, String(this.settings.heartbeatMs)],
+            30 * 60_000,
+            onLine,
+          );
     // Members print no RESULT line: an exit before READY is a failure, any exit after it is the scenario's doing.
     child.result.catch(() => undefined);
-    child.process.once('exit', (code, signal) => failed(new Error(`${this.client} member ${index} exited before it was ready (${code ?? signal})`)));
+    child.process.once('exit', (code, signal) =>
+      failed(new Error(`${this.client} member ${index} exited before it was ready (${code ?? signal})`)),
+    );
     this.members.push({ process: child.process, ready, delivered: 0 });
     await ready;
     return index;

@@ -31,7 +31,13 @@ export interface ChaosRun {
 async function runScenario(
   scenario: Scenario,
   client: ChaosClient,
-  env: { cluster: BenchCluster; redis: RedisServerHandle | undefined; java: JavaRunner | undefined; exclusiveHandoff: boolean; trace: boolean },
+  env: {
+    cluster: BenchCluster;
+    redis: RedisServerHandle | undefined;
+    java: JavaRunner | undefined;
+    exclusiveHandoff: boolean;
+    trace: boolean;
+  },
 ): Promise<ChaosRun> {
   const topic = await env.cluster.createTopic(`chaos${scenario.id}`, 4);
   const deliveries = new DeliveryLog({ trace: env.trace });
@@ -39,7 +45,16 @@ async function runScenario(
   const store = client === 'mqkit' ? scenario.store : 'broker';
   const group = new ChaosGroup(
     client,
-    { namesrvAddr: env.cluster.namesrvAddr, topic, group: uniqueName(`chaos${scenario.id}${client}`), heartbeatMs: scenario.heartbeatMs, store, redisUrl: env.redis?.url, exclusiveHandoff: env.exclusiveHandoff, trace: env.trace },
+    {
+      namesrvAddr: env.cluster.namesrvAddr,
+      topic,
+      group: uniqueName(`chaos${scenario.id}${client}`),
+      heartbeatMs: scenario.heartbeatMs,
+      store,
+      redisUrl: env.redis?.url,
+      exclusiveHandoff: env.exclusiveHandoff,
+      trace: env.trace,
+    },
     deliveries,
     env.java,
   );
@@ -50,7 +65,8 @@ async function runScenario(
     producer.start(topic, RATE);
     // Settled: every member consumes.
     const settleBy = Date.now() + 30_000;
-    while (group.deliveredBy().some((n) => n === 0) && Date.now() < settleBy) await new Promise((r) => setTimeout(r, 100));
+    while (group.deliveredBy().some((n) => n === 0) && Date.now() < settleBy)
+      await new Promise((r) => setTimeout(r, 100));
     await scenario.run({
       cluster: env.cluster.cluster,
       group,
@@ -66,15 +82,21 @@ async function runScenario(
     await producer.stop();
   }
   const drainBy = Date.now() + DRAIN_MS;
-  while (deliveries.lost(producer.acknowledged) > 0 && Date.now() < drainBy) await new Promise((r) => setTimeout(r, 200));
+  while (deliveries.lost(producer.acknowledged) > 0 && Date.now() < drainBy)
+    await new Promise((r) => setTimeout(r, 200));
   await group.close();
   if (env.trace) {
     const dir = join(workspaceRoot(), 'reports', 'bench');
     mkdirSync(dir, { recursive: true });
     const origin = fault?.at ?? 0;
-    const duplicated = deliveries.duplicated().map((d) => ({ seq: d.seq, deliveries: d.deliveries.map(([m, at, q]) => [m, at - origin, q]) }));
+    const duplicated = deliveries
+      .duplicated()
+      .map((d) => ({ seq: d.seq, deliveries: d.deliveries.map(([m, at, q]) => [m, at - origin, q]) }));
     const notes = group.notes.map(([m, at, text]) => [m, at - origin, text]);
-    writeFileSync(join(dir, `chaos-trace-${scenario.id}-${client}.json`), `${JSON.stringify({ fault, marks: marks.map((m) => ({ ...m, at: m.at - origin })), notes, duplicated }, null, 1)}\n`);
+    writeFileSync(
+      join(dir, `chaos-trace-${scenario.id}-${client}.json`),
+      `${JSON.stringify({ fault, marks: marks.map((m) => ({ ...m, at: m.at - origin })), notes, duplicated }, null, 1)}\n`,
+    );
   }
   const first = fault ? deliveries.firstDeliveryFrom(fault.seq) : undefined;
   return {
@@ -99,18 +121,26 @@ async function runScenario(
 export const chaosCase: BenchCase = {
   name: 'chaos',
   embedded: false,
-  description: 'faults under load (member kill/join, member stop past channel expiry, broker restart, controller failover, name server down, Redis down): mqkit vs Java members',
+  description:
+    'faults under load (member kill/join, member stop past channel expiry, broker restart, controller failover, name server down, Redis down): mqkit vs Java members',
   async run(args) {
     const wanted = args.find((a) => !a.startsWith('--') && args[args.indexOf(a) - 1] !== '--client');
     const scenarios = wanted ? SCENARIOS.filter((s) => s.id === wanted || s.name === wanted) : SCENARIOS;
-    if (scenarios.length === 0) throw new Error(`unknown chaos scenario ${wanted}; known: ${SCENARIOS.map((s) => `${s.id} (${s.name})`).join(', ')}`);
+    if (scenarios.length === 0)
+      throw new Error(
+        `unknown chaos scenario ${wanted}; known: ${SCENARIOS.map((s) => `${s.id} (${s.name})`).join(', ')}`,
+      );
     const clientFlag = args.includes('--client') ? args[args.indexOf('--client') + 1] : undefined;
     const clients: ChaosClient[] = clientFlag === 'mqkit' || clientFlag === 'java' ? [clientFlag] : ['mqkit', 'java'];
     const exclusiveHandoff = args.includes('--exclusive-handoff');
     const trace = args.includes('--trace');
-    log(`settings: ${RATE} msg/s, 4 queues per broker, both clients with RocketMQ's default intervals except heartbeats every ${HEARTBEAT_MS} ms (below the lowered channel expiry), CONSUME_FROM_FIRST_OFFSET, concurrently, default threads; mqkit exclusiveHandoff ${exclusiveHandoff}; broker channelExpiredTimeout ${CHANNEL_EXPIRED_MS} ms`);
+    log(
+      `settings: ${RATE} msg/s, 4 queues per broker, both clients with RocketMQ's default intervals except heartbeats every ${HEARTBEAT_MS} ms (below the lowered channel expiry), CONSUME_FROM_FIRST_OFFSET, concurrently, default threads; mqkit exclusiveHandoff ${exclusiveHandoff}; broker channelExpiredTimeout ${CHANNEL_EXPIRED_MS} ms`,
+    );
     const java = clients.includes('java') ? await javaRunner(log) : undefined;
-    const redis = scenarios.some((s) => s.store === 'redis') ? await startRedisServer({ useRedisUrl: false }) : undefined;
+    const redis = scenarios.some((s) => s.store === 'redis')
+      ? await startRedisServer({ useRedisUrl: false })
+      : undefined;
     const runs: ChaosRun[] = [];
     const lines: Record<string, unknown>[] = [];
     try {
@@ -121,8 +151,16 @@ export const chaosCase: BenchCase = {
           // RocketMQ's 60 s queue-lock lifetime (the harness's 10 s is for the fast test profile): members run the
           // default profile, which renews locks every 20 s.
           kind === 'controller'
-            ? { brokers: ['broker-a'], controller: true, lockMaxLiveTimeMs: 60_000, brokerConfig: { channelExpiredTimeout: String(CHANNEL_EXPIRED_MS) } }
-            : { lockMaxLiveTimeMs: 60_000, brokerConfig: { channelExpiredTimeout: String(CHANNEL_EXPIRED_MS), registerNameServerPeriod: '10000' } },
+            ? {
+                brokers: ['broker-a'],
+                controller: true,
+                lockMaxLiveTimeMs: 60_000,
+                brokerConfig: { channelExpiredTimeout: String(CHANNEL_EXPIRED_MS) },
+              }
+            : {
+                lockMaxLiveTimeMs: 60_000,
+                brokerConfig: { channelExpiredTimeout: String(CHANNEL_EXPIRED_MS), registerNameServerPeriod: '10000' },
+              },
           log,
         );
         try {
@@ -147,9 +185,15 @@ export const chaosCase: BenchCase = {
       await redis?.stop();
       java?.close();
     }
-    const both = scenarios.filter((s) => runs.some((r) => r.scenario === s.name && r.client === 'mqkit') && runs.some((r) => r.scenario === s.name && r.client === 'java'));
+    const both = scenarios.filter(
+      (s) =>
+        runs.some((r) => r.scenario === s.name && r.client === 'mqkit') &&
+        runs.some((r) => r.scenario === s.name && r.client === 'java'),
+    );
     const sum = (client: ChaosClient, field: 'lost' | 'duplicates' | 'acknowledged') =>
-      runs.filter((r) => r.client === client && both.some((s) => s.name === r.scenario)).reduce((n, r) => n + r[field], 0);
+      runs
+        .filter((r) => r.client === client && both.some((s) => s.name === r.scenario))
+        .reduce((n, r) => n + r[field], 0);
     const summary = {
       scenarios: both.length,
       acknowledged: sum('mqkit', 'acknowledged') + sum('java', 'acknowledged'),
@@ -161,8 +205,15 @@ export const chaosCase: BenchCase = {
     const dir = join(workspaceRoot(), 'reports', 'bench');
     mkdirSync(dir, { recursive: true });
     // One file per variant, so a partial or one-sided run never overwrites the side-by-side figures the README quotes.
-    const variant = [wanted, clientFlag && clients.length === 1 ? clients[0] : undefined, exclusiveHandoff ? 'exclusive-handoff' : undefined].filter(Boolean);
-    writeFileSync(join(dir, `chaos${variant.map((v) => `-${v}`).join('')}.json`), `${JSON.stringify({ at: new Date().toISOString(), exclusiveHandoff, rate: RATE, scenarios: lines, summary }, null, 2)}\n`);
+    const variant = [
+      wanted,
+      clientFlag && clients.length === 1 ? clients[0] : undefined,
+      exclusiveHandoff ? 'exclusive-handoff' : undefined,
+    ].filter(Boolean);
+    writeFileSync(
+      join(dir, `chaos${variant.map((v) => `-${v}`).join('')}.json`),
+      `${JSON.stringify({ at: new Date().toISOString(), exclusiveHandoff, rate: RATE, scenarios: lines, summary }, null, 2)}\n`,
+    );
     return summary;
   },
 };

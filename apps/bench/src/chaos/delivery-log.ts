@@ -32,7 +32,9 @@ export class DeliveryLog {
 
   /** With tracing on: the deliveries of every message delivered more than once. */
   duplicated(): { seq: number; deliveries: [number, number, string][] }[] {
-    return [...(this.trail ?? [])].filter(([, list]) => list.length > 1).map(([seq, deliveries]) => ({ seq, deliveries }));
+    return [...(this.trail ?? [])]
+      .filter(([, list]) => list.length > 1)
+      .map(([seq, deliveries]) => ({ seq, deliveries }));
   }
 
   get unique(): number {

@@ -17,7 +17,12 @@ export class SteadyProducer {
   private constructor(private readonly producer: StandaloneProducer) {}
 
   static async open(namesrvAddr: string): Promise<SteadyProducer> {
-    const producer = await createProducer({ transport: rocketmqTransport({ nameServer: namesrvAddr }), group: uniqueName('chaosProducer'), sendLatencyFaultEnable: true, sendMsgTimeout: 5_000 });
+    const producer = await createProducer({
+      transport: rocketmqTransport({ nameServer: namesrvAddr }),
+      group: uniqueName('chaosProducer'),
+      sendLatencyFaultEnable: true,
+      sendMsgTimeout: 5_000,
+    });
     return new SteadyProducer(producer);
   }
 

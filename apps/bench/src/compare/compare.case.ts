@@ -8,7 +8,11 @@ import { commitVariant, workspaceRoot, worktreeVariant, type Variant } from './v
 /** Runs one case of one variant in a process of its own; resolves with its JSON result line. */
 function runOnce(variant: Variant, target: string, args: readonly string[]): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', join(variant.root, 'apps', 'bench', 'dist', 'main.js'), target, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MQKIT_BENCH_NO_RESULTS: '1' } });
+    const child = spawn(
+      process.execPath,
+      ['--expose-gc', join(variant.root, 'apps', 'bench', 'dist', 'main.js'), target, ...args],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MQKIT_BENCH_NO_RESULTS: '1' } },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -20,7 +24,11 @@ function runOnce(variant: Variant, target: string, args: readonly string[]): Pro
         if (code !== 0) throw new Error(`exit ${code}`);
         resolve(JSON.parse(line) as Record<string, unknown>);
       } catch (error) {
-        reject(new Error(`${variant.label} ${target} failed (${(error as Error).message}):\n${stdout.slice(-2000)}\n${stderr.slice(-3000)}`));
+        reject(
+          new Error(
+            `${variant.label} ${target} failed (${(error as Error).message}):\n${stdout.slice(-2000)}\n${stderr.slice(-3000)}`,
+          ),
+        );
       }
     });
   });
@@ -46,26 +54,40 @@ export const compareCase: BenchCase = {
   name: 'compare',
   embedded: false,
   writesResults: false,
-  description: 'one case on two checkouts (base commit vs working tree or head commit), alternating runs, each in its own process',
+  description:
+    'one case on two checkouts (base commit vs working tree or head commit), alternating runs, each in its own process',
   async run(args) {
     const base = textFlag(args, 'base');
     if (!base) throw new Error('compare needs --base <rev> (e.g. --base HEAD~1) and a case name');
     const headRev = textFlag(args, 'head');
     const runs = Number(textFlag(args, 'runs') ?? 5);
-    if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs needs a whole number >= 1 (got ${textFlag(args, 'runs')})`);
+    if (!Number.isInteger(runs) || runs < 1)
+      throw new Error(`--runs needs a whole number >= 1 (got ${textFlag(args, 'runs')})`);
     // Extra flags for the head side only: the same checkout with and without a feature (`--base worktree`).
     const headExtra = (textFlag(args, 'head-extra') ?? '').split(/\s+/).filter((a) => a !== '');
     const own = new Set(['--base', '--head', '--runs', '--head-extra']);
     const rest = args.filter((a, i) => !own.has(a) && !own.has(args[i - 1] ?? ''));
     const [target, ...caseArgs] = rest;
-    if (!target || target.startsWith('--') || target === 'compare') throw new Error('compare needs the case to run, e.g. compare --base HEAD~1 pipeline');
+    if (!target || target.startsWith('--') || target === 'compare')
+      throw new Error('compare needs the case to run, e.g. compare --base HEAD~1 pipeline');
     const baseVariant = base === 'worktree' ? worktreeVariant() : commitVariant(base, log);
     const headVariant = headRev ? commitVariant(headRev, log) : worktreeVariant();
-    log(`compare ${target} ${caseArgs.join(' ')}: base ${baseVariant.label} vs head ${headVariant.label}${headExtra.length > 0 ? ` with ${headExtra.join(' ')}` : ''}${headVariant.dirty ? ' (uncommitted changes)' : ''}, ${runs} runs each, alternating`);
+    log(
+      `compare ${target} ${caseArgs.join(' ')}: base ${baseVariant.label} vs head ${headVariant.label}${headExtra.length > 0 ? ` with ${headExtra.join(' ')}` : ''}${headVariant.dirty ? ' (uncommitted changes)' : ''}, ${runs} runs each, alternating`,
+    );
     const results: { base: Record<string, unknown>[]; head: Record<string, unknown>[] } = { base: [], head: [] };
     for (let i = 0; i < runs; i++) {
       // Alternate which goes first, so neither always runs on a machine the other just warmed or loaded.
-      const order: ['base' | 'head', Variant][] = i % 2 === 0 ? [['base', baseVariant], ['head', headVariant]] : [['head', headVariant], ['base', baseVariant]];
+      const order: ['base' | 'head', Variant][] =
+        i % 2 === 0
+          ? [
+              ['base', baseVariant],
+              ['head', headVariant],
+            ]
+          : [
+              ['head', headVariant],
+              ['base', baseVariant],
+            ];
       for (const [side, variant] of order) {
         const result = await runOnce(variant, target, side === 'head' ? [...caseArgs, ...headExtra] : caseArgs);
         results[side].push(result);
@@ -74,12 +96,31 @@ export const compareCase: BenchCase = {
     }
     const [b, h] = [medians(results.base), medians(results.head)];
     const fields: Record<string, { base: number; head: number; ratio: number }> = {};
-    for (const key of Object.keys(b)) if (key in h && b[key] !== 0) fields[key] = { base: b[key]!, head: h[key]!, ratio: Math.round((h[key]! / b[key]!) * 1000) / 1000 };
-    const summary = { target, caseArgs, headExtra, runs, base: { label: baseVariant.label, commit: baseVariant.commit }, head: { label: headVariant.label, commit: headVariant.commit, dirty: headVariant.dirty }, medians: fields };
+    for (const key of Object.keys(b))
+      if (key in h && b[key] !== 0)
+        fields[key] = { base: b[key]!, head: h[key]!, ratio: Math.round((h[key]! / b[key]!) * 1000) / 1000 };
+    const summary = {
+      target,
+      caseArgs,
+      headExtra,
+      runs,
+      base: { label: baseVariant.label, commit: baseVariant.commit },
+      head: { label: headVariant.label, commit: headVariant.commit, dirty: headVariant.dirty },
+      medians: fields,
+    };
     const dir = join(workspaceRoot(), 'reports', 'bench');
     mkdirSync(dir, { recursive: true });
-    const suffix = headExtra.length > 0 ? `-${headExtra.join('-').replace(/[^a-zA-Z0-9,]+/g, '-').replace(/^-+|-+$/g, '')}` : '';
-    writeFileSync(join(dir, `compare-${target}${suffix}.json`), `${JSON.stringify({ ...summary, at: new Date().toISOString(), results }, null, 2)}\n`);
+    const suffix =
+      headExtra.length > 0
+        ? `-${headExtra
+            .join('-')
+            .replace(/[^a-zA-Z0-9,]+/g, '-')
+            .replace(/^-+|-+$/g, '')}`
+        : '';
+    writeFileSync(
+      join(dir, `compare-${target}${suffix}.json`),
+      `${JSON.stringify({ ...summary, at: new Date().toISOString(), results }, null, 2)}\n`,
+    );
     return summary;
   },
 };

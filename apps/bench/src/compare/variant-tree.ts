@@ -49,12 +49,17 @@ export function commitVariant(rev: string, log: (line: string) => void, root = w
   if (untar.status !== 0) throw new Error(`tar -x into ${dir} failed: ${untar.stderr.toString()}`);
   linkNodeModules(join(root, 'node_modules'), join(dir, 'node_modules'));
   log(`compare: building ${commit.slice(0, 10)} (nx run @mqkit/bench:build)`);
-  const build = spawnSync(process.execPath, [join(dir, 'node_modules', '.bin', 'nx'), 'run', '@mqkit/bench:build', '--skip-nx-cache'], {
-    cwd: dir,
-    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
-    encoding: 'utf8',
-  });
-  if (build.status !== 0) throw new Error(`building ${commit} failed:\n${build.stdout.slice(-3000)}\n${build.stderr.slice(-3000)}`);
+  const build = spawnSync(
+    process.execPath,
+    [join(dir, 'node_modules', '.bin', 'nx'), 'run', '@mqkit/bench:build', '--skip-nx-cache'],
+    {
+      cwd: dir,
+      env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
+      encoding: 'utf8',
+    },
+  );
+  if (build.status !== 0)
+    throw new Error(`building ${commit} failed:\n${build.stdout.slice(-3000)}\n${build.stderr.slice(-3000)}`);
   writeFileSync(marker, `${new Date().toISOString()}\n`);
   return { label: commit.slice(0, 10), commit, dirty: false, root: dir };
 }
@@ -66,7 +71,8 @@ function linkNodeModules(from: string, to: string): void {
     if (name === '@mqkit') {
       mkdirSync(join(to, name));
       // npm links workspace packages relatively (../../core): the same link here points at the variant's sources.
-      for (const pkg of readdirSync(join(from, name))) symlinkSync(readlinkSync(join(from, name, pkg)), join(to, name, pkg));
+      for (const pkg of readdirSync(join(from, name)))
+        symlinkSync(readlinkSync(join(from, name, pkg)), join(to, name, pkg));
     } else {
       symlinkSync(join(from, name), join(to, name));
     }

@@ -68,8 +68,15 @@ function cpuDetail(): string | undefined {
 /** The first processor's family, model, stepping, clock and cache from /proc/cpuinfo's text ('' when it has none). */
 export function describeCpuInfo(cpuinfo: string): string {
   const first = cpuinfo.split(/\n\s*\n/)[0] ?? '';
-  const field = (name: string): string | undefined => new RegExp(`^${name}\\s*:\\s*(.+)$`, 'm').exec(first)?.[1]?.trim();
-  const id = [['family', field('cpu family')], ['model', field('model')], ['stepping', field('stepping')]].filter(([, v]) => v !== undefined).map(([k, v]) => `${k} ${v}`);
+  const field = (name: string): string | undefined =>
+    new RegExp(`^${name}\\s*:\\s*(.+)$`, 'm').exec(first)?.[1]?.trim();
+  const id = [
+    ['family', field('cpu family')],
+    ['model', field('model')],
+    ['stepping', field('stepping')],
+  ]
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k} ${v}`);
   const mhz = field('cpu MHz');
   const cache = field('cache size');
   return [id.join(' '), mhz && `${Math.round(Number(mhz))} MHz`, cache && `${cache} cache`].filter((p) => p).join(', ');
@@ -95,10 +102,19 @@ export interface ResultsFile {
  * The environment switches that change what a run measures: a results file's command names the ones that were set,
  * so the command reruns the same thing.
  */
-export const MEASURING_ENV = ['MQKIT_BENCH_TRIAL', 'MQKIT_BENCH_NODE_FLAGS', 'MQKIT_BENCH_STORE', 'MQKIT_BENCH_PIN'] as const;
+export const MEASURING_ENV = [
+  'MQKIT_BENCH_TRIAL',
+  'MQKIT_BENCH_NODE_FLAGS',
+  'MQKIT_BENCH_STORE',
+  'MQKIT_BENCH_PIN',
+] as const;
 
 /** The command line a results file records: the measuring switches that were set, then the npm command. */
-export function commandLine(caseName: string, args: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): string {
+export function commandLine(
+  caseName: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string {
   const set = MEASURING_ENV.flatMap((k) => (env[k] ? [`${k}=${JSON.stringify(env[k])}`] : []));
   return [...set, `npm run bench -- ${[caseName, ...args].join(' ')}`].join(' ');
 }
@@ -109,10 +125,18 @@ export function commandLine(caseName: string, args: readonly string[], env: Read
  * from before those lines were printed.
  */
 export function runtimeSetup(file: Pick<ResultsFile, 'settings'>): string {
-  const find = (re: RegExp): string | undefined => file.settings.map((line) => re.exec(line)?.[1]).find((v) => v !== undefined);
+  const find = (re: RegExp): string | undefined =>
+    file.settings.map((line) => re.exec(line)?.[1]).find((v) => v !== undefined);
   const node = find(/^settings: Node client processes run with node (.+?) \(/);
   const java = find(/^settings: Java's garbage collector: (\S+)/);
-  const parts = [node === undefined ? undefined : node === 'no flags' ? "Node clients on V8's GC defaults" : `Node clients on node ${node}`, java && `Java on ${java}`];
+  const parts = [
+    node === undefined
+      ? undefined
+      : node === 'no flags'
+        ? "Node clients on V8's GC defaults"
+        : `Node clients on node ${node}`,
+    java && `Java on ${java}`,
+  ];
   return parts.filter((p) => p !== undefined).join(', ');
 }
 
@@ -131,7 +155,8 @@ export function runtimeNote(file: Pick<ResultsFile, 'settings'>): string {
  * rerun with the same settings says whether the figures repeated.
  */
 export function writeResults(file: ResultsFile, trial?: string): { path: string; rerun?: Rerun } {
-  if (trial !== undefined && !/^[\w.-]+$/.test(trial)) throw new Error(`MQKIT_BENCH_TRIAL must be a plain name (letters, digits, . _ -), got ${JSON.stringify(trial)}`);
+  if (trial !== undefined && !/^[\w.-]+$/.test(trial))
+    throw new Error(`MQKIT_BENCH_TRIAL must be a plain name (letters, digits, . _ -), got ${JSON.stringify(trial)}`);
   const dir = trial === undefined ? RESULTS_DIR : join(RESULTS_DIR, 'trials');
   mkdirSync(dir, { recursive: true });
   const name = trial === undefined ? file.case : `${file.case}-${trial}`;

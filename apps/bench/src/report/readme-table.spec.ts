@@ -17,7 +17,8 @@ function readme(text: string): string {
 
 describe('the README performance table', () => {
   it('is rewritten between its markers only, from the results files', () => {
-    const start = '<!-- bench-table:start (written by `npm run bench -- all` from apps/bench/results; edit the cases, not this table) -->';
+    const start =
+      '<!-- bench-table:start (written by `npm run bench -- all` from apps/bench/results; edit the cases, not this table) -->';
     const path = readme(`# Title\n\n${start}\n| stale | row |\n<!-- bench-table:end -->\n\nAfter.\n`);
     refreshReadme(path);
     const text = readFileSync(path, 'utf8');

@@ -6,7 +6,8 @@ import { rerunNote } from './rerun';
 
 /** The repository's README (dist/report and src/report are both four levels under the root). */
 const README = resolve(__dirname, '..', '..', '..', '..', 'README.md');
-const START = '<!-- bench-table:start (written by `npm run bench -- all` from apps/bench/results; edit the cases, not this table) -->';
+const START =
+  '<!-- bench-table:start (written by `npm run bench -- all` from apps/bench/results; edit the cases, not this table) -->';
 const END = '<!-- bench-table:end -->';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -21,7 +22,9 @@ export function renderTable(): { table: string; cases: string[] } {
     if (!file || !c.readmeRow) continue;
     const row = c.readmeRow(file);
     const source = `${file.finishedAt.slice(0, 10)}, \`${file.command}\`, apps/bench/results/${c.name}.json${rerunNote(file.rerun)}`;
-    lines.push(`| \`${c.name}\` | ${cell(row.measured)} | ${cell(row.result)} (${cell(source)}) | ${cell(row.target)} |`);
+    lines.push(
+      `| \`${c.name}\` | ${cell(row.measured)} | ${cell(row.result)} (${cell(source)}) | ${cell(row.target)} |`,
+    );
     cases.push(c.name);
   }
   return { table: lines.join('\n'), cases };

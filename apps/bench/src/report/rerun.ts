@@ -35,7 +35,10 @@ export interface Rerun {
 }
 
 const isSpread = (value: unknown): value is Spread =>
-  typeof value === 'object' && value !== null && 'halves' in value && typeof (value as { median?: unknown }).median === 'number';
+  typeof value === 'object' &&
+  value !== null &&
+  'halves' in value &&
+  typeof (value as { median?: unknown }).median === 'number';
 
 /** The figures a result tracks the repeatability of: each Spread's median, by its dotted path ("rates.1000.mqkitP99Spread"). */
 export function trackedFigures(result: Readonly<Record<string, unknown>>): Map<string, number> {
@@ -61,14 +64,17 @@ function differencesOf(previous: ResultsFile, current: ResultsFile): string[] {
   for (const line of previous.settings) if (!after.has(line)) out.push(`settings line gone: ${line}`);
   for (const line of current.settings) if (!before.has(line)) out.push(`settings line new: ${line}`);
   for (const key of Object.keys(current.machine) as (keyof ResultsFile['machine'])[]) {
-    if (previous.machine[key] !== undefined && previous.machine[key] !== current.machine[key]) out.push(`machine ${key}: ${previous.machine[key]} -> ${current.machine[key]}`);
+    if (previous.machine[key] !== undefined && previous.machine[key] !== current.machine[key])
+      out.push(`machine ${key}: ${previous.machine[key]} -> ${current.machine[key]}`);
   }
   return out;
 }
 
 /** Machine fields the current run records and the replaced one did not. */
 function unrecordedOf(previous: ResultsFile, current: ResultsFile): string[] {
-  return (Object.keys(current.machine) as (keyof ResultsFile['machine'])[]).filter((key) => previous.machine[key] === undefined);
+  return (Object.keys(current.machine) as (keyof ResultsFile['machine'])[]).filter(
+    (key) => previous.machine[key] === undefined,
+  );
 }
 
 export function compareRerun(previous: ResultsFile, current: ResultsFile, keptAs: string): Rerun {
@@ -85,7 +91,15 @@ export function compareRerun(previous: ResultsFile, current: ResultsFile, keptAs
   }
   const values = Object.values(figures);
   const unrecorded = unrecordedOf(previous, current);
-  return { against: previous.finishedAt, keptAs, comparable: true, ...(unrecorded.length > 0 ? { unrecorded } : {}), figures, within: values.filter((f) => f.within10pct).length, total: values.length };
+  return {
+    against: previous.finishedAt,
+    keptAs,
+    comparable: true,
+    ...(unrecorded.length > 0 ? { unrecorded } : {}),
+    figures,
+    within: values.filter((f) => f.within10pct).length,
+    total: values.length,
+  };
 }
 
 /** Human lines for a rerun: one summary, then one line per figure that moved by more than 10 %. */
@@ -93,8 +107,12 @@ export function describeRerun(rerun: Rerun): string[] {
   if (!rerun.comparable) {
     return [`not a rerun of the run of ${rerun.against} (kept as ${rerun.keptAs}): ${rerun.differences!.join('; ')}`];
   }
-  const caveat = rerun.unrecorded ? ` (that run did not record the machine's ${rerun.unrecorded.join(', ')}: it may have run on other hardware)` : '';
-  const lines = [`rerun of the run of ${rerun.against} (kept as ${rerun.keptAs}): ${rerun.within} of ${rerun.total} tracked figures within 10 %${caveat}`];
+  const caveat = rerun.unrecorded
+    ? ` (that run did not record the machine's ${rerun.unrecorded.join(', ')}: it may have run on other hardware)`
+    : '';
+  const lines = [
+    `rerun of the run of ${rerun.against} (kept as ${rerun.keptAs}): ${rerun.within} of ${rerun.total} tracked figures within 10 %${caveat}`,
+  ];
   for (const [path, f] of Object.entries(rerun.figures!)) {
     if (!f.within10pct) lines.push(`  ${path}: ${f.before} -> ${f.after} (${(f.difference * 100).toFixed(1)} % apart)`);
   }

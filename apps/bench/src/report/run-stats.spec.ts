@@ -29,9 +29,16 @@ describe('run statistics', () => {
     expect(percentile([], 50)).toBeNaN();
   });
 
-  it('spread is (max - min) / median of single runs; repeatability is how far the odd runs\' median is from the even runs\'', () => {
+  it("spread is (max - min) / median of single runs; repeatability is how far the odd runs' median is from the even runs'", () => {
     // Single runs 20 % apart, but both halves (runs 1, 3, 5 and 2, 4, 6) have the median 100: a rerun repeats.
-    expect(spreadOf([90, 100, 100, 110, 110, 90])).toEqual({ runs: 6, median: 100, spread: 0.2, halves: [100, 100], rerunDifference: 0, within10pct: true });
+    expect(spreadOf([90, 100, 100, 110, 110, 90])).toEqual({
+      runs: 6,
+      median: 100,
+      spread: 0.2,
+      halves: [100, 100],
+      rerunDifference: 0,
+      within10pct: true,
+    });
     // Odd runs high, even runs low: the halves are 120 and 100, 18 % of the median 110 apart.
     const drifting = spreadOf([120, 100, 120, 100]);
     expect(drifting.halves).toEqual([120, 100]);

@@ -65,8 +65,16 @@ export function spreadOf(values: readonly number[]): Spread {
   const rerunDifference = values.length > 1 && m > 0 ? Math.abs(halves[0] - halves[1]) / m : 0;
   // One run says nothing about repeatability.
   // Halves keep 3 significant digits below 100 (an idle CPU of 0.53 % must not print as 0.5).
-  const keep = (h: number): number => (Math.abs(h) >= 100 || !Number.isFinite(h) ? round(h, 1) : Number(h.toPrecision(3)));
-  return { runs: values.length, median: m, spread: round(spread, 3), halves: [keep(halves[0]), keep(halves[1])], rerunDifference: round(rerunDifference, 3), within10pct: values.length > 1 && rerunDifference <= 0.1 };
+  const keep = (h: number): number =>
+    Math.abs(h) >= 100 || !Number.isFinite(h) ? round(h, 1) : Number(h.toPrecision(3));
+  return {
+    runs: values.length,
+    median: m,
+    spread: round(spread, 3),
+    halves: [keep(halves[0]), keep(halves[1])],
+    rerunDifference: round(rerunDifference, 3),
+    within10pct: values.length > 1 && rerunDifference <= 0.1,
+  };
 }
 
 /** A human line for a spread: "median 1,234 msg/s (6 runs, single runs spread 14.1 %; halves 1,200 and 1,250, 4.1 % apart: a rerun repeats within 10 %)". */

@@ -32,14 +32,18 @@ export class SteadyMeter {
     const before = this.count;
     this.count += n;
     if (before === 0) this.firstNs = process.hrtime.bigint();
-    if (before < this.marks.from && this.count >= this.marks.from) [this.fromNs, this.fromCount] = [process.hrtime.bigint(), this.count];
-    if (before < this.marks.to && this.count >= this.marks.to) [this.toNs, this.toCount] = [process.hrtime.bigint(), this.count];
+    if (before < this.marks.from && this.count >= this.marks.from)
+      [this.fromNs, this.fromCount] = [process.hrtime.bigint(), this.count];
+    if (before < this.marks.to && this.count >= this.marks.to)
+      [this.toNs, this.toCount] = [process.hrtime.bigint(), this.count];
     if (before < this.expected && this.count >= this.expected) this.lastNs = process.hrtime.bigint();
   }
 
   /** The steady window: the messages counted between the two stamps and the ns between them (0 before the 90 % mark). */
   window(): { messages: number; ns: number } {
-    return this.toNs > 0n ? { messages: this.toCount - this.fromCount, ns: Number(this.toNs - this.fromNs) } : { messages: 0, ns: 0 };
+    return this.toNs > 0n
+      ? { messages: this.toCount - this.fromCount, ns: Number(this.toNs - this.fromNs) }
+      : { messages: 0, ns: 0 };
   }
 
   get done(): boolean {
@@ -50,7 +54,14 @@ export class SteadyMeter {
    * Steady msg/s (10 %-90 %), total msg/s and elapsed ms from the start to the expected-th message (to now when the
    * run fell short), and start-up ms (to the first message).
    */
-  result(): { steadyMsgsPerSec: number; totalMsgsPerSec: number; elapsedMs: number; firstMessageMs: number; steadyWindowMs: number; steadyWindowUs: [number, number] } {
+  result(): {
+    steadyMsgsPerSec: number;
+    totalMsgsPerSec: number;
+    elapsedMs: number;
+    firstMessageMs: number;
+    steadyWindowMs: number;
+    steadyWindowUs: [number, number];
+  } {
     const ms = (a: bigint, b: bigint): number => Number(b - a) / 1e6;
     const window = this.toNs > 0n ? ms(this.fromNs, this.toNs) : 0;
     const elapsed = ms(this.startNs, this.lastNs > 0n ? this.lastNs : process.hrtime.bigint());
@@ -79,5 +90,8 @@ export function pooledSteadyRate(meters: readonly SteadyMeter[]): { steadyMsgsPe
     messages += w.messages;
     ns += w.ns;
   }
-  return { steadyMsgsPerSec: ns > 0 ? Math.round((messages * 1e9) / ns) : 0, steadyWindowMs: Math.round(ns / 1e5) / 10 };
+  return {
+    steadyMsgsPerSec: ns > 0 ? Math.round((messages * 1e9) / ns) : 0,
+    steadyWindowMs: Math.round(ns / 1e5) / 10,
+  };
 }

@@ -25,7 +25,12 @@ Options:
 function positiveInt(option: string, raw: string | undefined, min = 1): number {
   const value = Number(raw);
   if (raw === undefined || !Number.isSafeInteger(value) || value < min) {
-    throw new ConfigurationError({ source: 'mqkit-allocation simulate', option, value: raw, allowed: `an integer >= ${min}` });
+    throw new ConfigurationError({
+      source: 'mqkit-allocation simulate',
+      option,
+      value: raw,
+      allowed: `an integer >= ${min}`,
+    });
   }
   return value;
 }
@@ -47,7 +52,13 @@ export function parseSimulateArgs(args: readonly string[]): SimulateCommand | 'h
         break;
       case '--svg': {
         const file = value();
-        if (!file || file.startsWith('--')) throw new ConfigurationError({ source: 'mqkit-allocation simulate', option: '--svg', value: file, allowed: 'a file name' });
+        if (!file || file.startsWith('--'))
+          throw new ConfigurationError({
+            source: 'mqkit-allocation simulate',
+            option: '--svg',
+            value: file,
+            allowed: 'a file name',
+          });
         svg = file;
         break;
       }
@@ -70,12 +81,23 @@ export function parseSimulateArgs(args: readonly string[]): SimulateCommand | 'h
         const match = /^(\d+)-(\d+)$/.exec(raw ?? '');
         const min = Number(match?.[1]);
         const max = Number(match?.[2]);
-        if (!match || min < 1 || max <= min) throw new ConfigurationError({ source: 'mqkit-allocation simulate', option: '--members', value: raw, allowed: 'A-B with 1 <= A < B, e.g. 2-12' });
+        if (!match || min < 1 || max <= min)
+          throw new ConfigurationError({
+            source: 'mqkit-allocation simulate',
+            option: '--members',
+            value: raw,
+            allowed: 'A-B with 1 <= A < B, e.g. 2-12',
+          });
         options = { ...options, minMembers: min, maxMembers: max };
         break;
       }
       default:
-        throw new ConfigurationError({ source: 'mqkit-allocation simulate', option: arg, value: arg, allowed: 'one of --seed, --json, --svg, --queues, --brokers, --members, --steps, --help' });
+        throw new ConfigurationError({
+          source: 'mqkit-allocation simulate',
+          option: arg,
+          value: arg,
+          allowed: 'one of --seed, --json, --svg, --queues, --brokers, --members, --steps, --help',
+        });
     }
   }
   return { options, json, svg };

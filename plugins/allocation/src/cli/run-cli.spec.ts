@@ -21,7 +21,9 @@ describe('mqkit-allocation simulate', () => {
     expect(stderr).toBe('');
     const report = JSON.parse(stdout);
     expect(report.seed).toBe(5);
-    expect(new Set(report.scenarios.map((s: { strategy: string }) => s.strategy))).toEqual(new Set(['AVG', 'AVG_BY_CIRCLE', 'CONSISTENT_HASH', 'BALANCED_RENDEZVOUS']));
+    expect(new Set(report.scenarios.map((s: { strategy: string }) => s.strategy))).toEqual(
+      new Set(['AVG', 'AVG_BY_CIRCLE', 'CONSISTENT_HASH', 'BALANCED_RENDEZVOUS']),
+    );
   });
 
   it('prints a table with its definitions, and --svg writes a chart', () => {

@@ -16,7 +16,9 @@ const USAGE = `Usage: mqkit-allocation <command>\n\nCommands:\n  simulate   comp
 export function runCli(argv: readonly string[], io: CliIo): number {
   const [command, ...args] = argv;
   if (command !== 'simulate') {
-    io.stderr(command === undefined || command === '--help' ? USAGE : `Unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
+    io.stderr(
+      command === undefined || command === '--help' ? USAGE : `Unknown command ${JSON.stringify(command)}\n\n${USAGE}`,
+    );
     return command === '--help' ? 0 : 2;
   }
   try {

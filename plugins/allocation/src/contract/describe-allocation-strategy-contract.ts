@@ -13,7 +13,8 @@ export interface DescribeContractOptions extends AllocationContractOptions {
 }
 
 const isTestApi = (api: unknown): api is TestApi =>
-  typeof (api as TestApi | undefined)?.describe === 'function' && typeof (api as TestApi | undefined)?.it === 'function';
+  typeof (api as TestApi | undefined)?.describe === 'function' &&
+  typeof (api as TestApi | undefined)?.it === 'function';
 
 /**
  * Finds the running test framework without importing it, so that importing @mqkit/allocation/testing never needs
@@ -24,7 +25,9 @@ function findTestApi(): TestApi {
   const scope = globalThis as { __vitest_index__?: unknown; describe?: unknown; it?: unknown };
   if (isTestApi(scope.__vitest_index__)) return scope.__vitest_index__;
   if (isTestApi(scope)) return scope;
-  throw new Error('describeAllocationStrategyContract runs inside a test file (vitest, or a runner with describe/it globals); elsewhere pass { testApi: { describe, it } }');
+  throw new Error(
+    'describeAllocationStrategyContract runs inside a test file (vitest, or a runner with describe/it globals); elsewhere pass { testApi: { describe, it } }',
+  );
 }
 
 /**
@@ -38,7 +41,11 @@ function findTestApi(): TestApi {
  * describeAllocationStrategyContract('ZoneAwareStrategy', () => new ZoneAwareStrategy());
  * ```
  */
-export function describeAllocationStrategyContract(name: string, factory: () => AllocationStrategy, options: DescribeContractOptions = {}): void {
+export function describeAllocationStrategyContract(
+  name: string,
+  factory: () => AllocationStrategy,
+  options: DescribeContractOptions = {},
+): void {
   const { describe, it } = options.testApi ?? findTestApi();
   describe(`allocation strategy contract: ${name}`, () => {
     for (const [title, check] of Object.entries(allocationContractChecks)) it(title, () => check(factory, options));

@@ -39,12 +39,24 @@ export function formatTable(run: SimulationRun, options: SimulationOptions): str
       ]),
     ),
   );
-  out.push('', 'Summary per queue count (all sizes): x bound = total moved / total bound; worst size = highest per-size x bound;');
+  out.push(
+    '',
+    'Summary per queue count (all sizes): x bound = total moved / total bound; worst size = highest per-size x bound;',
+  );
   out.push('worst excess = most queues one change moved beyond its own bound.', '');
   out.push(
     table(
       ['strategy', 'queues', 'changes', 'x bound', 'worst size', 'worst excess', 'max-min', 'us/alloc'],
-      run.summaries.map((s) => [s.strategy, s.queues, s.changes, s.movedRatio.toFixed(3), s.worstSizeRatio.toFixed(2), s.worstExcess, s.maxMinusMin, s.allocateMicros.toFixed(1)]),
+      run.summaries.map((s) => [
+        s.strategy,
+        s.queues,
+        s.changes,
+        s.movedRatio.toFixed(3),
+        s.worstSizeRatio.toFixed(2),
+        s.worstExcess,
+        s.maxMinusMin,
+        s.allocateMicros.toFixed(1),
+      ]),
     ),
   );
   return out.join('\n') + '\n';

@@ -22,7 +22,15 @@ describe('simulate', () => {
     expect(report.seed).toBe(1);
     expect(report.scenarios).toHaveLength(4 * 2 * 5);
     const row = report.scenarios.find((s) => s.strategy === 'AVG' && s.queues === 8 && s.members === 2)!;
-    expect(Object.keys(row).sort()).toEqual(['allocateMicros', 'balance', 'brokers', 'members', 'moved', 'queues', 'strategy']);
+    expect(Object.keys(row).sort()).toEqual([
+      'allocateMicros',
+      'balance',
+      'brokers',
+      'members',
+      'moved',
+      'queues',
+      'strategy',
+    ]);
     expect(Object.keys(row.balance).sort()).toEqual(['maxMinusMin', 'stddev']);
     expect(Object.keys(row.moved).sort()).toEqual(['lowerBoundMean', 'mean', 'worst']);
     // 8 queues over 2 members: AVG gives 4 and 4; from 2 members the walk can only join, and a joiner of a
@@ -35,7 +43,8 @@ describe('simulate', () => {
 
   it('measures moved against the joiner or leaver share: CONSISTENT_HASH moves exactly that, AVG more', () => {
     const { summaries } = simulate(small);
-    const of = (strategy: string, queues: number) => summaries.find((s) => s.strategy === strategy && s.queues === queues)!;
+    const of = (strategy: string, queues: number) =>
+      summaries.find((s) => s.strategy === strategy && s.queues === queues)!;
     expect(of('CONSISTENT_HASH', 16).movedRatio).toBe(1);
     expect(of('CONSISTENT_HASH', 16).worstExcess).toBe(0);
     expect(of('AVG', 16).movedRatio).toBeGreaterThan(1.5);
@@ -46,7 +55,9 @@ describe('simulate', () => {
 
   it('refuses a strategy that gives a queue to two members', () => {
     const greedy: AllocationStrategy = { name: 'GREEDY', allocate: ({ mqAll }) => [...mqAll] };
-    expect(() => simulate({ ...small, queueCounts: [8], steps: 2 }, [greedy])).toThrow(/GREEDY gives SimTopic\/broker-a\/0 to both/);
+    expect(() => simulate({ ...small, queueCounts: [8], steps: 2 }, [greedy])).toThrow(
+      /GREEDY gives SimTopic\/broker-a\/0 to both/,
+    );
   });
 });
 
@@ -67,6 +78,12 @@ describe('membershipWalk and simulatedQueues', () => {
 
   it('spreads queues over brokers, the first brokers taking the remainder', () => {
     const queues = simulatedQueues(5, 2);
-    expect(queues.map((q) => `${q.brokerName}#${q.queueId}`)).toEqual(['broker-a#0', 'broker-a#1', 'broker-a#2', 'broker-b#0', 'broker-b#1']);
+    expect(queues.map((q) => `${q.brokerName}#${q.queueId}`)).toEqual([
+      'broker-a#0',
+      'broker-a#1',
+      'broker-a#2',
+      'broker-b#0',
+      'broker-b#1',
+    ]);
   });
 });

@@ -9,7 +9,12 @@ import type { ScenarioResult, SimulationOptions, SimulationRun, StrategySummary 
 
 /** The strategies that need no configuration: the ones the simulator compares by default. */
 export function defaultSimulatedStrategies(): AllocationStrategy[] {
-  return [new AllocateMessageQueueAveragely(), new AllocateMessageQueueAveragelyByCircle(), new AllocateMessageQueueConsistentHash(), new AllocateMessageQueueBalancedRendezvous()];
+  return [
+    new AllocateMessageQueueAveragely(),
+    new AllocateMessageQueueAveragelyByCircle(),
+    new AllocateMessageQueueConsistentHash(),
+    new AllocateMessageQueueBalancedRendezvous(),
+  ];
 }
 
 /** `queues` queues of one topic spread over `brokers` brokers (broker-a, broker-b, ...), sorted as RocketMQ sorts them. */
@@ -17,7 +22,8 @@ export function simulatedQueues(queues: number, brokers: number): MessageQueue[]
   const result: MessageQueue[] = [];
   for (let b = 0; b < brokers; b++) {
     const count = Math.floor(queues / brokers) + (b < queues % brokers ? 1 : 0);
-    for (let queueId = 0; queueId < count; queueId++) result.push({ topic: 'SimTopic', brokerName: `broker-${String.fromCharCode(97 + b)}`, queueId });
+    for (let queueId = 0; queueId < count; queueId++)
+      result.push({ topic: 'SimTopic', brokerName: `broker-${String.fromCharCode(97 + b)}`, queueId });
   }
   return result.sort(compareMessageQueues);
 }
@@ -37,7 +43,12 @@ interface SizeStats {
 const round = (value: number, digits = 3): number => Number(value.toFixed(digits));
 
 /** Calls allocate for every member, as each member does, and returns the owner of every queue (by key). */
-function ownership(strategy: AllocationStrategy, mqAll: readonly MessageQueue[], cidAll: readonly string[], stats: SizeStats): Map<string, string> {
+function ownership(
+  strategy: AllocationStrategy,
+  mqAll: readonly MessageQueue[],
+  cidAll: readonly string[],
+  stats: SizeStats,
+): Map<string, string> {
   const owners = new Map<string, string>();
   for (const currentCID of cidAll) {
     const started = process.hrtime.bigint();
@@ -47,11 +58,15 @@ function ownership(strategy: AllocationStrategy, mqAll: readonly MessageQueue[],
     for (const mq of mine) {
       const key = mqKey(mq);
       const other = owners.get(key);
-      if (other !== undefined) throw new Error(`${strategy.name} gives ${key.replaceAll('\u0000', '/')} to both ${other} and ${currentCID}`);
+      if (other !== undefined)
+        throw new Error(`${strategy.name} gives ${key.replaceAll('\u0000', '/')} to both ${other} and ${currentCID}`);
       owners.set(key, currentCID);
     }
   }
-  if (owners.size !== mqAll.length) throw new Error(`${strategy.name} leaves ${mqAll.length - owners.size} of ${mqAll.length} queues without an owner (${cidAll.length} members)`);
+  if (owners.size !== mqAll.length)
+    throw new Error(
+      `${strategy.name} leaves ${mqAll.length - owners.size} of ${mqAll.length} queues without an owner (${cidAll.length} members)`,
+    );
   return owners;
 }
 
@@ -71,7 +86,10 @@ function recordBalance(owners: Map<string, string>, cidAll: readonly string[], s
  * per change against the lower bound, and time per allocate call. Results other than timings depend only on the
  * options (and the strategies' code).
  */
-export function simulate(options: SimulationOptions, strategies: readonly AllocationStrategy[] = defaultSimulatedStrategies()): SimulationRun {
+export function simulate(
+  options: SimulationOptions,
+  strategies: readonly AllocationStrategy[] = defaultSimulatedStrategies(),
+): SimulationRun {
   const scenarios: ScenarioResult[] = [];
   const summaries: StrategySummary[] = [];
   for (const queues of options.queueCounts) {
@@ -81,7 +99,21 @@ export function simulate(options: SimulationOptions, strategies: readonly Alloca
       const bySize = new Map<number, SizeStats>();
       const statsFor = (size: number): SizeStats => {
         let stats = bySize.get(size);
-        if (!stats) bySize.set(size, (stats = { states: 0, maxMinusMin: 0, stddevSum: 0, calls: 0, nanos: 0n, changes: 0, movedSum: 0, movedWorst: 0, lowerBoundSum: 0 }));
+        if (!stats)
+          bySize.set(
+            size,
+            (stats = {
+              states: 0,
+              maxMinusMin: 0,
+              stddevSum: 0,
+              calls: 0,
+              nanos: 0n,
+              changes: 0,
+              movedSum: 0,
+              movedWorst: 0,
+              lowerBoundSum: 0,
+            }),
+          );
         return stats;
       };
       const first = walk[0]?.before ?? [];
@@ -119,7 +151,11 @@ export function simulate(options: SimulationOptions, strategies: readonly Alloca
           brokers: options.brokers,
           members: size,
           balance: { maxMinusMin: s.maxMinusMin, stddev: round(s.stddevSum / Math.max(1, s.states)) },
-          moved: { mean: round(s.movedSum / Math.max(1, s.changes)), worst: s.movedWorst, lowerBoundMean: round(s.lowerBoundSum / Math.max(1, s.changes)) },
+          moved: {
+            mean: round(s.movedSum / Math.max(1, s.changes)),
+            worst: s.movedWorst,
+            lowerBoundMean: round(s.lowerBoundSum / Math.max(1, s.changes)),
+          },
           allocateMicros: round(Number(s.nanos) / 1000 / Math.max(1, s.calls), 2),
         });
         moved += s.movedSum;

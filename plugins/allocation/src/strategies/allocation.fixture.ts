@@ -2,7 +2,9 @@ import { compareJavaStrings, compareMessageQueues, type AllocationStrategy, type
 
 /** Queues of one topic, `[broker, count]` per broker, sorted as the runtime sorts them. */
 export function queuesOf(topic: string, brokers: readonly (readonly [string, number])[]): MessageQueue[] {
-  return brokers.flatMap(([brokerName, count]) => Array.from({ length: count }, (_, queueId) => ({ topic, brokerName, queueId }))).sort(compareMessageQueues);
+  return brokers
+    .flatMap(([brokerName, count]) => Array.from({ length: count }, (_, queueId) => ({ topic, brokerName, queueId })))
+    .sort(compareMessageQueues);
 }
 
 /** Sorted in Java String order, as the runtime passes cidAll. */
@@ -11,6 +13,15 @@ export const javaSorted = (ids: readonly string[]): string[] => [...ids].sort(co
 export const label = (mq: MessageQueue): string => `${mq.brokerName}#${mq.queueId}`;
 
 /** What every member gets, as `broker#queueId` labels. */
-export function allocateAll(strategy: AllocationStrategy, mqAll: readonly MessageQueue[], cidAll: readonly string[]): Record<string, string[]> {
-  return Object.fromEntries(cidAll.map((currentCID) => [currentCID, strategy.allocate({ consumerGroup: 'g', currentCID, mqAll, cidAll }).map(label)]));
+export function allocateAll(
+  strategy: AllocationStrategy,
+  mqAll: readonly MessageQueue[],
+  cidAll: readonly string[],
+): Record<string, string[]> {
+  return Object.fromEntries(
+    cidAll.map((currentCID) => [
+      currentCID,
+      strategy.allocate({ consumerGroup: 'g', currentCID, mqAll, cidAll }).map(label),
+    ]),
+  );
 }

@@ -1,4 +1,11 @@
-import { AllocateMessageQueueAveragely, compareJavaStrings, compareMessageQueues, mqKey, type AllocationStrategy, type MessageQueue } from '@mqkit/core';
+import {
+  AllocateMessageQueueAveragely,
+  compareJavaStrings,
+  compareMessageQueues,
+  mqKey,
+  type AllocationStrategy,
+  type MessageQueue,
+} from '@mqkit/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AllocateMessageQueueAveragelyByCircle } from './averagely-by-circle.strategy';
@@ -17,21 +24,33 @@ function queuesArb(min: number, max: number): fc.Arbitrary<MessageQueue[]> {
     .map(([n, brokers, topic]) => {
       const mqAll: MessageQueue[] = [];
       // Uneven per broker: broker b gets its share rounded differently.
-      for (let i = 0; i < n; i++) mqAll.push({ topic, brokerName: `broker-${i % brokers}`, queueId: Math.floor(i / brokers) });
+      for (let i = 0; i < n; i++)
+        mqAll.push({ topic, brokerName: `broker-${i % brokers}`, queueId: Math.floor(i / brokers) });
       return mqAll.sort(compareMessageQueues);
     });
 }
 
-const membersArb = (min: number, max: number) => fc.uniqueArray(idArb, { minLength: min, maxLength: max }).map((ids) => ids.sort(compareJavaStrings));
+const membersArb = (min: number, max: number) =>
+  fc.uniqueArray(idArb, { minLength: min, maxLength: max }).map((ids) => ids.sort(compareJavaStrings));
 
-function ownersByAllocate(strategy: AllocationStrategy, mqAll: readonly MessageQueue[], cidAll: readonly string[]): Map<string, string> {
+function ownersByAllocate(
+  strategy: AllocationStrategy,
+  mqAll: readonly MessageQueue[],
+  cidAll: readonly string[],
+): Map<string, string> {
   const owners = new Map<string, string>();
-  for (const currentCID of cidAll) for (const mq of strategy.allocate({ consumerGroup: 'g', currentCID, mqAll, cidAll })) owners.set(mqKey(mq), currentCID);
+  for (const currentCID of cidAll)
+    for (const mq of strategy.allocate({ consumerGroup: 'g', currentCID, mqAll, cidAll }))
+      owners.set(mqKey(mq), currentCID);
   return owners;
 }
 
 /** Owners by queue key; for BALANCED_RENDEZVOUS straight from the table (the first two properties tie it to allocate). */
-function ownersOf(strategy: AllocationStrategy, mqAll: readonly MessageQueue[], cidAll: readonly string[]): Map<string, string> {
+function ownersOf(
+  strategy: AllocationStrategy,
+  mqAll: readonly MessageQueue[],
+  cidAll: readonly string[],
+): Map<string, string> {
   if (!(strategy instanceof AllocateMessageQueueBalancedRendezvous)) return ownersByAllocate(strategy, mqAll, cidAll);
   const table = balancedRendezvousOwners(mqAll, cidAll);
   return new Map(mqAll.map((mq, q) => [mqKey(mq), cidAll[table[q]!]!]));
@@ -73,7 +92,11 @@ describe('BALANCED_RENDEZVOUS properties', () => {
   }, 30_000);
 
   it('a join or leave moves the unavoidable queues plus few more: <= 1.3x the bound at 64+ queues, less than AVG and AVG_BY_CIRCLE (3000 cases)', () => {
-    const strategies = { BALANCED_RENDEZVOUS: strategy, AVG: new AllocateMessageQueueAveragely(), AVG_BY_CIRCLE: new AllocateMessageQueueAveragelyByCircle() };
+    const strategies = {
+      BALANCED_RENDEZVOUS: strategy,
+      AVG: new AllocateMessageQueueAveragely(),
+      AVG_BY_CIRCLE: new AllocateMessageQueueAveragelyByCircle(),
+    };
     type Totals = { moved: number; bound: number };
     const totals = new Map<string, Totals>();
     const add = (key: string, moved: number, bound: number) => {
@@ -83,27 +106,35 @@ describe('BALANCED_RENDEZVOUS properties', () => {
       totals.set(key, t);
     };
     const change = fc.record({ join: fc.boolean(), newcomer: idArb, leaverIndex: fc.nat() });
-    for (const [bucket, min, max] of [['small', 4, 63], ['large', 64, 256]] as const) {
+    for (const [bucket, min, max] of [
+      ['small', 4, 63],
+      ['large', 64, 256],
+    ] as const) {
       fc.assert(
-        fc.property(queuesArb(min, max), membersArb(2, 12), change, (mqAll, before, { join, newcomer, leaverIndex }) => {
-          if (join && before.includes(newcomer)) return; // not a join
-          const member = join ? newcomer : before[leaverIndex % before.length]!;
-          const after = join ? [...before, member].sort(compareJavaStrings) : before.filter((id) => id !== member);
-          for (const [name, s] of Object.entries(strategies)) {
-            const old = ownersOf(s, mqAll, before);
-            const next = ownersOf(s, mqAll, after);
-            let moved = 0;
-            for (const [key, owner] of next) if (old.get(key) !== owner) moved++;
-            let bound = 0;
-            for (const owner of (join ? next : old).values()) if (owner === member) bound++;
-            expect(moved).toBeGreaterThanOrEqual(bound);
-            if (name === 'BALANCED_RENDEZVOUS' && join) {
-              // The joiner gets its full balanced share at once.
-              expect(bound).toBeGreaterThanOrEqual(Math.floor(mqAll.length / after.length));
+        fc.property(
+          queuesArb(min, max),
+          membersArb(2, 12),
+          change,
+          (mqAll, before, { join, newcomer, leaverIndex }) => {
+            if (join && before.includes(newcomer)) return; // not a join
+            const member = join ? newcomer : before[leaverIndex % before.length]!;
+            const after = join ? [...before, member].sort(compareJavaStrings) : before.filter((id) => id !== member);
+            for (const [name, s] of Object.entries(strategies)) {
+              const old = ownersOf(s, mqAll, before);
+              const next = ownersOf(s, mqAll, after);
+              let moved = 0;
+              for (const [key, owner] of next) if (old.get(key) !== owner) moved++;
+              let bound = 0;
+              for (const owner of (join ? next : old).values()) if (owner === member) bound++;
+              expect(moved).toBeGreaterThanOrEqual(bound);
+              if (name === 'BALANCED_RENDEZVOUS' && join) {
+                // The joiner gets its full balanced share at once.
+                expect(bound).toBeGreaterThanOrEqual(Math.floor(mqAll.length / after.length));
+              }
+              add(`${name}/${bucket}`, moved, bound);
             }
-            add(`${name}/${bucket}`, moved, bound);
-          }
-        }),
+          },
+        ),
         { seed: bucket === 'small' ? 11 : 12, numRuns: 1500 },
       );
     }

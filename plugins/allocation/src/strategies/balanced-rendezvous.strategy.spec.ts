@@ -24,18 +24,31 @@ describe('AllocateMessageQueueBalancedRendezvous (BALANCED_RENDEZVOUS)', () => {
 
   it('two brokers, uneven counts, ids that sort surprisingly and non-ASCII ids', () => {
     const cidAll = javaSorted(['消费者', 'cid-2', 'cid-10', 'çid']);
-    expect(allocateAll(strategy, queuesOf('OrderTopic', [['broker-a', 4], ['broker-b', 3]]), cidAll)).toEqual({
+    expect(
+      allocateAll(
+        strategy,
+        queuesOf('OrderTopic', [
+          ['broker-a', 4],
+          ['broker-b', 3],
+        ]),
+        cidAll,
+      ),
+    ).toEqual({
       'cid-10': ['broker-a#0', 'broker-a#1'],
       'cid-2': ['broker-b#1'],
-      'çid': ['broker-a#2', 'broker-b#0'],
-      '消费者': ['broker-a#3', 'broker-b#2'],
+      çid: ['broker-a#2', 'broker-b#0'],
+      消费者: ['broker-a#3', 'broker-b#2'],
     });
   });
 
   it('more members than queues: one queue each for some, nothing for the rest', () => {
     const cidAll = javaSorted(['cid-0', 'cid-1', 'cid-2', 'cid-10', 'cid-11']);
     expect(allocateAll(strategy, queuesOf('TopicTest', [['broker-a', 3]]), cidAll)).toEqual({
-      'cid-0': ['broker-a#0'], 'cid-1': ['broker-a#2'], 'cid-10': ['broker-a#1'], 'cid-11': [], 'cid-2': [],
+      'cid-0': ['broker-a#0'],
+      'cid-1': ['broker-a#2'],
+      'cid-10': ['broker-a#1'],
+      'cid-11': [],
+      'cid-2': [],
     });
   });
 
@@ -44,8 +57,14 @@ describe('AllocateMessageQueueBalancedRendezvous (BALANCED_RENDEZVOUS)', () => {
     const once = strategy.allocate({ consumerGroup: 'g', currentCID: 'a', mqAll, cidAll: ['a', 'b'] });
     expect(strategy.allocate({ consumerGroup: 'g', currentCID: 'a', mqAll, cidAll: ['a', 'a', 'b'] })).toEqual(once);
     expect(strategy.allocate({ consumerGroup: 'g', currentCID: 'c', mqAll, cidAll: ['a', 'b'] })).toEqual([]);
-    expect(() => strategy.allocate({ consumerGroup: 'g', currentCID: '', mqAll, cidAll: ['a'] })).toThrow(AllocationError);
-    expect(() => strategy.allocate({ consumerGroup: 'g', currentCID: 'a', mqAll: [], cidAll: ['a'] })).toThrow(AllocationError);
-    expect(() => strategy.allocate({ consumerGroup: 'g', currentCID: 'a', mqAll, cidAll: [] })).toThrow(AllocationError);
+    expect(() => strategy.allocate({ consumerGroup: 'g', currentCID: '', mqAll, cidAll: ['a'] })).toThrow(
+      AllocationError,
+    );
+    expect(() => strategy.allocate({ consumerGroup: 'g', currentCID: 'a', mqAll: [], cidAll: ['a'] })).toThrow(
+      AllocationError,
+    );
+    expect(() => strategy.allocate({ consumerGroup: 'g', currentCID: 'a', mqAll, cidAll: [] })).toThrow(
+      AllocationError,
+    );
   });
 });

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { AllocateMessageQueueByConfig } from './by-config.strategy';
 
 describe('AllocateMessageQueueByConfig (CONFIG)', () => {
-  const mine = [{ topic: 'T', brokerName: 'broker-b', queueId: 3 }, { topic: 'T', brokerName: 'broker-a', queueId: 1 }];
+  const mine = [
+    { topic: 'T', brokerName: 'broker-b', queueId: 3 },
+    { topic: 'T', brokerName: 'broker-a', queueId: 1 },
+  ];
 
   it('returns its configured list, in its order, whatever the input (no check, as in Java)', () => {
     const strategy = new AllocateMessageQueueByConfig(mine);
@@ -23,6 +26,8 @@ describe('AllocateMessageQueueByConfig (CONFIG)', () => {
 
   it('rejects a missing list or a malformed queue with ConfigurationError', () => {
     expect(() => new AllocateMessageQueueByConfig(undefined as never)).toThrow(ConfigurationError);
-    expect(() => new AllocateMessageQueueByConfig([{ topic: 'T', brokerName: 'b', queueId: 1.5 }])).toThrow(/messageQueueList/);
+    expect(() => new AllocateMessageQueueByConfig([{ topic: 'T', brokerName: 'b', queueId: 1.5 }])).toThrow(
+      /messageQueueList/,
+    );
   });
 });

@@ -15,9 +15,16 @@ export class AllocateMessageQueueByConfig implements AllocationStrategy {
 
   constructor(messageQueueList: Iterable<MessageQueue>) {
     const list = messageQueueList == null ? undefined : [...messageQueueList];
-    const bad = list?.find((mq) => typeof mq?.topic !== 'string' || typeof mq.brokerName !== 'string' || !Number.isInteger(mq.queueId));
+    const bad = list?.find(
+      (mq) => typeof mq?.topic !== 'string' || typeof mq.brokerName !== 'string' || !Number.isInteger(mq.queueId),
+    );
     if (!list || bad !== undefined) {
-      throw new ConfigurationError({ source: 'AllocateMessageQueueByConfig', option: 'messageQueueList', value: bad ?? messageQueueList, allowed: 'a list of { topic, brokerName, queueId }' });
+      throw new ConfigurationError({
+        source: 'AllocateMessageQueueByConfig',
+        option: 'messageQueueList',
+        value: bad ?? messageQueueList,
+        allowed: 'a list of { topic, brokerName, queueId }',
+      });
     }
     this.messageQueueList = list.map((mq) => ({ topic: mq.topic, brokerName: mq.brokerName, queueId: mq.queueId }));
   }

@@ -23,7 +23,12 @@ export class AllocateMessageQueueByMachineRoom implements AllocationStrategy {
   constructor(consumeridcs: Iterable<string>) {
     const rooms = consumeridcs == null || typeof consumeridcs === 'string' ? undefined : [...consumeridcs];
     if (!rooms || rooms.some((room) => typeof room !== 'string')) {
-      throw new ConfigurationError({ source: 'AllocateMessageQueueByMachineRoom', option: 'consumeridcs', value: consumeridcs, allowed: 'an iterable of machine-room names (strings), e.g. a Set' });
+      throw new ConfigurationError({
+        source: 'AllocateMessageQueueByMachineRoom',
+        option: 'consumeridcs',
+        value: consumeridcs,
+        allowed: 'an iterable of machine-room names (strings), e.g. a Set',
+      });
     }
     this.consumeridcs = new Set(rooms);
   }

@@ -26,7 +26,12 @@ export class AllocateMessageQueueConsistentHash implements AllocationStrategy {
     hashFunction?: (key: string) => number,
   ) {
     if (!Number.isInteger(virtualNodeCnt) || virtualNodeCnt < 0) {
-      throw new ConfigurationError({ source: 'AllocateMessageQueueConsistentHash', option: 'virtualNodeCnt', value: virtualNodeCnt, allowed: 'an integer >= 0' });
+      throw new ConfigurationError({
+        source: 'AllocateMessageQueueConsistentHash',
+        option: 'virtualNodeCnt',
+        value: virtualNodeCnt,
+        allowed: 'an integer >= 0',
+      });
     }
     this.hashFunction = hashFunction ?? md5Hash;
   }
@@ -49,7 +54,8 @@ export class AllocateMessageQueueConsistentHash implements AllocationStrategy {
 
   private routerFor(cidAll: readonly string[]): ConsistentHashRouter {
     const cached = this.cached;
-    if (cached && cached.cidAll.length === cidAll.length && cached.cidAll.every((id, i) => id === cidAll[i])) return cached.router;
+    if (cached && cached.cidAll.length === cidAll.length && cached.cidAll.every((id, i) => id === cidAll[i]))
+      return cached.router;
     const router = new ConsistentHashRouter(cidAll, this.virtualNodeCnt, this.hashFunction);
     this.cached = { cidAll: [...cidAll], router };
     return router;

@@ -6,7 +6,13 @@ import { UsageError } from '../usage-error';
  * `mqkit reset --group G --to TIME [--topic T]`: moves the group's offsets to the first message stored at or after
  * TIME, for the given topic or every topic the group consumes; running members are told by the broker.
  */
-export async function reset(cluster: Cluster, out: Output, group: string, to: number, topic: string | undefined): Promise<void> {
+export async function reset(
+  cluster: Cluster,
+  out: Output,
+  group: string,
+  to: number,
+  topic: string | undefined,
+): Promise<void> {
   const admin = await cluster.admin();
   const topics = topic ? [topic] : [...new Set((await admin.consumerProgress(group)).map((r) => r.topic))];
   if (topics.length === 0) throw new UsageError(`group ${group} has no consumed topic to reset: give --topic`);

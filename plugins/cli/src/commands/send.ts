@@ -16,8 +16,21 @@ export async function send(cluster: Cluster, out: Output, args: SendArgs): Promi
   const producer = await cluster.producer(args.group);
   const results = [];
   for (let i = 0; i < args.count; i++) {
-    const r = await producer.send({ topic: args.topic, body: args.body, tags: args.tags, keys: args.keys, properties: args.properties });
-    results.push({ msgId: r.msgId, offsetMsgId: r.offsetMsgId, status: r.status, brokerName: r.messageQueue.brokerName, queueId: r.messageQueue.queueId, queueOffset: r.queueOffset });
+    const r = await producer.send({
+      topic: args.topic,
+      body: args.body,
+      tags: args.tags,
+      keys: args.keys,
+      properties: args.properties,
+    });
+    results.push({
+      msgId: r.msgId,
+      offsetMsgId: r.offsetMsgId,
+      status: r.status,
+      brokerName: r.messageQueue.brokerName,
+      queueId: r.messageQueue.queueId,
+      queueOffset: r.queueOffset,
+    });
   }
   out.table(
     ['msgId', 'status', 'broker', 'queue', 'offset'],

@@ -20,13 +20,25 @@ export interface TailArgs {
  * Says "tailing ..." on stderr once every queue is positioned: what is sent after that line is printed.
  */
 export async function tail(cluster: Cluster, out: Output, args: TailArgs, signal: AbortSignal): Promise<void> {
-  const consumer = await cluster.pullConsumer({ group: `mqkit-tail-${process.pid}-${Date.now().toString(36)}`, autoCommit: false, consumeFromWhere: 'CONSUME_FROM_LAST_OFFSET' });
+  const consumer = await cluster.pullConsumer({
+    group: `mqkit-tail-${process.pid}-${Date.now().toString(36)}`,
+    autoCommit: false,
+    consumeFromWhere: 'CONSUME_FROM_LAST_OFFSET',
+  });
   await consumer.subscribe(args.topic, { tags: args.tags, sql: args.sql });
   const queues = await consumer.queuesOf(args.topic);
   // The only member of its group owns every queue once its first rebalance ran.
-  await waitUntil(() => consumer.assignment().length >= queues.length, signal, 30_000, () => `tail: the queues of ${args.topic} were not assigned within 30 s`);
-  for (const mq of consumer.assignment()) await (args.fromBeginning ? consumer.seekToBegin(mq) : consumer.seekToEnd(mq));
-  process.stderr.write(`tailing ${args.topic} on ${queues.length} queues${args.sql ? ` where ${args.sql}` : args.tags ? ` tags ${args.tags}` : ''} (Ctrl-C stops)\n`);
+  await waitUntil(
+    () => consumer.assignment().length >= queues.length,
+    signal,
+    30_000,
+    () => `tail: the queues of ${args.topic} were not assigned within 30 s`,
+  );
+  for (const mq of consumer.assignment())
+    await (args.fromBeginning ? consumer.seekToBegin(mq) : consumer.seekToEnd(mq));
+  process.stderr.write(
+    `tailing ${args.topic} on ${queues.length} queues${args.sql ? ` where ${args.sql}` : args.tags ? ` tags ${args.tags}` : ''} (Ctrl-C stops)\n`,
+  );
   let printed = 0;
   while (!signal.aborted && (args.count === undefined || printed < args.count)) {
     const messages = await consumer.poll({ timeoutMs: 500 });

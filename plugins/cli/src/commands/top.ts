@@ -17,7 +17,13 @@ const CLEAR = '\u001b[H\u001b[2J';
  * consume rate (the group's offset moves between two frames, per second). Off a terminal, or with --json, frames
  * are printed one after another instead.
  */
-export async function top(cluster: Cluster, out: Output, args: TopArgs, signal: AbortSignal, tty = process.stdout.isTTY === true): Promise<void> {
+export async function top(
+  cluster: Cluster,
+  out: Output,
+  args: TopArgs,
+  signal: AbortSignal,
+  tty = process.stdout.isTTY === true,
+): Promise<void> {
   const admin = await cluster.admin();
   let previous: { at: number; offsets: Map<string, number> } | undefined;
   for (let frame = 0; !signal.aborted && (args.iterations === undefined || frame < args.iterations); frame++) {

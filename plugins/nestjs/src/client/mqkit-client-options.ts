@@ -1,4 +1,11 @@
-import type { Message, OutgoingMessage, RequestOptions, SendOptions, SendResult, StandaloneProducerOptions } from '@mqkit/core';
+import type {
+  Message,
+  OutgoingMessage,
+  RequestOptions,
+  SendOptions,
+  SendResult,
+  StandaloneProducerOptions,
+} from '@mqkit/core';
 
 /**
  * What {@link MqkitClient} sends with: core's `Producer`, the `StandaloneProducer` of `createProducer`, or the

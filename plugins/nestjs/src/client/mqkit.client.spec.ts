@@ -8,7 +8,15 @@ import { ClientsModule, Ctx, EventPattern, MessagePattern, Payload, RpcException
 import { Test } from '@nestjs/testing';
 import { firstValueFrom, interval, map, take, type Observable } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MqMessagePattern, MqkitClient, MqkitContext, MqkitModule, MqkitProducer, type MqkitClientOptions, type MqkitServerOptions } from '../index';
+import {
+  MqMessagePattern,
+  MqkitClient,
+  MqkitContext,
+  MqkitModule,
+  MqkitProducer,
+  type MqkitClientOptions,
+  type MqkitServerOptions,
+} from '../index';
 import { gate, mqkitMicroservice, unique } from '../testing.fixture';
 
 let broker: EmbeddedBroker;
@@ -30,9 +38,19 @@ async function server(controllers: unknown[], options: Partial<MqkitServerOption
 const MATH = Symbol('MATH');
 
 /** The requesting side: a Nest app whose MqkitClient comes from ClientsModule, as an application registers it. */
-async function clientApp(options: Partial<MqkitClientOptions> = {}): Promise<{ app: INestApplicationContext; client: MqkitClient }> {
-  const clientOptions = { transport: memoryTransport({ broker }), group: unique('requester'), profile: 'fast', timeoutMs: 10_000, ...options };
-  const moduleRef = await Test.createTestingModule({ imports: [ClientsModule.register([{ name: MATH, customClass: MqkitClient, options: clientOptions }])] }).compile();
+async function clientApp(
+  options: Partial<MqkitClientOptions> = {},
+): Promise<{ app: INestApplicationContext; client: MqkitClient }> {
+  const clientOptions = {
+    transport: memoryTransport({ broker }),
+    group: unique('requester'),
+    profile: 'fast',
+    timeoutMs: 10_000,
+    ...options,
+  };
+  const moduleRef = await Test.createTestingModule({
+    imports: [ClientsModule.register([{ name: MATH, customClass: MqkitClient, options: clientOptions }])],
+  }).compile();
   moduleRef.useLogger(false);
   apps.push(moduleRef);
   await moduleRef.init();
@@ -42,7 +60,13 @@ async function clientApp(options: Partial<MqkitClientOptions> = {}): Promise<{ a
 describe('MqkitClient and MqkitServer: a Nest app answers a Nest client', () => {
   it('answers with a value, a Promise and the last value of an Observable, a string as a string; emit reaches an @EventPattern', async () => {
     broker = fastBroker();
-    const [sum, total, squares, shout, orders] = [unique('sum'), unique('total'), unique('squares'), unique('shout'), unique('orders')];
+    const [sum, total, squares, shout, orders] = [
+      unique('sum'),
+      unique('total'),
+      unique('squares'),
+      unique('shout'),
+      unique('orders'),
+    ];
     for (const topic of [sum, total, squares, shout, orders]) broker.createTopic({ topic, queues: 1 });
     const placed: { order: unknown; trace: string | undefined }[] = [];
     @Controller()
@@ -52,7 +76,10 @@ describe('MqkitClient and MqkitServer: a Nest app answers a Nest client', () => 
         return numbers.reduce((a, b) => a + b, 0);
       }
       @MqMessagePattern(total)
-      async total(@Payload() invoice: { lines: { price: number; qty: number }[] }, @Ctx() ctx: MqkitContext): Promise<{ total: number; topic: string }> {
+      async total(
+        @Payload() invoice: { lines: { price: number; qty: number }[] },
+        @Ctx() ctx: MqkitContext,
+      ): Promise<{ total: number; topic: string }> {
         await Promise.resolve();
         return { total: invoice.lines.reduce((t, l) => t + l.price * l.qty, 0), topic: ctx.getTopic() };
       }
@@ -79,11 +106,22 @@ describe('MqkitClient and MqkitServer: a Nest app answers a Nest client', () => 
     client.status.subscribe((s) => statuses.push(s));
 
     expect(await firstValueFrom(client.send<number>(sum, [1, 2, 3, 4]))).toBe(10);
-    expect(await firstValueFrom(client.send(total, { lines: [{ price: 5, qty: 2 }, { price: 1, qty: 3 }] }))).toEqual({ total: 13, topic: total });
+    expect(
+      await firstValueFrom(
+        client.send(total, {
+          lines: [
+            { price: 5, qty: 2 },
+            { price: 1, qty: 3 },
+          ],
+        }),
+      ),
+    ).toEqual({ total: 13, topic: total });
     expect(await firstValueFrom(client.send<number>(squares, 4))).toBe(16);
     expect(await firstValueFrom(client.send<string>(shout, 'hello'))).toBe('HELLO!');
     // Several at once: each reply finds its own request.
-    const many = await Promise.all(Array.from({ length: 20 }, (_, n) => firstValueFrom(client.send<number>(sum, [n, n]))));
+    const many = await Promise.all(
+      Array.from({ length: 20 }, (_, n) => firstValueFrom(client.send<number>(sum, [n, n]))),
+    );
     expect(many).toEqual(Array.from({ length: 20 }, (_, n) => 2 * n));
 
     client.setOnDispatchHook((packet) => (packet.metadata = { trace: 'trace-1' }));
@@ -92,7 +130,14 @@ describe('MqkitClient and MqkitServer: a Nest app answers a Nest client', () => 
     await waitFor(() => placed.length === 1);
     expect(placed).toEqual([{ order: { id: 'o1' }, trace: 'trace-1' }]);
     // The wire carries the data alone, JSON through the producer's codec: any RocketMQ consumer can read it.
-    expect(JSON.parse(broker.messages(orders).find((m) => m.properties['trace'] === 'trace-1')!.body.toString())).toEqual({ id: 'o1' });
+    expect(
+      JSON.parse(
+        broker
+          .messages(orders)
+          .find((m) => m.properties['trace'] === 'trace-1')!
+          .body.toString(),
+      ),
+    ).toEqual({ id: 'o1' });
 
     await client.close();
     expect(statuses).toEqual(['connecting', 'connected', 'disconnected']);
@@ -136,7 +181,13 @@ describe('MqkitClient and MqkitServer: a Nest app answers a Nest client', () => 
     }
     await server([Slow]);
     const moduleRef = await Test.createTestingModule({
-      imports: [MqkitModule.forRoot({ transport: memoryTransport({ broker }), profile: 'fast', producer: { group: unique('requester') } })],
+      imports: [
+        MqkitModule.forRoot({
+          transport: memoryTransport({ broker }),
+          profile: 'fast',
+          producer: { group: unique('requester') },
+        }),
+      ],
     }).compile();
     moduleRef.useLogger(false);
     apps.push(moduleRef);

@@ -1,4 +1,10 @@
-import { IllegalStateError, createProducer, type OutgoingMessage, type SendResult, type StandaloneProducer } from '@mqkit/core';
+import {
+  IllegalStateError,
+  createProducer,
+  type OutgoingMessage,
+  type SendResult,
+  type StandaloneProducer,
+} from '@mqkit/core';
 import { ClientProxy, type ReadPacket, type WritePacket } from '@nestjs/microservices';
 import type { Observable } from 'rxjs';
 import type { MqkitClientOptions, MqkitClientStatus, MqkitRequester } from './mqkit-client-options';

@@ -1,4 +1,9 @@
-import { ConfigurationError, readConsumerMetadata, type ConfigurationIssue, type ConsumerDeclaration } from '@mqkit/core';
+import {
+  ConfigurationError,
+  readConsumerMetadata,
+  type ConfigurationIssue,
+  type ConsumerDeclaration,
+} from '@mqkit/core';
 import { Injectable } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, ExternalContextCreator } from '@nestjs/core';
@@ -42,7 +47,8 @@ export class ConsumerExplorer {
           source: name,
           option: 'scope',
           value: wrapper.isTransient ? 'TRANSIENT' : 'REQUEST',
-          allowed: 'the default (singleton) scope for a provider with @Consumer methods, with no request-scoped dependency: consumers run outside any request',
+          allowed:
+            'the default (singleton) scope for a provider with @Consumer methods, with no request-scoped dependency: consumers run outside any request',
         });
         continue;
       }
@@ -52,7 +58,12 @@ export class ConsumerExplorer {
       for (const entry of entries) {
         const method = entry.method;
         if (typeof method === 'symbol' || typeof instance[method] !== 'function') {
-          issues.push({ source: name, option: 'method', value: String(method), allowed: 'a method with a string name on the provider (class-level @Consumer calls handle())' });
+          issues.push({
+            source: name,
+            option: 'method',
+            value: String(method),
+            allowed: 'a method with a string name on the provider (class-level @Consumer calls handle())',
+          });
           continue;
         }
         const call = this.contextCreator.create(

@@ -1,4 +1,11 @@
-import { IllegalStateError, createConsumerApp, type AppStatus, type ConsumerApp, type ConsumerControl, type StopReport } from '@mqkit/core';
+import {
+  IllegalStateError,
+  createConsumerApp,
+  type AppStatus,
+  type ConsumerApp,
+  type ConsumerControl,
+  type StopReport,
+} from '@mqkit/core';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { ConsumerExplorer } from './consumer.explorer';
 import { MQKIT_MODULE_OPTIONS, type MqkitModuleOptions } from './mqkit-module-options';
@@ -35,7 +42,9 @@ export class MqkitConsumers implements OnApplicationBootstrap, OnModuleDestroy {
     const app = await createConsumerApp({ ...appOptions, consumers });
     this.consumerApp = app;
     await app.start();
-    this.logger.log(`mqkit started ${consumers.length} handler(s) in ${app.status().consumers.length} consumer group(s) as ${app.clientId}`);
+    this.logger.log(
+      `mqkit started ${consumers.length} handler(s) in ${app.status().consumers.length} consumer group(s) as ${app.clientId}`,
+    );
   }
 
   /** Drains: running handler calls finish (up to `stopTimeoutMs`), offsets are committed, the group is left. */
@@ -61,7 +70,10 @@ export class MqkitConsumers implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** The underlying core `ConsumerApp` (events, `consumer(group)` controls). */
   get app(): ConsumerApp {
-    if (!this.consumerApp) throw new IllegalStateError('mqkit consumers start at onApplicationBootstrap: call app.init() (or app.listen()) first');
+    if (!this.consumerApp)
+      throw new IllegalStateError(
+        'mqkit consumers start at onApplicationBootstrap: call app.init() (or app.listen()) first',
+      );
     return this.consumerApp;
   }
 

@@ -24,7 +24,8 @@ async function compile(imports: unknown[], providers: unknown[]): Promise<Testin
   return app;
 }
 
-const offsetOf = (group: string, topic: string) => broker.queryConsumerOffset(group, { topic, brokerName: 'broker-a', queueId: 0 });
+const offsetOf = (group: string, topic: string) =>
+  broker.queryConsumerOffset(group, { topic, brokerName: 'broker-a', queueId: 0 });
 
 describe('MqkitModule: discovery and injection', () => {
   it('a @Consumer method of an ordinary provider runs on the Nest-built instance, with Nest-injected dependencies', async () => {
@@ -47,7 +48,10 @@ describe('MqkitModule: discovery and injection', () => {
       }
     }
     await produce(broker, topic, [{ id: 1 }, { id: 2 }, { id: 3 }]);
-    await compile([MqkitModule.forRoot({ transport: memoryTransport({ broker }), profile: 'fast' })], [OrderRepository, OrderHandler]);
+    await compile(
+      [MqkitModule.forRoot({ transport: memoryTransport({ broker }), profile: 'fast' })],
+      [OrderRepository, OrderHandler],
+    );
     await app!.init();
     const repo = app!.get(OrderRepository);
     await waitFor(() => repo.saved.length === 3);
@@ -77,7 +81,10 @@ describe('MqkitModule: discovery and injection', () => {
         MqkitModule.forRootAsync({
           imports: [ConfigModule],
           inject: [CONFIG],
-          useFactory: async (config: { broker: EmbeddedBroker }) => ({ transport: memoryTransport({ broker: config.broker }), profile: 'fast' as const }),
+          useFactory: async (config: { broker: EmbeddedBroker }) => ({
+            transport: memoryTransport({ broker: config.broker }),
+            profile: 'fast' as const,
+          }),
         }),
       ],
       [SignupHandler],
@@ -110,7 +117,10 @@ describe('MqkitModule: discovery and injection', () => {
     }
     await produce(broker, orders, ['o1']);
     await produce(broker, payments, ['p1']);
-    await compile([MqkitModule.forRoot({ transport: memoryTransport({ broker }), profile: 'fast' })], [Orders, Payments, { provide: 'ORDERS_ALIAS', useExisting: Orders }]);
+    await compile(
+      [MqkitModule.forRoot({ transport: memoryTransport({ broker }), profile: 'fast' })],
+      [Orders, Payments, { provide: 'ORDERS_ALIAS', useExisting: Orders }],
+    );
     await app!.init();
     await waitFor(() => calls.length === 2);
     const consumers = app!.get(MqkitConsumers);
@@ -133,7 +143,10 @@ describe('MqkitModule: discovery and injection', () => {
       @Consumer(consumerOptions(unique('g'), unique('T')))
       handle(): void {}
     }
-    await compile([MqkitModule.forRoot({ transport: memoryTransport({ broker }), profile: 'fast' })], [PerRequest, RequestContextHolder, DependsOnRequest]);
+    await compile(
+      [MqkitModule.forRoot({ transport: memoryTransport({ broker }), profile: 'fast' })],
+      [PerRequest, RequestContextHolder, DependsOnRequest],
+    );
     const error = await app!.init().then(
       () => undefined,
       (e: unknown) => e,
@@ -193,7 +206,10 @@ describe('MqkitModule: lifecycle', () => {
       }
     }
     await produce(broker, topic, [1, 2]);
-    await compile([MqkitModule.forRoot({ transport: memoryTransport({ broker }), profile: 'fast' })], [SlowDatabase, Handler]);
+    await compile(
+      [MqkitModule.forRoot({ transport: memoryTransport({ broker }), profile: 'fast' })],
+      [SlowDatabase, Handler],
+    );
     const consumers = app!.get(MqkitConsumers);
     const initialising = app!.init();
     // The app is initialising (SlowDatabase.onModuleInit is pending): nobody has joined the group yet.
@@ -256,7 +272,10 @@ describe('MqkitModule: lifecycle', () => {
       }
     }
     await produce(broker, topic, [7]);
-    await compile([MqkitModule.forRoot({ transport: memoryTransport({ broker }), profile: 'fast', stopTimeoutMs: 10_000 })], [Database, SlowHandler]);
+    await compile(
+      [MqkitModule.forRoot({ transport: memoryTransport({ broker }), profile: 'fast', stopTimeoutMs: 10_000 })],
+      [Database, SlowHandler],
+    );
     await app!.init();
     await waitFor(() => events.includes('start 7'));
     let closed = false;
@@ -290,7 +309,12 @@ describe('MqkitModule: plugins', () => {
       name: 'recorder',
       register(container, context) {
         clients.push(context.clientId);
-        container.register(Tokens.SendHook, { useValue: { name: 'recorder', around: (call, proceed) => (sends.push(`${call.group} ${call.topic}`), proceed()) } });
+        container.register(Tokens.SendHook, {
+          useValue: {
+            name: 'recorder',
+            around: (call, proceed) => (sends.push(`${call.group} ${call.topic}`), proceed()),
+          },
+        });
         context.events.on('consumer.consume', (e) => consumed.push(e.ok));
       },
     };
@@ -299,7 +323,17 @@ describe('MqkitModule: plugins', () => {
       @Consumer(consumerOptions(group, topic))
       handle(): void {}
     }
-    await compile([MqkitModule.forRoot({ transport: memoryTransport({ broker }), profile: 'fast', plugins: [recorder], producer: { group: 'nest-producer' } })], [Handler]);
+    await compile(
+      [
+        MqkitModule.forRoot({
+          transport: memoryTransport({ broker }),
+          profile: 'fast',
+          plugins: [recorder],
+          producer: { group: 'nest-producer' },
+        }),
+      ],
+      [Handler],
+    );
     await app!.init();
     await app!.get(MqkitProducer).send({ topic, body: 'x' });
     await waitFor(() => consumed.length === 1);

@@ -38,7 +38,11 @@ export class MqkitModule {
 
   /** The module with options built by a factory from injected providers (config services and the like). */
   static forRootAsync(options: MqkitModuleAsyncOptions): DynamicModule {
-    return mqkitModule(options.imports ?? [], { provide: MQKIT_MODULE_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] });
+    return mqkitModule(options.imports ?? [], {
+      provide: MQKIT_MODULE_OPTIONS,
+      useFactory: options.useFactory,
+      inject: options.inject ?? [],
+    });
   }
 }
 

@@ -3,7 +3,14 @@ import type { ConsumeContext, Message } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import { memoryTransport, type EmbeddedBroker } from '@mqkit/transport-memory';
 import { fastBroker } from '@mqkit/transport-memory/testing';
-import { Injectable, ParseIntPipe, ValidationPipe, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import {
+  Injectable,
+  ParseIntPipe,
+  ValidationPipe,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { Ctx, Payload } from '@nestjs/microservices';
 import { Test, type TestingModule } from '@nestjs/testing';
@@ -21,7 +28,10 @@ afterEach(async () => {
 });
 
 async function start(providers: unknown[]): Promise<TestingModule> {
-  app = await Test.createTestingModule({ imports: [MqkitModule.forRoot({ transport: memoryTransport({ broker }), profile: 'fast' })], providers: providers as never[] }).compile();
+  app = await Test.createTestingModule({
+    imports: [MqkitModule.forRoot({ transport: memoryTransport({ broker }), profile: 'fast' })],
+    providers: providers as never[],
+  }).compile();
   app.useLogger(false);
   await app.init();
   return app;
@@ -46,11 +56,18 @@ describe('parameter decorators and pipes on @Consumer methods', () => {
     @Injectable()
     class Orders {
       @Consumer(consumerOptions(group, topic, { maxReconsumeTimes: 2 }))
-      handle(@MqPayload(new ValidationPipe({ transform: true })) order: OrderDto, @MqMessage() message: Message, @MqConsumeContext() ctx: ConsumeContext): void {
+      handle(
+        @MqPayload(new ValidationPipe({ transform: true })) order: OrderDto,
+        @MqMessage() message: Message,
+        @MqConsumeContext() ctx: ConsumeContext,
+      ): void {
         received.push({ order, msgId: message.msgId, group: ctx.group });
       }
     }
-    await produce(broker, topic, [{ id: 0, item: 'bad' }, { id: 5, item: 'book' }]);
+    await produce(broker, topic, [
+      { id: 0, item: 'bad' },
+      { id: 5, item: 'book' },
+    ]);
     await start([Orders]);
     await waitFor(() => broker.messages(`%DLQ%${group}`).length === 1, { timeoutMs: 15_000 });
     const dead = broker.messages(`%DLQ%${group}`)[0]!;
@@ -73,7 +90,11 @@ describe('parameter decorators and pipes on @Consumer methods', () => {
     @Injectable()
     class Quantities {
       @Consumer(consumerOptions(group, topic))
-      handle(@MqPayload('qty', ParseIntPipe) qty: number, @Payload('note') note: unknown, @Ctx() ctx: ConsumeContext): void {
+      handle(
+        @MqPayload('qty', ParseIntPipe) qty: number,
+        @Payload('note') note: unknown,
+        @Ctx() ctx: ConsumeContext,
+      ): void {
         seen.push([qty, note, ctx.group]);
       }
     }

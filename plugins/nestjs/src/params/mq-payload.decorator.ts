@@ -19,7 +19,10 @@ import { paramDecorator, splitDataAndPipes } from './param-decorator.factory';
 export function MqPayload(): ParameterDecorator;
 export function MqPayload(...pipes: (Type<PipeTransform> | PipeTransform)[]): ParameterDecorator;
 export function MqPayload(property: string, ...pipes: (Type<PipeTransform> | PipeTransform)[]): ParameterDecorator;
-export function MqPayload(propertyOrPipe?: string | Type<PipeTransform> | PipeTransform, ...pipes: (Type<PipeTransform> | PipeTransform)[]): ParameterDecorator {
+export function MqPayload(
+  propertyOrPipe?: string | Type<PipeTransform> | PipeTransform,
+  ...pipes: (Type<PipeTransform> | PipeTransform)[]
+): ParameterDecorator {
   const [data, all] = splitDataAndPipes(propertyOrPipe, pipes);
   return paramDecorator(MqkitParamtype.PAYLOAD, data, all);
 }

@@ -27,6 +27,7 @@ export class MqkitParamsFactory implements ParamsFactory {
 }
 
 function pick(payload: unknown, property: ParamData): unknown {
-  if (payload === null || typeof payload !== 'object' || (typeof property !== 'string' && typeof property !== 'number')) return undefined;
+  if (payload === null || typeof payload !== 'object' || (typeof property !== 'string' && typeof property !== 'number'))
+    return undefined;
   return (payload as Record<string | number, unknown>)[property];
 }

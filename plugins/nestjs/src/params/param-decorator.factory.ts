@@ -9,17 +9,32 @@ type Pipe = Type<PipeTransform> | PipeTransform;
  * Records one handler parameter the way Nest's built-in parameter decorators do (`"<type>:<index>"` entries on the
  * method's class under ROUTE_ARGS_METADATA): a decorator only records metadata (ARCHITECTURE.md §7.3).
  */
-export function paramDecorator(type: MqkitParamtype, data: string | undefined, pipes: readonly Pipe[]): ParameterDecorator {
+export function paramDecorator(
+  type: MqkitParamtype,
+  data: string | undefined,
+  pipes: readonly Pipe[],
+): ParameterDecorator {
   return (target, key, index) => {
-    if (key === undefined) throw new TypeError(`mqkit parameter decorators go on method parameters, not on constructor parameters of ${(target as Function).name}`);
+    if (key === undefined)
+      throw new TypeError(
+        `mqkit parameter decorators go on method parameters, not on constructor parameters of ${(target as Function).name}`,
+      );
     const owner = target.constructor;
     const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, owner, key) as Record<string, unknown> | undefined) ?? {};
-    Reflect.defineMetadata(ROUTE_ARGS_METADATA, { ...args, [`${type}:${index}`]: { index, data, pipes: [...pipes] } }, owner, key);
+    Reflect.defineMetadata(
+      ROUTE_ARGS_METADATA,
+      { ...args, [`${type}:${index}`]: { index, data, pipes: [...pipes] } },
+      owner,
+      key,
+    );
   };
 }
 
 /** Splits `(property?, ...pipes)` as Nest's `@Body()` / `@Payload()` do. */
-export function splitDataAndPipes(propertyOrPipe: string | Pipe | undefined, pipes: readonly Pipe[]): [string | undefined, Pipe[]] {
+export function splitDataAndPipes(
+  propertyOrPipe: string | Pipe | undefined,
+  pipes: readonly Pipe[],
+): [string | undefined, Pipe[]] {
   if (propertyOrPipe === undefined) return [undefined, [...pipes]];
   if (typeof propertyOrPipe === 'string') return [propertyOrPipe, [...pipes]];
   return [undefined, [propertyOrPipe, ...pipes]];

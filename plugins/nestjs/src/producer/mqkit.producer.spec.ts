@@ -45,14 +45,25 @@ describe('MqkitProducer', () => {
     }
     const producerGroup = unique('shop-producer');
     app = await Test.createTestingModule({
-      imports: [MqkitModule.forRoot({ transport: memoryTransport({ broker }), profile: 'fast', producer: { group: producerGroup } })],
+      imports: [
+        MqkitModule.forRoot({
+          transport: memoryTransport({ broker }),
+          profile: 'fast',
+          producer: { group: producerGroup },
+        }),
+      ],
       providers: [Seeder, Billing],
     }).compile();
     app.useLogger(false);
     await app.init();
     await waitFor(() => invoiced.length === 2);
     expect(invoiced.sort()).toEqual(['o1', 'o2']);
-    expect(broker.messages(orders).map((m) => m.properties['KEYS']).sort()).toEqual(['o1', 'o2']);
+    expect(
+      broker
+        .messages(orders)
+        .map((m) => m.properties['KEYS'])
+        .sort(),
+    ).toEqual(['o1', 'o2']);
     const producer = app.get(MqkitProducer);
     await app.close();
     app = undefined;
@@ -61,11 +72,15 @@ describe('MqkitProducer', () => {
 
   it('without producer options, a send fails with an IllegalStateError that says what to configure', async () => {
     broker = fastBroker();
-    app = await Test.createTestingModule({ imports: [MqkitModule.forRoot({ transport: memoryTransport({ broker }), profile: 'fast' })] }).compile();
+    app = await Test.createTestingModule({
+      imports: [MqkitModule.forRoot({ transport: memoryTransport({ broker }), profile: 'fast' })],
+    }).compile();
     app.useLogger(false);
     await app.init();
     const producer = app.get(MqkitProducer);
-    expect(() => producer.send({ topic: 'T', payload: 1 })).toThrow(/pass `producer: \{ group \}` to MqkitModule.forRoot/);
+    expect(() => producer.send({ topic: 'T', payload: 1 })).toThrow(
+      /pass `producer: \{ group \}` to MqkitModule.forRoot/,
+    );
   });
 
   it('stays connected while app.close() drains, so a handler that sends during the drain succeeds', async () => {
@@ -88,7 +103,13 @@ describe('MqkitProducer', () => {
     }
     await produce(broker, orders, [3]);
     app = await Test.createTestingModule({
-      imports: [MqkitModule.forRoot({ transport: memoryTransport({ broker }), profile: 'fast', producer: { group: unique('p') } })],
+      imports: [
+        MqkitModule.forRoot({
+          transport: memoryTransport({ broker }),
+          profile: 'fast',
+          producer: { group: unique('p') },
+        }),
+      ],
       providers: [Auditor],
     }).compile();
     app.useLogger(false);

@@ -1,4 +1,12 @@
-import { IllegalStateError, createProducer, type Message, type OutgoingMessage, type Producer, type RequestOptions, type StandaloneProducer } from '@mqkit/core';
+import {
+  IllegalStateError,
+  createProducer,
+  type Message,
+  type OutgoingMessage,
+  type Producer,
+  type RequestOptions,
+  type StandaloneProducer,
+} from '@mqkit/core';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { MQKIT_MODULE_OPTIONS, type MqkitModuleOptions } from '../module/mqkit-module-options';
 
@@ -27,7 +35,15 @@ export class MqkitProducer implements OnModuleInit, OnApplicationShutdown {
     if (!producer || this.standalone) return;
     // Its own client id: with a fixed instanceName the consumer app and the producer must not share one. The
     // module's plugins are registered here too, as an app's own producer shares the app's (metrics, tracing).
-    this.standalone = await createProducer({ ...producer, transport, profile, clientIp, container, plugins, instanceName: instanceName === undefined ? undefined : `${instanceName}-producer` });
+    this.standalone = await createProducer({
+      ...producer,
+      transport,
+      profile,
+      clientIp,
+      container,
+      plugins,
+      instanceName: instanceName === undefined ? undefined : `${instanceName}-producer`,
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {

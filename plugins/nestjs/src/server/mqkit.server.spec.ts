@@ -17,7 +17,11 @@ afterEach(async () => {
   broker?.close();
 });
 
-async function microservice(controllers: unknown[], providers: unknown[], options: Partial<MqkitServerOptions> & { group: string }): Promise<{ app: INestMicroservice; server: MqkitServer }> {
+async function microservice(
+  controllers: unknown[],
+  providers: unknown[],
+  options: Partial<MqkitServerOptions> & { group: string },
+): Promise<{ app: INestMicroservice; server: MqkitServer }> {
   const started = await mqkitMicroservice(broker, controllers, providers, options);
   app = started.app;
   return started;
@@ -51,7 +55,14 @@ describe('MqkitServer: @EventPattern handlers consume through mqkit', () => {
       @EventPattern<string>(orders)
       charge(@Payload() order: { id: string }, @Ctx() ctx: MqkitContext): void {
         const m = ctx.getMessage();
-        seen.push({ payload: order, topic: ctx.getTopic(), queue: ctx.getQueue(), offset: ctx.getOffset(), reconsumeTimes: ctx.getReconsumeTimes(), msgId: m.msgId });
+        seen.push({
+          payload: order,
+          topic: ctx.getTopic(),
+          queue: ctx.getQueue(),
+          offset: ctx.getOffset(),
+          reconsumeTimes: ctx.getReconsumeTimes(),
+          msgId: m.msgId,
+        });
         expect(ctx.getConsumeContext().group).toBe(group);
         if (order.id === 'poison') throw new Error('cannot charge');
         this.ledger.charged.push(order.id);
@@ -62,8 +73,20 @@ describe('MqkitServer: @EventPattern handlers consume through mqkit', () => {
       }
     }
     await produce(broker, orders, [{ id: 'a' }, { id: 'poison' }, { id: 'b' }]);
-    await produce(broker, refunds, [{ id: 'r1', kind: 'full' }, { id: 'r2', kind: 'partial' }, { id: 'r3', kind: 'full' }], (p) => (p as { kind: string }).kind);
-    const { app: ms } = await microservice([Billing], [Ledger], { group, consumer: { consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', maxReconsumeTimes: 1 } });
+    await produce(
+      broker,
+      refunds,
+      [
+        { id: 'r1', kind: 'full' },
+        { id: 'r2', kind: 'partial' },
+        { id: 'r3', kind: 'full' },
+      ],
+      (p) => (p as { kind: string }).kind,
+    );
+    const { app: ms } = await microservice([Billing], [Ledger], {
+      group,
+      consumer: { consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', maxReconsumeTimes: 1 },
+    });
     await ms.listen();
     await waitFor(() => broker.messages(`%DLQ%${group}`).length === 1, { timeoutMs: 15_000 });
     await waitFor(() => refunded.length === 2);
@@ -98,7 +121,12 @@ describe('MqkitServer: @EventPattern handlers consume through mqkit', () => {
     expect(error).toBeInstanceOf(ConfigurationError);
     expect((error as ConfigurationError).issues).toEqual([
       expect.objectContaining({ source: "@EventPattern('events')", option: 'batch', value: true }),
-      expect.objectContaining({ source: "@MessagePattern('sum')", option: 'batch', value: true, allowed: expect.stringMatching(/a reply answers one request message/) }),
+      expect.objectContaining({
+        source: "@MessagePattern('sum')",
+        option: 'batch',
+        value: true,
+        allowed: expect.stringMatching(/a reply answers one request message/),
+      }),
     ]);
   });
 

@@ -53,7 +53,10 @@ export type MqkitServerStatus = 'connecting' | 'connected' | 'disconnected';
  * }
  * ```
  */
-export class MqkitServer extends Server<Record<string, Function>, MqkitServerStatus> implements CustomTransportStrategy {
+export class MqkitServer
+  extends Server<Record<string, Function>, MqkitServerStatus>
+  implements CustomTransportStrategy
+{
   override readonly transportId = MQKIT_TRANSPORT;
   /** Handler failures must reach the consumer (retry, DLQ), not only Nest's log. */
   override readonly propagatesEventHandlerErrors = true;
@@ -104,7 +107,10 @@ export class MqkitServer extends Server<Record<string, Function>, MqkitServerSta
     if (!app) return undefined;
     const report = await app.stop({ timeoutMs: this.options.stopTimeoutMs ?? 30_000 });
     this._status$.next('disconnected');
-    if (!report.drained) this.logger.warn?.(`mqkit server stopped without draining in ${report.elapsedMs} ms: unfinished messages will be redelivered`);
+    if (!report.drained)
+      this.logger.warn?.(
+        `mqkit server stopped without draining in ${report.elapsedMs} ms: unfinished messages will be redelivered`,
+      );
     return report;
   }
 
@@ -120,9 +126,17 @@ export class MqkitServer extends Server<Record<string, Function>, MqkitServerSta
         continue;
       }
       // The decorator decides whether a subscription replies, never an option spread in from `consumer` or extras.
-      const options = { ...this.options.consumer, ...extras, group: extras.group ?? this.options.group, topic: pattern, reply };
+      const options = {
+        ...this.options.consumer,
+        ...extras,
+        group: extras.group ?? this.options.group,
+        topic: pattern,
+        reply,
+      };
       const codec = reply ? (options.codec ?? jsonCodec) : undefined;
-      const target = { handle: (message: Message, ctx: ConsumeContext) => this.dispatch(source, handler, message, ctx, codec) };
+      const target = {
+        handle: (message: Message, ctx: ConsumeContext) => this.dispatch(source, handler, message, ctx, codec),
+      };
       declarations.push({ options, handler: { className: source, method: 'handle', resolve: () => target } });
     }
     if (issues.length > 0) throw new ConfigurationError(issues);
@@ -135,7 +149,13 @@ export class MqkitServer extends Server<Record<string, Function>, MqkitServerSta
    * With a reply codec (a `@MessagePattern`) it resolves with the reply; an event handler's result is dropped, as
    * core would read it as a consume status.
    */
-  private dispatch(source: string, handler: MessageHandler, message: Message, ctx: ConsumeContext, replyCodec: Codec | undefined): Promise<unknown> {
+  private dispatch(
+    source: string,
+    handler: MessageHandler,
+    message: Message,
+    ctx: ConsumeContext,
+    replyCodec: Codec | undefined,
+  ): Promise<unknown> {
     const context = new MqkitContext([message, ctx]);
     return new Promise<unknown>((resolve, reject) => {
       const run = this.runWithProcessingHooks(context, async (runEndHook) => {
@@ -144,7 +164,8 @@ export class MqkitServer extends Server<Record<string, Function>, MqkitServerSta
           // One request has one reply: of a stream, the last value answers (Nest's own servers send each value as
           // a response packet; a RocketMQ reply cannot be followed by another).
           let value = result;
-          if (isObservable(result)) value = await lastValueFrom(result.pipe(finalize(runEndHook)), { defaultValue: undefined });
+          if (isObservable(result))
+            value = await lastValueFrom(result.pipe(finalize(runEndHook)), { defaultValue: undefined });
           else runEndHook();
           resolve(replyCodec ? replyBody(value, replyCodec) : undefined);
         } catch (error) {
@@ -158,7 +179,8 @@ export class MqkitServer extends Server<Record<string, Function>, MqkitServerSta
   }
 }
 
-const NO_BATCH_EVENT = 'no batch on @EventPattern handlers (one message per call); use @Consumer({ batch: true }) with MqkitModule';
+const NO_BATCH_EVENT =
+  'no batch on @EventPattern handlers (one message per call); use @Consumer({ batch: true }) with MqkitModule';
 const NO_BATCH_REPLY = 'no batch on @MessagePattern handlers: a reply answers one request message';
 
 /**

@@ -10,8 +10,13 @@ export interface RedisAuth {
  * One command on a fresh, non-retrying connection to 127.0.0.1:port (with a password when given) (the harness's probes: PING, INFO,
  * CLUSTER INFO). Rejects at once when nothing listens; never leaves a reconnecting client behind.
  */
-export async function redisCall(target: number | ({ readonly port: number } & RedisAuth), command: string, ...args: (string | number)[]): Promise<unknown> {
-  const { port, password, tls } = typeof target === 'number' ? { port: target, password: undefined, tls: undefined } : target;
+export async function redisCall(
+  target: number | ({ readonly port: number } & RedisAuth),
+  command: string,
+  ...args: (string | number)[]
+): Promise<unknown> {
+  const { port, password, tls } =
+    typeof target === 'number' ? { port: target, password: undefined, tls: undefined } : target;
   const client = new Redis({
     host: '127.0.0.1',
     port,
@@ -35,7 +40,10 @@ export async function redisCall(target: number | ({ readonly port: number } & Re
 }
 
 /** `INFO <section>` parsed into name → value lines (`cmdstat_evalsha` → `calls=3,usec=...`). */
-export async function redisInfo(target: number | ({ readonly port: number } & RedisAuth), section: string): Promise<Map<string, string>> {
+export async function redisInfo(
+  target: number | ({ readonly port: number } & RedisAuth),
+  section: string,
+): Promise<Map<string, string>> {
   const text = String(await redisCall(target, 'INFO', section));
   const out = new Map<string, string>();
   for (const line of text.split('\r\n')) {

@@ -29,7 +29,8 @@ export interface RedisClusterHandle {
  */
 export async function startRedisCluster(options: StartRedisClusterOptions = {}): Promise<RedisClusterHandle> {
   const masters = options.masters ?? 3;
-  if (!Number.isInteger(masters) || masters < 3) throw new Error(`startRedisCluster: masters = ${masters}; redis-cli needs at least 3`);
+  if (!Number.isInteger(masters) || masters < 3)
+    throw new Error(`startRedisCluster: masters = ${masters}; redis-cli needs at least 3`);
   const root = mkdtempSync(join(tmpdir(), 'mqkit-redis-cluster-'));
   const started: Array<{ port: number; process: RedisProcess }> = [];
   const stop = async (): Promise<void> => {
@@ -42,7 +43,16 @@ export async function startRedisCluster(options: StartRedisClusterOptions = {}):
       mkdirSync(dir);
       // The bus port is normally port + 10000, which may be taken or past 65535; give it its own free port.
       const [port, busPort] = [await freePort(), await freePort()];
-      const args = ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-port', String(busPort), '--cluster-node-timeout', '3000'];
+      const args = [
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        'nodes.conf',
+        '--cluster-port',
+        String(busPort),
+        '--cluster-node-timeout',
+        '3000',
+      ];
       started.push({ port, process: await spawnRedis(port, dir, args) });
     }
     await createCluster(started.map((n) => n.port));
@@ -64,12 +74,21 @@ export async function startRedisCluster(options: StartRedisClusterOptions = {}):
 }
 
 async function createCluster(ports: readonly number[]): Promise<void> {
-  const args = ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'];
+  const args = [
+    '--cluster',
+    'create',
+    ...ports.map((p) => `127.0.0.1:${p}`),
+    '--cluster-replicas',
+    '0',
+    '--cluster-yes',
+  ];
   try {
     await run('redis-cli', args, { timeout: 30_000 });
   } catch (error) {
     const e = error as NodeJS.ErrnoException & { stdout?: string; stderr?: string };
     if (e.code === 'ENOENT') throw new Error(`redis-cli was not found on PATH: ${REDIS_INSTALL_HINT}`);
-    throw new Error(`redis-cli --cluster create failed: ${(e.stderr || e.stdout || e.message).trim().split('\n').slice(-3).join(' | ')}`);
+    throw new Error(
+      `redis-cli --cluster create failed: ${(e.stderr || e.stdout || e.message).trim().split('\n').slice(-3).join(' | ')}`,
+    );
   }
 }

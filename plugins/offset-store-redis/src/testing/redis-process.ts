@@ -5,7 +5,8 @@ import { waitFor } from '@mqkit/core/testing';
 import { redisCall, type RedisAuth } from './redis-call';
 
 /** What to install when redis-server is missing; the same words in every harness error. */
-export const REDIS_INSTALL_HINT = 'install Redis (Debian/Ubuntu: `apt-get install -y redis-server`; macOS: `brew install redis`) or set REDIS_URL to a server to use';
+export const REDIS_INSTALL_HINT =
+  'install Redis (Debian/Ubuntu: `apt-get install -y redis-server`; macOS: `brew install redis`) or set REDIS_URL to a server to use';
 
 const live = new Set<ChildProcess>();
 let exitHookInstalled = false;
@@ -34,12 +35,32 @@ export interface RedisProcess {
  * here rather than left behind by a timed-out hook. Fails with REDIS_INSTALL_HINT when the binary is missing, and
  * with the log's tail when the server exits during start (a port taken meanwhile, a bad option).
  */
-export async function spawnRedis(port: number, dir: string, extraArgs: readonly string[] = [], auth: RedisAuth = {}): Promise<RedisProcess> {
+export async function spawnRedis(
+  port: number,
+  dir: string,
+  extraArgs: readonly string[] = [],
+  auth: RedisAuth = {},
+): Promise<RedisProcess> {
   installExitHook();
   const logFile = join(dir, 'redis.log');
   // A TLS server listens on its TLS port only.
   const ports = auth.tls ? ['--port', '0', '--tls-port', String(port)] : ['--port', String(port)];
-  const args = [...ports, '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--daemonize', 'no', '--logfile', logFile, ...extraArgs];
+  const args = [
+    ...ports,
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--appendonly',
+    'yes',
+    '--save',
+    '',
+    '--daemonize',
+    'no',
+    '--logfile',
+    logFile,
+    ...extraArgs,
+  ];
   const child = spawn('redis-server', args, { stdio: 'ignore' });
   live.add(child);
   let exitedEarly: Error | undefined;
@@ -52,7 +73,9 @@ export async function spawnRedis(port: number, dir: string, extraArgs: readonly 
     child.once('error', (error: NodeJS.ErrnoException) => {
       live.delete(child);
       exitedEarly =
-        error.code === 'ENOENT' ? new Error(`redis-server was not found on PATH: ${REDIS_INSTALL_HINT}`) : new Error(`cannot start redis-server: ${error.message}`);
+        error.code === 'ENOENT'
+          ? new Error(`redis-server was not found on PATH: ${REDIS_INSTALL_HINT}`)
+          : new Error(`cannot start redis-server: ${error.message}`);
       resolve();
     });
   });

@@ -45,13 +45,21 @@ describe('startRedisServer', () => {
 
   it('says what to install when redis-server is not on PATH', async () => {
     process.env['PATH'] = '/nonexistent';
-    await expect(startRedisServer({ useRedisUrl: false })).rejects.toThrow(/redis-server was not found on PATH.*apt-get install -y redis-server/);
+    await expect(startRedisServer({ useRedisUrl: false })).rejects.toThrow(
+      /redis-server was not found on PATH.*apt-get install -y redis-server/,
+    );
   });
 
   it('uses REDIS_URL when set, and refuses to restart a server it did not start', async () => {
     process.env['REDIS_URL'] = 'redis://10.1.2.3:6390';
     const redis = await startRedisServer();
-    expect(redis).toMatchObject({ external: true, url: 'redis://10.1.2.3:6390', host: '10.1.2.3', port: 6390, pid: undefined });
+    expect(redis).toMatchObject({
+      external: true,
+      url: 'redis://10.1.2.3:6390',
+      host: '10.1.2.3',
+      port: 6390,
+      pid: undefined,
+    });
     await expect(redis.restart()).rejects.toThrow(/useRedisUrl: false/);
     await redis.stop();
   });

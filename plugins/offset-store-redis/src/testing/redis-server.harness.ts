@@ -54,16 +54,27 @@ export interface RedisServerHandle {
  */
 export async function startRedisServer(options: StartRedisServerOptions = {}): Promise<RedisServerHandle> {
   const fromEnv = process.env['REDIS_URL'];
-  if (fromEnv && options.useRedisUrl !== false && options.port === undefined && options.dir === undefined) return externalServer(fromEnv);
+  if (fromEnv && options.useRedisUrl !== false && options.port === undefined && options.dir === undefined)
+    return externalServer(fromEnv);
   const ownDir = options.dir === undefined;
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'mqkit-redis-'));
   const auth = { password: options.password, tls: options.tls && { ca: options.tls.cert } };
-  const args = [...(options.password === undefined ? [] : ['--requirepass', options.password]), ...(options.args ?? [])];
+  const args = [
+    ...(options.password === undefined ? [] : ['--requirepass', options.password]),
+    ...(options.args ?? []),
+  ];
   if (options.tls) {
     // redis-server reads certificates from files: keep them next to its data.
     writeFileSync(join(dir, 'tls-cert.pem'), options.tls.cert);
     writeFileSync(join(dir, 'tls-key.pem'), options.tls.key, { mode: 0o600 });
-    args.push('--tls-cert-file', join(dir, 'tls-cert.pem'), '--tls-key-file', join(dir, 'tls-key.pem'), '--tls-auth-clients', 'no');
+    args.push(
+      '--tls-cert-file',
+      join(dir, 'tls-cert.pem'),
+      '--tls-key-file',
+      join(dir, 'tls-key.pem'),
+      '--tls-auth-clients',
+      'no',
+    );
   }
   let port = options.port ?? (await freePort());
   let server: RedisProcess | undefined;
@@ -119,7 +130,9 @@ export async function startRedisServer(options: StartRedisServerOptions = {}): P
 function externalServer(url: string): RedisServerHandle {
   const parsed = new URL(url);
   const cannot = (what: string) => async () => {
-    throw new Error(`cannot ${what} the Redis server at REDIS_URL (${parsed.host}): the harness only controls servers it started; pass { useRedisUrl: false }`);
+    throw new Error(
+      `cannot ${what} the Redis server at REDIS_URL (${parsed.host}): the harness only controls servers it started; pass { useRedisUrl: false }`,
+    );
   };
   return {
     url,

@@ -50,16 +50,28 @@ export class EmbeddedClusterAdmin implements ClusterAdmin {
   async consumeStats(group: string): Promise<readonly QueueConsumeStats[]> {
     const { store } = this.state;
     const offsets = this.state.offsetsOf(group) ?? new Map<string, number>();
-    const subscribed = new Set(this.state.groups.members(group).flatMap((m) => m.registration.subscriptions.map((s) => s.topic)));
+    const subscribed = new Set(
+      this.state.groups.members(group).flatMap((m) => m.registration.subscriptions.map((s) => s.topic)),
+    );
     const rows: QueueConsumeStats[] = [];
     for (const broker of this.upBrokers()) {
-      const topics = new Set([...offsets.keys()].map((key) => key.split('\u0000')).filter(([, b]) => b === broker).map(([topic]) => topic!));
+      const topics = new Set(
+        [...offsets.keys()]
+          .map((key) => key.split('\u0000'))
+          .filter(([, b]) => b === broker)
+          .map(([topic]) => topic!),
+      );
       for (const topic of topics) {
         if (subscribed.size > 0 && !subscribed.has(topic)) continue;
         for (const mq of store.queues(topic).filter((q) => q.brokerName === broker)) {
           const consumerOffset = Math.max(0, offsets.get(`${topic}\u0000${broker}\u0000${mq.queueId}`) ?? 0);
           const queue = store.requireQueue(mq);
-          rows.push({ mq, brokerOffset: queue.maxOffset, consumerOffset, lastTimestamp: queue.messages[consumerOffset - 1]?.storeTimestamp ?? 0 });
+          rows.push({
+            mq,
+            brokerOffset: queue.maxOffset,
+            consumerOffset,
+            lastTimestamp: queue.messages[consumerOffset - 1]?.storeTimestamp ?? 0,
+          });
         }
       }
     }
@@ -70,7 +82,12 @@ export class EmbeddedClusterAdmin implements ClusterAdmin {
     const queues = this.routed(topic);
     return queues.map((mq) => {
       const queue = this.state.store.requireQueue(mq);
-      return { mq, minOffset: queue.minOffset, maxOffset: queue.maxOffset, lastUpdateTimestamp: queue.messages[queue.maxOffset - 1]?.storeTimestamp ?? 0 };
+      return {
+        mq,
+        minOffset: queue.minOffset,
+        maxOffset: queue.maxOffset,
+        lastUpdateTimestamp: queue.messages[queue.maxOffset - 1]?.storeTimestamp ?? 0,
+      };
     });
   }
 
@@ -80,10 +97,16 @@ export class EmbeddedClusterAdmin implements ClusterAdmin {
     const newest = members[0];
     if (!newest) return undefined;
     const subscriptions = new Map<string, SubscriptionData>();
-    for (const m of members) for (const s of m.registration.subscriptions) if (!subscriptions.has(s.topic)) subscriptions.set(s.topic, s);
+    for (const m of members)
+      for (const s of m.registration.subscriptions) if (!subscriptions.has(s.topic)) subscriptions.set(s.topic, s);
     return {
       // No sockets here: the address is the client's IP, port 0, as the embedded broker stores born hosts.
-      connections: members.map((m) => ({ clientId: m.clientId, clientAddr: `${m.clientId.split('@')[0]}:0`, language: 'NODE_JS', version: 0 })),
+      connections: members.map((m) => ({
+        clientId: m.clientId,
+        clientAddr: `${m.clientId.split('@')[0]}:0`,
+        language: 'NODE_JS',
+        version: 0,
+      })),
       consumeType: newest.registration.consumeType ?? 'CONSUME_PASSIVELY',
       messageModel: newest.registration.messageModel,
       consumeFromWhere: newest.registration.consumeFromWhere,
@@ -95,7 +118,8 @@ export class EmbeddedClusterAdmin implements ClusterAdmin {
   async ownedQueues(group: string, clientId: string): Promise<readonly MessageQueue[]> {
     const member = this.state.groups.members(group).some((m) => m.clientId === clientId);
     const answer = this.state.runningInfo(clientId, group);
-    if (!member || !answer.connected) throw new BrokerError(`The Consumer <${group}> <${clientId}> not online`, { responseCode: 1, retriable: false });
+    if (!member || !answer.connected)
+      throw new BrokerError(`The Consumer <${group}> <${clientId}> not online`, { responseCode: 1, retriable: false });
     return isConsumerStatus(answer.status) ? answer.status.queues.map((q) => q.mq) : [];
   }
 
@@ -103,7 +127,9 @@ export class EmbeddedClusterAdmin implements ClusterAdmin {
   async queryMessages(query: MessageQuery): Promise<readonly MessageRecord[]> {
     const brokers = new Set(this.routed(query.topic).map((mq) => mq.brokerName));
     const limit = query.uniqueKey ? UNIQ_KEY_HITS : Math.min(query.maxNum, MAX_HITS);
-    const hits = this.state.store.index.lookup(query.topic, query.key).filter((m) => m.storeTimestamp >= query.beginTimestamp && m.storeTimestamp <= query.endTimestamp);
+    const hits = this.state.store.index
+      .lookup(query.topic, query.key)
+      .filter((m) => m.storeTimestamp >= query.beginTimestamp && m.storeTimestamp <= query.endTimestamp);
     return [...brokers].flatMap((broker) => hits.filter((m) => m.brokerName === broker).slice(-limit));
   }
 
@@ -111,7 +137,9 @@ export class EmbeddedClusterAdmin implements ClusterAdmin {
   async viewMessage(offsetMsgId: string): Promise<MessageRecord | undefined> {
     if (!/^[0-9A-Fa-f]{32}$/.test(offsetMsgId)) return undefined;
     const id = offsetMsgId.toUpperCase();
-    const broker = this.state.brokerNames.find((b) => offsetMsgIdOf(this.state.store.storeHost(b), 0).slice(0, 16) === id.slice(0, 16));
+    const broker = this.state.brokerNames.find(
+      (b) => offsetMsgIdOf(this.state.store.storeHost(b), 0).slice(0, 16) === id.slice(0, 16),
+    );
     if (broker === undefined) return undefined;
     this.state.outages.assertUp(broker);
     const offset = Number.parseInt(id.slice(16), 16);
@@ -122,7 +150,12 @@ export class EmbeddedClusterAdmin implements ClusterAdmin {
     const up = this.upBrokers();
     const targets = brokers ?? up;
     if (targets.some((b) => !up.includes(b))) {
-      throw new ConfigurationError({ source: 'createSubscriptionGroup', option: 'brokers', value: brokers, allowed: `brokers of the embedded cluster that are up (${up.join(', ')})` });
+      throw new ConfigurationError({
+        source: 'createSubscriptionGroup',
+        option: 'brokers',
+        value: brokers,
+        allowed: `brokers of the embedded cluster that are up (${up.join(', ')})`,
+      });
     }
     for (const broker of targets) {
       let table = this.subscriptionGroups.get(broker);
@@ -151,7 +184,11 @@ export class EmbeddedClusterAdmin implements ClusterAdmin {
   /** The topic's queues on brokers that are up, or the name server's TOPIC_NOT_EXIST. */
   private routed(topic: string): MessageQueue[] {
     const queues = this.state.outages.routed(this.state.store.queues(topic));
-    if (queues.length === 0) throw new BrokerError(`No topic route info in name server for the topic: ${topic}`, { responseCode: 17, kind: 'topic-not-found' });
+    if (queues.length === 0)
+      throw new BrokerError(`No topic route info in name server for the topic: ${topic}`, {
+        responseCode: 17,
+        kind: 'topic-not-found',
+      });
     return queues;
   }
 }

@@ -61,8 +61,12 @@ export class GroupRegistry {
   }
 
   /** The group's members with their last registration, most recently heard from first. */
-  members(group: string): Array<{ readonly clientId: string; readonly registration: ConsumerRegistration; readonly lastSeen: number }> {
-    return [...(this.groups.get(group) ?? [])].map(([clientId, m]) => ({ clientId, registration: m.registration, lastSeen: m.lastSeen })).sort((a, b) => b.lastSeen - a.lastSeen);
+  members(
+    group: string,
+  ): Array<{ readonly clientId: string; readonly registration: ConsumerRegistration; readonly lastSeen: number }> {
+    return [...(this.groups.get(group) ?? [])]
+      .map(([clientId, m]) => ({ clientId, registration: m.registration, lastSeen: m.lastSeen }))
+      .sort((a, b) => b.lastSeen - a.lastSeen);
   }
 
   groupsOf(clientId: string): string[] {
@@ -71,5 +75,8 @@ export class GroupRegistry {
 }
 
 function subscriptionsSignature(r: ConsumerRegistration): string {
-  return `${r.messageModel}|${r.subscriptions.map((s) => `${s.topic}:${s.expression}`).sort().join(',')}`;
+  return `${r.messageModel}|${r.subscriptions
+    .map((s) => `${s.topic}:${s.expression}`)
+    .sort()
+    .join(',')}`;
 }

@@ -7,7 +7,11 @@ export interface TransactionSettings {
   readonly transactionCheckMax: number;
 }
 
-export const DEFAULT_TRANSACTION_SETTINGS: TransactionSettings = { transactionTimeOutMs: 6_000, transactionCheckIntervalMs: 30_000, transactionCheckMax: 15 };
+export const DEFAULT_TRANSACTION_SETTINGS: TransactionSettings = {
+  transactionTimeOutMs: 6_000,
+  transactionCheckIntervalMs: 30_000,
+  transactionCheckMax: 15,
+};
 
 export interface HalfMessage {
   readonly id: string;

@@ -39,7 +39,8 @@ export class LockTable {
 
   /** A broker restart: the locks of its queues are gone (RocketMQ keeps them in memory only). */
   forgetBroker(brokerName: string): void {
-    for (const table of this.groups.values()) for (const key of [...table.keys()]) if (key.split('\u0000')[1] === brokerName) table.delete(key);
+    for (const table of this.groups.values())
+      for (const key of [...table.keys()]) if (key.split('\u0000')[1] === brokerName) table.delete(key);
   }
 
   /** The holder of a queue's lock, if it has not expired. */
@@ -50,7 +51,8 @@ export class LockTable {
 
   /** True when the client holds any unexpired lock of the group (RocketMQ then dead-letters its retries at once). */
   holdsAny(group: string, clientId: string, now = Date.now()): boolean {
-    for (const entry of this.groups.get(group)?.values() ?? []) if (entry.clientId === clientId && now - entry.lastUpdate <= this.expiryMs) return true;
+    for (const entry of this.groups.get(group)?.values() ?? [])
+      if (entry.clientId === clientId && now - entry.lastUpdate <= this.expiryMs) return true;
     return false;
   }
 

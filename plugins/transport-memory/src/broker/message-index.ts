@@ -17,7 +17,9 @@ export class MessageIndex {
 
   /** Messages of the topic whose KEYS hold `key`, or whose UNIQ_KEY is `key`, oldest first per queue. */
   lookup(topic: string, key: string): readonly StoredMessage[] {
-    return this.stored.messages(topic).filter((m) => m.properties['UNIQ_KEY'] === key || (m.properties['KEYS'] ?? '').split(' ').includes(key));
+    return this.stored
+      .messages(topic)
+      .filter((m) => m.properties['UNIQ_KEY'] === key || (m.properties['KEYS'] ?? '').split(' ').includes(key));
   }
 
   /** The message a broker stored at this commit-log offset. */

@@ -17,7 +17,12 @@ function abortError(): Error {
  * OFFSET_ILLEGAL out of range, and at the end of the queue a long poll held until a message arrives, the hold
  * expires (NO_NEW_MSG) or the signal aborts. Answers on a later turn of the event loop, as a network reply would.
  */
-export function pullFrom(queue: ConsumeQueue, request: PullRequest, signal?: AbortSignal, brokerAlive?: AbortSignal): Promise<PullResult> {
+export function pullFrom(
+  queue: ConsumeQueue,
+  request: PullRequest,
+  signal?: AbortSignal,
+  brokerAlive?: AbortSignal,
+): Promise<PullResult> {
   const immediate = readQueue(queue, request);
   // Resolving in a microtask would let a consumer with a backlog run pull after pull without ever yielding to
   // timers and I/O.
@@ -55,11 +60,14 @@ function readQueue(queue: ConsumeQueue, request: PullRequest): PullResult | unde
   const max = queue.maxOffset;
   const min = queue.minOffset;
   if (max === 0) {
-    if (offset !== 0) return { status: PullStatus.OFFSET_ILLEGAL, nextBeginOffset: 0, minOffset: min, maxOffset: max, messages: [] };
+    if (offset !== 0)
+      return { status: PullStatus.OFFSET_ILLEGAL, nextBeginOffset: 0, minOffset: min, maxOffset: max, messages: [] };
     return undefined;
   }
-  if (offset < min) return { status: PullStatus.OFFSET_ILLEGAL, nextBeginOffset: min, minOffset: min, maxOffset: max, messages: [] };
-  if (offset > max) return { status: PullStatus.OFFSET_ILLEGAL, nextBeginOffset: max, minOffset: min, maxOffset: max, messages: [] };
+  if (offset < min)
+    return { status: PullStatus.OFFSET_ILLEGAL, nextBeginOffset: min, minOffset: min, maxOffset: max, messages: [] };
+  if (offset > max)
+    return { status: PullStatus.OFFSET_ILLEGAL, nextBeginOffset: max, minOffset: min, maxOffset: max, messages: [] };
   if (offset === max) return undefined;
   const matches = messageFilter(request.subscription);
   if (!matches) return readRange(queue, request, min, max);
@@ -75,7 +83,8 @@ function readQueue(queue: ConsumeQueue, request: PullRequest): PullResult | unde
     messages.push(m);
     bytes += size;
   }
-  if (messages.length === 0) return { status: PullStatus.NO_MATCHED_MSG, nextBeginOffset: next, minOffset: min, maxOffset: max, messages };
+  if (messages.length === 0)
+    return { status: PullStatus.NO_MATCHED_MSG, nextBeginOffset: next, minOffset: min, maxOffset: max, messages };
   return { status: PullStatus.FOUND, nextBeginOffset: next, minOffset: min, maxOffset: max, messages };
 }
 
@@ -91,9 +100,21 @@ function readRange(queue: ConsumeQueue, request: PullRequest, min: number, max: 
     bytes += size;
     end++;
   }
-  return { status: PullStatus.FOUND, nextBeginOffset: end, minOffset: min, maxOffset: max, messages: queue.messages.slice(offset, end) };
+  return {
+    status: PullStatus.FOUND,
+    nextBeginOffset: end,
+    minOffset: min,
+    maxOffset: max,
+    messages: queue.messages.slice(offset, end),
+  };
 }
 
 function noNewMessage(queue: ConsumeQueue, offset: number): PullResult {
-  return { status: PullStatus.NO_NEW_MSG, nextBeginOffset: offset, minOffset: queue.minOffset, maxOffset: queue.maxOffset, messages: [] };
+  return {
+    status: PullStatus.NO_NEW_MSG,
+    nextBeginOffset: offset,
+    minOffset: queue.minOffset,
+    maxOffset: queue.maxOffset,
+    messages: [],
+  };
 }

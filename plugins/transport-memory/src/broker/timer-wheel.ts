@@ -26,11 +26,14 @@ export class TimerWheel {
 
   /** Node's timers may fire a millisecond before Date.now() reaches the due time: never deliver early. */
   private arm(at: number, deliver: () => void): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      if (Date.now() < at) this.arm(at, deliver);
-      else deliver();
-    }, Math.max(0, at - Date.now()));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        if (Date.now() < at) this.arm(at, deliver);
+        else deliver();
+      },
+      Math.max(0, at - Date.now()),
+    );
     timer.unref();
     this.timers.add(timer);
   }

@@ -33,7 +33,8 @@ export class TopicStore {
     if (!NAME_PATTERN.test(topic) || topic.length > (isRetryTopic(topic) || topic.startsWith('%DLQ%') ? 255 : 127)) {
       throw new BrokerError(`topic name ${JSON.stringify(topic)} is invalid`, { responseCode: 29 });
     }
-    if (!Number.isInteger(queues) || queues < 1 || queues > 1024) throw new BrokerError(`queue count ${queues} is invalid`, { responseCode: 29 });
+    if (!Number.isInteger(queues) || queues < 1 || queues > 1024)
+      throw new BrokerError(`queue count ${queues} is invalid`, { responseCode: 29 });
     let config = this.topics.get(topic);
     if (!config) this.topics.set(topic, (config = new Map()));
     let changed = false;
@@ -75,7 +76,11 @@ export class TopicStore {
 
   requireQueue(mq: MessageQueue): ConsumeQueue {
     const queue = this.queue(mq);
-    if (!queue) throw new BrokerError(`topic[${mq.topic}] queue ${mq.queueId} on ${mq.brokerName} not exist`, { responseCode: 17, brokerName: mq.brokerName });
+    if (!queue)
+      throw new BrokerError(`topic[${mq.topic}] queue ${mq.queueId} on ${mq.brokerName} not exist`, {
+        responseCode: 17,
+        brokerName: mq.brokerName,
+      });
     return queue;
   }
 
@@ -106,7 +111,12 @@ export class TopicStore {
     return out;
   }
 
-  append(mq: MessageQueue, record: Omit<OutgoingRecord, 'reconsumeTimes' | 'maxReconsumeTimes'>, bornHost: string, reconsumeTimes: number): StoredMessage {
+  append(
+    mq: MessageQueue,
+    record: Omit<OutgoingRecord, 'reconsumeTimes' | 'maxReconsumeTimes'>,
+    bornHost: string,
+    reconsumeTimes: number,
+  ): StoredMessage {
     const queue = this.requireQueue(mq);
     const clo = this.commitLogOffsets.get(mq.brokerName)!;
     const stored = new StoredMessage(

@@ -15,13 +15,20 @@ describe('ACL signing (AclClientRPCHook)', () => {
   });
 
   it('adds AccessKey and Signature computed over every value and the body', () => {
-    const signed = signExtFields({ consumerGroup: 'G', queueId: '0', topic: 'T' }, Buffer.from('body'), { accessKey: 'ak', secretKey: 'sk' });
+    const signed = signExtFields({ consumerGroup: 'G', queueId: '0', topic: 'T' }, Buffer.from('body'), {
+      accessKey: 'ak',
+      secretKey: 'sk',
+    });
     const expected = createHmac('sha1', 'sk').update('akG0Tbody').digest('base64');
     expect(signed).toEqual({ consumerGroup: 'G', queueId: '0', topic: 'T', AccessKey: 'ak', Signature: expected });
   });
 
   it('signs the SecurityToken too when present', () => {
-    const signed = signExtFields({ a: '1' }, Buffer.alloc(0), { accessKey: 'ak', secretKey: 'sk', securityToken: 'tok' });
+    const signed = signExtFields({ a: '1' }, Buffer.alloc(0), {
+      accessKey: 'ak',
+      secretKey: 'sk',
+      securityToken: 'tok',
+    });
     // AccessKey, SecurityToken, a
     expect(signed['Signature']).toBe(createHmac('sha1', 'sk').update('aktok1').digest('base64'));
   });
@@ -34,7 +41,11 @@ describe('ACL signing (AclClientRPCHook)', () => {
       { accessKey: 'myAccessKey', secretKey: 'mySecretKey' },
     );
     expect(one['Signature']).toBe('tuw2YmLxzZ2pjdNjwBtrQFO4Tis=');
-    const two = signExtFields({ a: '1' }, Buffer.alloc(0), { accessKey: 'ak', secretKey: 'sk', securityToken: 'token-1' });
+    const two = signExtFields({ a: '1' }, Buffer.alloc(0), {
+      accessKey: 'ak',
+      secretKey: 'sk',
+      securityToken: 'token-1',
+    });
     expect(two['Signature']).toBe('uzSIWkkq1FZAek1gG1+7heK4wLI=');
   });
 

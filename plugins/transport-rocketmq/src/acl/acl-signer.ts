@@ -59,11 +59,21 @@ export function checkCredentials(credentials: AclCredentials, source: string): v
   for (const option of ['accessKey', 'secretKey'] as const) {
     const value: unknown = credentials[option];
     if (typeof value !== 'string' || value.trim() === '') {
-      throw new ConfigurationError({ source, option: `credentials.${option}`, value: option === 'secretKey' ? '(hidden)' : value, allowed: 'a non-blank string' });
+      throw new ConfigurationError({
+        source,
+        option: `credentials.${option}`,
+        value: option === 'secretKey' ? '(hidden)' : value,
+        allowed: 'a non-blank string',
+      });
     }
   }
   const token: unknown = credentials.securityToken;
   if (token !== undefined && typeof token !== 'string') {
-    throw new ConfigurationError({ source, option: 'credentials.securityToken', value: typeof token, allowed: 'a string or undefined' });
+    throw new ConfigurationError({
+      source,
+      option: 'credentials.securityToken',
+      value: typeof token,
+      allowed: 'a string or undefined',
+    });
   }
 }

@@ -46,7 +46,11 @@ export function parseOffsetTable(bytes: Buffer): Array<{ mq: MessageQueue; offse
   if (!isFastJsonObject(body)) throw new ProtocolError('ResetOffsetBody is not an object');
   for (const [key, value] of fastJsonEntries(body['offsetTable'])) {
     if (!isFastJsonObject(key)) throw new ProtocolError('ResetOffsetBody.offsetTable key is not a MessageQueue');
-    const mq = { topic: asString(key['topic'], 'offsetTable key.topic'), brokerName: asString(key['brokerName'], 'offsetTable key.brokerName'), queueId: asInt(key['queueId'], 'offsetTable key.queueId') };
+    const mq = {
+      topic: asString(key['topic'], 'offsetTable key.topic'),
+      brokerName: asString(key['brokerName'], 'offsetTable key.brokerName'),
+      queueId: asInt(key['queueId'], 'offsetTable key.queueId'),
+    };
     let offset: number;
     if (typeof value === 'bigint') offset = toSafeNumber(value, 'offsetTable offset');
     else if (typeof value === 'number' && Number.isSafeInteger(value)) offset = value;
@@ -57,8 +61,16 @@ export function parseOffsetTable(bytes: Buffer): Array<{ mq: MessageQueue; offse
 }
 
 /** GET_CONSUMER_RUNNING_INFO (307, sync): which group the admin tool asks about. */
-export function parseConsumerRunningInfoRequest(request: RemotingCommand): { readonly group: string; readonly clientId: string; readonly jstackEnable: boolean } {
-  return { group: required(request, 'consumerGroup'), clientId: request.extFields['clientId'] ?? '', jstackEnable: request.extFields['jstackEnable'] === 'true' };
+export function parseConsumerRunningInfoRequest(request: RemotingCommand): {
+  readonly group: string;
+  readonly clientId: string;
+  readonly jstackEnable: boolean;
+} {
+  return {
+    group: required(request, 'consumerGroup'),
+    clientId: request.extFields['clientId'] ?? '',
+    jstackEnable: request.extFields['jstackEnable'] === 'true',
+  };
 }
 
 /**
@@ -66,7 +78,11 @@ export function parseConsumerRunningInfoRequest(request: RemotingCommand): { rea
  * header ConsumeMessageDirectlyResultRequestHeader (consumerGroup, clientId, msgId, brokerName added by the
  * broker); the body is the one stored record, in the commit log's layout.
  */
-export function parseConsumeMessageDirectlyRequest(request: RemotingCommand): { readonly group: string; readonly brokerName: string; readonly record: MessageRecord } {
+export function parseConsumeMessageDirectlyRequest(request: RemotingCommand): {
+  readonly group: string;
+  readonly brokerName: string;
+  readonly record: MessageRecord;
+} {
   const brokerName = request.extFields['brokerName'] ?? '';
   const [record] = decodeMessageRecords(request.body, { brokerName });
   if (!record) throw new ProtocolError('CONSUME_MESSAGE_DIRECTLY has no message in its body');
@@ -75,7 +91,11 @@ export function parseConsumeMessageDirectlyRequest(request: RemotingCommand): { 
 
 /** ConsumeMessageDirectlyResult as fastjson writes it (note RocketMQ's spelling `spentTimeMills`; remark omitted when null). */
 export function consumeMessageDirectlyResultBody(result: DirectConsumeResult): Buffer {
-  const body: Record<string, boolean | number | string> = { autoCommit: true, consumeResult: result.result, order: result.order };
+  const body: Record<string, boolean | number | string> = {
+    autoCommit: true,
+    consumeResult: result.result,
+    order: result.order,
+  };
   if (result.remark !== undefined) body['remark'] = result.remark;
   body['spentTimeMills'] = result.spentTimeMs;
   return Buffer.from(JSON.stringify(body), 'utf8');

@@ -1,5 +1,10 @@
 import { BrokerError, ProtocolError, type BrokerErrorKind, type MessageQueue } from '@mqkit/core';
-import { isFastJsonObject, parseFastJsonBody, type FastJsonObject, type FastJsonValue } from '../protocol/fastjson.parser';
+import {
+  isFastJsonObject,
+  parseFastJsonBody,
+  type FastJsonObject,
+  type FastJsonValue,
+} from '../protocol/fastjson.parser';
 import { parseLong, toSafeNumber } from '../protocol/checked-long';
 import type { RemotingCommand } from '../protocol/remoting-command';
 import { ResponseCode } from '../protocol/remoting-codes';
@@ -22,7 +27,11 @@ export function brokerErrorKind(code: number): BrokerErrorKind {
  * Returns the response when its code is one of `accepted` (default SUCCESS only); otherwise throws a BrokerError
  * carrying the code, the broker's remark and what was asked, with RocketMQ's retry verdict for the code.
  */
-export function expectCode(response: RemotingCommand, what: string, options: { accepted?: readonly number[]; brokerName?: string } = {}): RemotingCommand {
+export function expectCode(
+  response: RemotingCommand,
+  what: string,
+  options: { accepted?: readonly number[]; brokerName?: string } = {},
+): RemotingCommand {
   const accepted = options.accepted ?? [0];
   if (accepted.includes(response.code)) return response;
   throw new BrokerError(`${what} failed: code ${response.code}${response.remark ? ` (${response.remark})` : ''}`, {
@@ -72,14 +81,16 @@ export function asString(value: FastJsonValue | undefined, path: string): string
 
 /** An int32 field, or a ProtocolError naming `path`. */
 export function asInt(value: FastJsonValue | undefined, path: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < -0x80000000 || value > 0x7fffffff) throw new ProtocolError(`${path} is not an int`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < -0x80000000 || value > 0x7fffffff)
+    throw new ProtocolError(`${path} is not an int`);
   return value;
 }
 
 /** An int32 written as decimal text (an extFields value), or a ProtocolError naming `key`. */
 export function asIntText(text: string, key: string): number {
   const n = /^-?\d{1,10}$/.test(text) ? Number(text) : NaN;
-  if (!Number.isInteger(n) || n < -0x80000000 || n > 0x7fffffff) throw new ProtocolError(`${key} = ${JSON.stringify(text.slice(0, 40))} is not an int`);
+  if (!Number.isInteger(n) || n < -0x80000000 || n > 0x7fffffff)
+    throw new ProtocolError(`${key} = ${JSON.stringify(text.slice(0, 40))} is not an int`);
   return n;
 }
 
@@ -93,5 +104,9 @@ export function asLong(value: FastJsonValue | undefined, path: string): number {
 /** A MessageQueue written as JSON (fastjson's map keys in offsetTable, mqTable), or a ProtocolError naming `path`. */
 export function asMessageQueue(value: FastJsonValue | undefined, path: string): MessageQueue {
   const o = asObject(value, path);
-  return { topic: asString(o['topic'], `${path}.topic`), brokerName: asString(o['brokerName'], `${path}.brokerName`), queueId: asInt(o['queueId'], `${path}.queueId`) };
+  return {
+    topic: asString(o['topic'], `${path}.topic`),
+    brokerName: asString(o['brokerName'], `${path}.brokerName`),
+    queueId: asInt(o['queueId'], `${path}.queueId`),
+  };
 }

@@ -26,7 +26,8 @@ export function parseClusterInfo(response: RemotingCommand): BrokerData[] {
     const addrs = new Map<number, string>();
     for (const [key, addr] of fastJsonEntries(o['brokerAddrs'] as FastJsonValue)) {
       const id = typeof key === 'number' ? key : typeof key === 'string' && /^-?\d+$/.test(key) ? Number(key) : NaN;
-      if (!Number.isSafeInteger(id)) throw new ProtocolError(`brokerAddrTable.${String(name)}.brokerAddrs has a non-numeric broker id`);
+      if (!Number.isSafeInteger(id))
+        throw new ProtocolError(`brokerAddrTable.${String(name)}.brokerAddrs has a non-numeric broker id`);
       addrs.set(id, asString(addr, `brokerAddrTable.${String(name)}.brokerAddrs.${id}`));
     }
     const zone = o['zoneName'];

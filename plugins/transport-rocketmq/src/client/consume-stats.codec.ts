@@ -30,7 +30,8 @@ export function parseConsumeStats(response: RemotingCommand, group: string, brok
       brokerOffset: asLong(o['brokerOffset'], `offsetTable[${i}].brokerOffset`),
       consumerOffset: asLong(o['consumerOffset'], `offsetTable[${i}].consumerOffset`),
       // fastjson writes every field of the wrapper, 0 included; an older broker may leave it out.
-      lastTimestamp: o['lastTimestamp'] === undefined ? 0 : asLong(o['lastTimestamp'], `offsetTable[${i}].lastTimestamp`),
+      lastTimestamp:
+        o['lastTimestamp'] === undefined ? 0 : asLong(o['lastTimestamp'], `offsetTable[${i}].lastTimestamp`),
     };
   });
 }

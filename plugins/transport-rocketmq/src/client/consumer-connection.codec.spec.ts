@@ -3,7 +3,8 @@ import { RequestCode } from '../protocol/remoting-codes';
 import { remotingCommand } from '../protocol/remoting-command';
 import { consumerConnectionRequest, parseConsumerConnection } from './consumer-connection.codec';
 
-const answer = (body: string, code = 0, remark?: string) => remotingCommand({ code, opaque: 1, flag: 1, remark, body: Buffer.from(body) });
+const answer = (body: string, code = 0, remark?: string) =>
+  remotingCommand({ code, opaque: 1, flag: 1, remark, body: Buffer.from(body) });
 
 /** A ConsumerConnection as a 5.3.3 broker writes it for a Java member and an mqkit member of one group. */
 const BODY =
@@ -15,7 +16,10 @@ const BODY =
 
 describe('consumer connection codec', () => {
   it('asks for the group by consumerGroup', () => {
-    expect(consumerConnectionRequest('g')).toEqual({ code: RequestCode.GET_CONSUMER_CONNECTION_LIST, extFields: { consumerGroup: 'g' } });
+    expect(consumerConnectionRequest('g')).toEqual({
+      code: RequestCode.GET_CONSUMER_CONNECTION_LIST,
+      extFields: { consumerGroup: 'g' },
+    });
   });
 
   it('reads the members, the group registration and every subscription (sorted by topic)', () => {
@@ -28,8 +32,22 @@ describe('consumer connection codec', () => {
       messageModel: 'CLUSTERING',
       consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
       subscriptions: [
-        { topic: '%RETRY%g', expression: '*', expressionType: 'TAG', tags: new Set(), codes: new Set(), subVersion: 1718000000002 },
-        { topic: 'T', expression: 'TagA || TagB', expressionType: 'TAG', tags: new Set(['TagA', 'TagB']), codes: new Set([2598919, 2598920]), subVersion: 1718000000001 },
+        {
+          topic: '%RETRY%g',
+          expression: '*',
+          expressionType: 'TAG',
+          tags: new Set(),
+          codes: new Set(),
+          subVersion: 1718000000002,
+        },
+        {
+          topic: 'T',
+          expression: 'TagA || TagB',
+          expressionType: 'TAG',
+          tags: new Set(['TagA', 'TagB']),
+          codes: new Set([2598919, 2598920]),
+          subVersion: 1718000000001,
+        },
       ],
     });
   });
@@ -42,9 +60,17 @@ describe('consumer connection codec', () => {
   });
 
   it('CONSUMER_NOT_ONLINE is no member; other refusals are BrokerErrors; unknown enum names are ProtocolErrors', () => {
-    expect(parseConsumerConnection(answer('', 206, 'the consumer group[g] not online'), 'g', 'broker-a')).toBeUndefined();
-    expect(() => parseConsumerConnection(answer('', 16, 'no permission'), 'g', 'broker-a')).toThrowError(expect.objectContaining({ name: 'BrokerError', responseCode: 16, kind: 'no-permission' }));
-    expect(() => parseConsumerConnection(answer(BODY.replace('"CLUSTERING"', '"SHARDING"')), 'g', 'b')).toThrow(/messageModel = "SHARDING" is not one of/);
-    expect(() => parseConsumerConnection(answer(BODY.replace('"version":479', '"version":"479"')), 'g', 'b')).toThrowError(expect.objectContaining({ name: 'ProtocolError' }));
+    expect(
+      parseConsumerConnection(answer('', 206, 'the consumer group[g] not online'), 'g', 'broker-a'),
+    ).toBeUndefined();
+    expect(() => parseConsumerConnection(answer('', 16, 'no permission'), 'g', 'broker-a')).toThrowError(
+      expect.objectContaining({ name: 'BrokerError', responseCode: 16, kind: 'no-permission' }),
+    );
+    expect(() => parseConsumerConnection(answer(BODY.replace('"CLUSTERING"', '"SHARDING"')), 'g', 'b')).toThrow(
+      /messageModel = "SHARDING" is not one of/,
+    );
+    expect(() =>
+      parseConsumerConnection(answer(BODY.replace('"version":479', '"version":"479"')), 'g', 'b'),
+    ).toThrowError(expect.objectContaining({ name: 'ProtocolError' }));
   });
 });

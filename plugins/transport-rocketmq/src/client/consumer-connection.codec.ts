@@ -25,7 +25,11 @@ export function consumerConnectionRequest(group: string): OutgoingRequest {
  * messageModel and consumeFromWhere from its latest heartbeat, and `subscriptionTable` (topic → SubscriptionData).
  * CONSUMER_NOT_ONLINE (the broker has no member of the group) is undefined; other codes are BrokerErrors.
  */
-export function parseConsumerConnection(response: RemotingCommand, group: string, brokerName: string): ConsumerConnections | undefined {
+export function parseConsumerConnection(
+  response: RemotingCommand,
+  group: string,
+  brokerName: string,
+): ConsumerConnections | undefined {
   if (response.code === ResponseCode.CONSUMER_NOT_ONLINE) return undefined;
   expectCode(response, `connections of group ${group}`, { brokerName });
   const body = asObject(jsonBody(response, 'ConsumerConnection'), 'ConsumerConnection');
@@ -35,11 +39,16 @@ export function parseConsumerConnection(response: RemotingCommand, group: string
       clientId: asString(o['clientId'], `connectionSet[${i}].clientId`),
       clientAddr: asString(o['clientAddr'], `connectionSet[${i}].clientAddr`),
       // A LanguageCode the broker does not know decodes as null, which fastjson leaves out.
-      language: o['language'] === undefined || o['language'] === null ? 'OTHER' : asString(o['language'], `connectionSet[${i}].language`),
+      language:
+        o['language'] === undefined || o['language'] === null
+          ? 'OTHER'
+          : asString(o['language'], `connectionSet[${i}].language`),
       version: asInt(o['version'], `connectionSet[${i}].version`),
     };
   });
-  const subscriptions = fastJsonEntries(body['subscriptionTable']).map(([, value], i) => parseSubscriptionData(value, `subscriptionTable[${i}]`));
+  const subscriptions = fastJsonEntries(body['subscriptionTable']).map(([, value], i) =>
+    parseSubscriptionData(value, `subscriptionTable[${i}]`),
+  );
   const where = asString(body['consumeFromWhere'], 'consumeFromWhere');
   return {
     connections,
@@ -57,7 +66,10 @@ export function parseSubscriptionData(value: FastJsonValue | undefined, path: st
     topic: asString(o['topic'], `${path}.topic`),
     expression: asString(o['subString'], `${path}.subString`),
     // Java leaves expressionType null for subscriptions of clients older than 4.1: those are TAG.
-    expressionType: o['expressionType'] === undefined || o['expressionType'] === null ? 'TAG' : oneOf(o['expressionType'], `${path}.expressionType`, ['TAG', 'SQL92'] as const),
+    expressionType:
+      o['expressionType'] === undefined || o['expressionType'] === null
+        ? 'TAG'
+        : oneOf(o['expressionType'], `${path}.expressionType`, ['TAG', 'SQL92'] as const),
     tags: new Set(asArray(o['tagsSet'], `${path}.tagsSet`).map((t, i) => asString(t, `${path}.tagsSet[${i}]`))),
     codes: new Set(asArray(o['codeSet'], `${path}.codeSet`).map((c, i) => asInt(c, `${path}.codeSet[${i}]`))),
     subVersion: asLong(o['subVersion'], `${path}.subVersion`),
@@ -66,6 +78,7 @@ export function parseSubscriptionData(value: FastJsonValue | undefined, path: st
 
 function oneOf<T extends string>(value: FastJsonValue | undefined, path: string, allowed: readonly T[]): T {
   const text = asString(value, path);
-  if (!(allowed as readonly string[]).includes(text)) throw new ProtocolError(`${path} = ${JSON.stringify(text.slice(0, 40))} is not one of ${allowed.join(', ')}`);
+  if (!(allowed as readonly string[]).includes(text))
+    throw new ProtocolError(`${path} = ${JSON.stringify(text.slice(0, 40))} is not one of ${allowed.join(', ')}`);
   return text as T;
 }

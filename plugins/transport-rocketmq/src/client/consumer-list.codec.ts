@@ -14,7 +14,8 @@ export function consumerListRequest(group: string): OutgoingRequest {
  * not a failure. Every other error code is a BrokerError.
  */
 export function parseConsumerListResponse(response: RemotingCommand, group: string, brokerName?: string): string[] {
-  if (response.code === ResponseCode.SYSTEM_ERROR && (response.remark ?? '').startsWith('no consumer for this group')) return [];
+  if (response.code === ResponseCode.SYSTEM_ERROR && (response.remark ?? '').startsWith('no consumer for this group'))
+    return [];
   expectCode(response, `consumer list of group ${group}`, { brokerName });
   if (response.body.length === 0) return [];
   const body = asObject(jsonBody(response, 'GetConsumerListByGroupResponseBody'), 'GetConsumerListByGroupResponseBody');

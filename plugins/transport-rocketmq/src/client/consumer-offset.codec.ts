@@ -20,7 +20,9 @@ export function queryConsumerOffsetRequest(group: string, mq: MessageQueue): Out
 /** The committed offset, or -1 for QUERY_NOT_FOUND; any other code is a BrokerError. */
 export function parseQueryConsumerOffset(response: RemotingCommand, mq: MessageQueue): number {
   if (response.code === ResponseCode.QUERY_NOT_FOUND) return -1;
-  expectCode(response, `query consumer offset of ${mq.topic}/${mq.brokerName}/${mq.queueId}`, { brokerName: mq.brokerName });
+  expectCode(response, `query consumer offset of ${mq.topic}/${mq.brokerName}/${mq.queueId}`, {
+    brokerName: mq.brokerName,
+  });
   return longField(response, 'offset');
 }
 
@@ -28,7 +30,12 @@ export function parseQueryConsumerOffset(response: RemotingCommand, mq: MessageQ
 export function updateConsumerOffsetRequest(group: string, mq: MessageQueue, offset: number): OutgoingRequest {
   return {
     code: RequestCode.UPDATE_CONSUMER_OFFSET,
-    extFields: { consumerGroup: group, topic: mq.topic, queueId: mq.queueId, commitOffset: formatLong(offset, 'commitOffset') },
+    extFields: {
+      consumerGroup: group,
+      topic: mq.topic,
+      queueId: mq.queueId,
+      commitOffset: formatLong(offset, 'commitOffset'),
+    },
   };
 }
 
@@ -48,7 +55,10 @@ export function maxOffsetRequest(mq: MessageQueue): OutgoingRequest {
  * string field.
  */
 export function searchOffsetRequest(mq: MessageQueue, timestamp: number): OutgoingRequest {
-  return { code: RequestCode.SEARCH_OFFSET_BY_TIMESTAMP, extFields: { topic: mq.topic, queueId: mq.queueId, timestamp: formatLong(timestamp, 'timestamp') } };
+  return {
+    code: RequestCode.SEARCH_OFFSET_BY_TIMESTAMP,
+    extFields: { topic: mq.topic, queueId: mq.queueId, timestamp: formatLong(timestamp, 'timestamp') },
+  };
 }
 
 /** The `offset` header of a SUCCESS answer (min, max, search); any other code is a BrokerError. */

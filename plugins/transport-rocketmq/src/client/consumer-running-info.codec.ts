@@ -76,7 +76,10 @@ export function consumerRunningInfoBody(input: RunningInfoInput): Buffer {
       tryUnlockTimes: 0,
     });
   }
-  const topics = new Set<string>([...(registration?.subscriptions ?? []).map((s) => s.topic), ...queues.map((q) => q.mq.topic)]);
+  const topics = new Set<string>([
+    ...(registration?.subscriptions ?? []).map((s) => s.topic),
+    ...queues.map((q) => q.mq.topic),
+  ]);
   const figures = new Map((status?.topics ?? []).map((t) => [t.topic, t]));
   for (const t of figures.keys()) topics.add(t);
   const statusTable: { [topic: string]: FastJsonWritable } = {};
@@ -96,7 +99,9 @@ export function consumerRunningInfoBody(input: RunningInfoInput): Buffer {
     mqTable,
     properties,
     statusTable,
-    subscriptionSet: [...(registration?.subscriptions ?? [])].sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : 0)).map(subscriptionJson),
+    subscriptionSet: [...(registration?.subscriptions ?? [])]
+      .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : 0))
+      .map(subscriptionJson),
     userConsumerInfo: {},
   };
   return Buffer.from(stringifyFastJson(body), 'utf8');

@@ -29,18 +29,40 @@ describe('heartbeat codec', () => {
   });
 
   it('subscribes to everything with "*" and empty sets', () => {
-    const request = heartbeatRequest({ clientId: 'c', consumers: [{ group: 'g', messageModel: 'BROADCASTING', consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', subscriptions: [parseSubscription('%RETRY%g', '*', 1)] }] });
+    const request = heartbeatRequest({
+      clientId: 'c',
+      consumers: [
+        {
+          group: 'g',
+          messageModel: 'BROADCASTING',
+          consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
+          subscriptions: [parseSubscription('%RETRY%g', '*', 1)],
+        },
+      ],
+    });
     const body = JSON.parse(request.body!.toString());
-    expect(body.consumerDataSet[0].subscriptionDataSet[0]).toMatchObject({ subString: '*', tagsSet: [], codeSet: [], topic: '%RETRY%g' });
+    expect(body.consumerDataSet[0].subscriptionDataSet[0]).toMatchObject({
+      subString: '*',
+      tagsSet: [],
+      codeSet: [],
+      topic: '%RETRY%g',
+    });
     expect(body.producerDataSet).toEqual([]);
   });
 
   it('reads the broker version from the answer and fails on an error code', () => {
-    expect(parseHeartbeatResponse(remotingCommand({ code: 0, opaque: 1, flag: 1, version: 479 }))).toEqual({ brokerVersion: 479 });
-    expect(() => parseHeartbeatResponse(remotingCommand({ code: 1, opaque: 1, flag: 1, remark: 'x' }))).toThrow(/heartbeat failed: code 1/);
+    expect(parseHeartbeatResponse(remotingCommand({ code: 0, opaque: 1, flag: 1, version: 479 }))).toEqual({
+      brokerVersion: 479,
+    });
+    expect(() => parseHeartbeatResponse(remotingCommand({ code: 1, opaque: 1, flag: 1, remark: 'x' }))).toThrow(
+      /heartbeat failed: code 1/,
+    );
   });
 
   it('unregisters with clientID and the group', () => {
-    expect(unregisterRequest('c', { consumerGroup: 'g' })).toEqual({ code: 35, extFields: { clientID: 'c', consumerGroup: 'g', producerGroup: undefined } });
+    expect(unregisterRequest('c', { consumerGroup: 'g' })).toEqual({
+      code: 35,
+      extFields: { clientID: 'c', consumerGroup: 'g', producerGroup: undefined },
+    });
   });
 });

@@ -18,7 +18,9 @@ export interface HeartbeatInput {
 }
 
 /** A SubscriptionData as fastjson writes it (Sets become arrays; filterClassSource is never serialized). */
-export function subscriptionJson(sub: SubscriptionData): { [key: string]: boolean | number | string | number[] | string[] } {
+export function subscriptionJson(sub: SubscriptionData): {
+  [key: string]: boolean | number | string | number[] | string[];
+} {
   return {
     classFilterMode: false,
     codeSet: [...sub.codes],
@@ -54,12 +56,21 @@ export function heartbeatRequest(input: HeartbeatInput): OutgoingRequest {
 }
 
 /** Checks a heartbeat answer (SUCCESS) and returns the broker's MQVersion ordinal, which tells what the broker is. */
-export function parseHeartbeatResponse(response: RemotingCommand, brokerName?: string): { readonly brokerVersion: number } {
+export function parseHeartbeatResponse(
+  response: RemotingCommand,
+  brokerName?: string,
+): { readonly brokerVersion: number } {
   expectCode(response, 'heartbeat', { brokerName });
   return { brokerVersion: response.version };
 }
 
 /** UNREGISTER_CLIENT (35): note the capital "ID" in clientID. */
-export function unregisterRequest(clientId: string, groups: { consumerGroup?: string; producerGroup?: string }): OutgoingRequest {
-  return { code: RequestCode.UNREGISTER_CLIENT, extFields: { clientID: clientId, consumerGroup: groups.consumerGroup, producerGroup: groups.producerGroup } };
+export function unregisterRequest(
+  clientId: string,
+  groups: { consumerGroup?: string; producerGroup?: string },
+): OutgoingRequest {
+  return {
+    code: RequestCode.UNREGISTER_CLIENT,
+    extFields: { clientID: clientId, consumerGroup: groups.consumerGroup, producerGroup: groups.producerGroup },
+  };
 }

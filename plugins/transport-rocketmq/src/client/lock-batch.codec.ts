@@ -32,6 +32,10 @@ export function parseLockBatchResponse(response: RemotingCommand, brokerName: st
   const body = asObject(jsonBody(response, 'LockBatchResponseBody'), 'LockBatchResponseBody');
   return asArray(body['lockOKMQSet'], 'lockOKMQSet').map((entry, i) => {
     const o = asObject(entry, `lockOKMQSet[${i}]`);
-    return { topic: asString(o['topic'], `lockOKMQSet[${i}].topic`), brokerName: asString(o['brokerName'], `lockOKMQSet[${i}].brokerName`), queueId: asInt(o['queueId'], `lockOKMQSet[${i}].queueId`) };
+    return {
+      topic: asString(o['topic'], `lockOKMQSet[${i}].topic`),
+      brokerName: asString(o['brokerName'], `lockOKMQSet[${i}].brokerName`),
+      queueId: asInt(o['queueId'], `lockOKMQSet[${i}].queueId`),
+    };
   });
 }

@@ -17,7 +17,18 @@ const request: PullRequest = {
   timeoutMs: 30000,
 };
 const record = (queueOffset: number, tag: string) =>
-  encodeMessageRecord({ topic: 'T', queueId: 2, queueOffset, commitLogOffset: queueOffset * 200, body: Buffer.from(`m${queueOffset}`), properties: { TAGS: tag }, bornTimestamp: 1, bornHost: '10.0.0.1:1', storeTimestamp: 2, storeHost: '127.0.0.1:10911' });
+  encodeMessageRecord({
+    topic: 'T',
+    queueId: 2,
+    queueOffset,
+    commitLogOffset: queueOffset * 200,
+    body: Buffer.from(`m${queueOffset}`),
+    properties: { TAGS: tag },
+    bornTimestamp: 1,
+    bornHost: '10.0.0.1:1',
+    storeTimestamp: 2,
+    storeHost: '127.0.0.1:10911',
+  });
 const header = { nextBeginOffset: '103', minOffset: '0', maxOffset: '103', suggestWhichBrokerId: '1' };
 
 describe('pull message codec', () => {
@@ -25,23 +36,50 @@ describe('pull message codec', () => {
     expect(pullMessageRequest(request)).toEqual({
       code: 11,
       extFields: {
-        consumerGroup: 'g', topic: 'T', queueId: 2, queueOffset: '100', maxMsgNums: 32, sysFlag: 0x6, commitOffset: '0',
-        suspendTimeoutMillis: 15000, subscription: 'TagA || TagB', subVersion: '1700000000000', expressionType: 'TAG', maxMsgBytes: 262144,
+        consumerGroup: 'g',
+        topic: 'T',
+        queueId: 2,
+        queueOffset: '100',
+        maxMsgNums: 32,
+        sysFlag: 0x6,
+        commitOffset: '0',
+        suspendTimeoutMillis: 15000,
+        subscription: 'TagA || TagB',
+        subVersion: '1700000000000',
+        expressionType: 'TAG',
+        maxMsgBytes: 262144,
       },
     });
   });
 
   it('sets COMMIT_OFFSET only for a commit offset above 0', () => {
-    expect(pullMessageRequest({ ...request, commitOffset: 57 }).extFields).toMatchObject({ sysFlag: 0x7, commitOffset: '57' });
-    expect(pullMessageRequest({ ...request, commitOffset: 0 }).extFields).toMatchObject({ sysFlag: 0x6, commitOffset: '0' });
+    expect(pullMessageRequest({ ...request, commitOffset: 57 }).extFields).toMatchObject({
+      sysFlag: 0x7,
+      commitOffset: '57',
+    });
+    expect(pullMessageRequest({ ...request, commitOffset: 0 }).extFields).toMatchObject({
+      sysFlag: 0x6,
+      commitOffset: '0',
+    });
     expect(pullMessageRequest({ ...request, suspendMs: 0 }).extFields).toMatchObject({ sysFlag: 0x4 });
   });
 
-  it('decodes a FOUND body, adds MIN_OFFSET/MAX_OFFSET and keeps every record for the caller\'s exact tag check', () => {
+  it("decodes a FOUND body, adds MIN_OFFSET/MAX_OFFSET and keeps every record for the caller's exact tag check", () => {
     const body = Buffer.concat([record(100, 'TagA'), record(101, 'TagC'), record(102, 'TagB')]);
-    const { result, suggestWhichBrokerId } = parsePullResponse(remotingCommand({ code: 0, opaque: 1, flag: 1, remark: 'FOUND', extFields: header, body }), mq);
+    const { result, suggestWhichBrokerId } = parsePullResponse(
+      remotingCommand({ code: 0, opaque: 1, flag: 1, remark: 'FOUND', extFields: header, body }),
+      mq,
+    );
     expect(result).toMatchObject({ status: 'FOUND', nextBeginOffset: 103, minOffset: 0, maxOffset: 103 });
-    expect(result.messages.map((m) => [m.queueOffset, m.properties['TAGS'], m.properties['MIN_OFFSET'], m.properties['MAX_OFFSET'], m.brokerName])).toEqual([
+    expect(
+      result.messages.map((m) => [
+        m.queueOffset,
+        m.properties['TAGS'],
+        m.properties['MIN_OFFSET'],
+        m.properties['MAX_OFFSET'],
+        m.brokerName,
+      ]),
+    ).toEqual([
       [100, 'TagA', '0', '103', 'broker-a'],
       [101, 'TagC', '0', '103', 'broker-a'],
       [102, 'TagB', '0', '103', 'broker-a'],
@@ -51,7 +89,10 @@ describe('pull message codec', () => {
 
   it('adds offsetDelta for static topics', () => {
     const body = record(5, 'TagA');
-    const { result } = parsePullResponse(remotingCommand({ code: 0, opaque: 1, flag: 1, extFields: { ...header, offsetDelta: '1000' }, body }), mq);
+    const { result } = parsePullResponse(
+      remotingCommand({ code: 0, opaque: 1, flag: 1, extFields: { ...header, offsetDelta: '1000' }, body }),
+      mq,
+    );
     expect(result.messages[0]!.queueOffset).toBe(1005);
   });
 
@@ -76,8 +117,23 @@ describe('pull message codec', () => {
   });
 
   it('refuses missing or unsafe offsets and bad bodies with typed errors', () => {
-    expect(() => parsePullResponse(remotingCommand({ code: 19, opaque: 1, flag: 1, extFields: { minOffset: '0', maxOffset: '1' } }), mq)).toThrow(ProtocolError);
-    expect(() => parsePullResponse(remotingCommand({ code: 19, opaque: 1, flag: 1, extFields: { ...header, maxOffset: '9007199254740993' } }), mq)).toThrow(ProtocolError);
-    expect(() => parsePullResponse(remotingCommand({ code: 0, opaque: 1, flag: 1, extFields: header, body: Buffer.from([1, 2, 3]) }), mq)).toThrow(MessageDecodeError);
+    expect(() =>
+      parsePullResponse(
+        remotingCommand({ code: 19, opaque: 1, flag: 1, extFields: { minOffset: '0', maxOffset: '1' } }),
+        mq,
+      ),
+    ).toThrow(ProtocolError);
+    expect(() =>
+      parsePullResponse(
+        remotingCommand({ code: 19, opaque: 1, flag: 1, extFields: { ...header, maxOffset: '9007199254740993' } }),
+        mq,
+      ),
+    ).toThrow(ProtocolError);
+    expect(() =>
+      parsePullResponse(
+        remotingCommand({ code: 0, opaque: 1, flag: 1, extFields: header, body: Buffer.from([1, 2, 3]) }),
+        mq,
+      ),
+    ).toThrow(MessageDecodeError);
   });
 });

@@ -1,4 +1,11 @@
-import { MessageConst, PullStatus, type MessageQueue, type MessageRecord, type PullRequest, type PullResult } from '@mqkit/core';
+import {
+  MessageConst,
+  PullStatus,
+  type MessageQueue,
+  type MessageRecord,
+  type PullRequest,
+  type PullResult,
+} from '@mqkit/core';
 import { formatLong } from '../protocol/checked-long';
 import { decodeMessageRecords } from '../protocol/message-record.decoder';
 import { PullSysFlag, RequestCode, ResponseCode } from '../protocol/remoting-codes';
@@ -61,7 +68,10 @@ export interface PullOutcome {
  * caller (core's pull loop applies it), so no record is dropped twice.
  */
 export function parsePullResponse(response: RemotingCommand, mq: MessageQueue): PullOutcome {
-  expectCode(response, `pull of ${mq.topic}/${mq.brokerName}/${mq.queueId}`, { accepted: [...STATUS_BY_CODE.keys()], brokerName: mq.brokerName });
+  expectCode(response, `pull of ${mq.topic}/${mq.brokerName}/${mq.queueId}`, {
+    accepted: [...STATUS_BY_CODE.keys()],
+    brokerName: mq.brokerName,
+  });
   const status = STATUS_BY_CODE.get(response.code)!;
   const nextBeginOffset = longField(response, 'nextBeginOffset');
   const minOffset = longField(response, 'minOffset');

@@ -34,7 +34,11 @@ export function queryMessageRequest(query: MessageQuery): OutgoingRequest {
  * not find message, maybe time range not correct") is no hit; other codes are BrokerErrors. Inner batches stay
  * whole, as MessageDecoder.decodes leaves them.
  */
-export function parseQueryMessageResponse(response: RemotingCommand, query: MessageQuery, brokerName: string): MessageRecord[] {
+export function parseQueryMessageResponse(
+  response: RemotingCommand,
+  query: MessageQuery,
+  brokerName: string,
+): MessageRecord[] {
   if (response.code === ResponseCode.QUERY_NOT_FOUND) return [];
   expectCode(response, `query of key ${query.key} in topic ${query.topic}`, { brokerName });
   return decodeMessageRecords(response.body, { brokerName, unwrapInnerBatch: false });
@@ -49,8 +53,16 @@ export function viewMessageRequest(commitLogOffset: number): OutgoingRequest {
  * The one record at that offset. The broker answers SYSTEM_ERROR "can not find message by the offset, <n>" past
  * its commit log (QueryMessageProcessor.viewMessageById): no message, undefined. Other codes are BrokerErrors.
  */
-export function parseViewMessageResponse(response: RemotingCommand, commitLogOffset: number, brokerName: string): MessageRecord | undefined {
-  if (response.code === ResponseCode.SYSTEM_ERROR && (response.remark ?? '').startsWith('can not find message by the offset')) return undefined;
+export function parseViewMessageResponse(
+  response: RemotingCommand,
+  commitLogOffset: number,
+  brokerName: string,
+): MessageRecord | undefined {
+  if (
+    response.code === ResponseCode.SYSTEM_ERROR &&
+    (response.remark ?? '').startsWith('can not find message by the offset')
+  )
+    return undefined;
   expectCode(response, `view message at commit-log offset ${commitLogOffset}`, { brokerName });
   return decodeMessageRecord(response.body, { brokerName });
 }

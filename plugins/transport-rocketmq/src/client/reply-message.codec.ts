@@ -14,7 +14,11 @@ import { sendHeader } from './send-message.codec';
  */
 export function sendReplyRequest(request: ReplyRequest): OutgoingRequest {
   const mq = { topic: request.record.topic, brokerName: request.brokerName, queueId: 0 };
-  return { code: RequestCode.SEND_REPLY_MESSAGE_V2, extFields: sendHeader(mq, request.record, request.producerGroup, false), body: request.record.body };
+  return {
+    code: RequestCode.SEND_REPLY_MESSAGE_V2,
+    extFields: sendHeader(mq, request.record, request.producerGroup, false),
+    body: request.record.body,
+  };
 }
 
 /**
@@ -25,12 +29,15 @@ export function sendReplyRequest(request: ReplyRequest): OutgoingRequest {
 export function parseReplyResponse(response: RemotingCommand, request: ReplyRequest): void {
   if (response.code === ResponseCode.SUCCESS) return;
   const remark = response.remark ?? '';
-  throw new BrokerError(`reply to ${request.record.topic} on ${request.brokerName} failed: code ${response.code}${remark ? ` (${remark})` : ''}`, {
-    responseCode: response.code,
-    brokerName: request.brokerName,
-    // The requester is gone, or registered elsewhere: another attempt at the same broker says the same.
-    retriable: false,
-  });
+  throw new BrokerError(
+    `reply to ${request.record.topic} on ${request.brokerName} failed: code ${response.code}${remark ? ` (${remark})` : ''}`,
+    {
+      responseCode: response.code,
+      brokerName: request.brokerName,
+      // The requester is gone, or registered elsewhere: another attempt at the same broker says the same.
+      retriable: false,
+    },
+  );
 }
 
 /**

@@ -13,11 +13,19 @@ import { expectCode } from './broker-response';
  * each queue with PULL_OFFSET_MOVED; with it off, the broker pushes RESET_CONSUMER_CLIENT_OFFSET to each member.
  */
 export function resetOffsetRequest(group: string, topic: string, timestamp: number): OutgoingRequest {
-  return { code: RequestCode.INVOKE_BROKER_TO_RESET_OFFSET, extFields: { topic, group, timestamp: formatLong(timestamp, 'timestamp'), isForce: true } };
+  return {
+    code: RequestCode.INVOKE_BROKER_TO_RESET_OFFSET,
+    extFields: { topic, group, timestamp: formatLong(timestamp, 'timestamp'), isForce: true },
+  };
 }
 
 /** The offsets the broker set (its ResetOffsetBody); an error code is a BrokerError. */
-export function parseResetOffsetResponse(response: RemotingCommand, group: string, topic: string, brokerName: string): Array<{ mq: MessageQueue; offset: number }> {
+export function parseResetOffsetResponse(
+  response: RemotingCommand,
+  group: string,
+  topic: string,
+  brokerName: string,
+): Array<{ mq: MessageQueue; offset: number }> {
   expectCode(response, `reset offsets of group ${group} on topic ${topic}`, { brokerName });
   return parseOffsetTable(response.body);
 }

@@ -10,7 +10,10 @@ import { asMessageQueue, asObject, expectCode, jsonBody } from './broker-respons
  * it to the member's connection (AdminBrokerProcessor.callConsumer) and returns the member's answer. No jstack.
  */
 export function consumerRunningInfoRequest(group: string, clientId: string): OutgoingRequest {
-  return { code: RequestCode.GET_CONSUMER_RUNNING_INFO, extFields: { consumerGroup: group, clientId, jstackEnable: false } };
+  return {
+    code: RequestCode.GET_CONSUMER_RUNNING_INFO,
+    extFields: { consumerGroup: group, clientId, jstackEnable: false },
+  };
 }
 
 /**
@@ -18,7 +21,12 @@ export function consumerRunningInfoRequest(group: string, clientId: string): Out
  * form; each value a ProcessQueueInfo). A member the broker does not know, or that fails, answers SYSTEM_ERROR
  * ("The Consumer <g> <c> not online"), and a slow one CONSUME_MSG_TIMEOUT: BrokerErrors.
  */
-export function parseOwnedQueues(response: RemotingCommand, group: string, clientId: string, brokerName: string): MessageQueue[] {
+export function parseOwnedQueues(
+  response: RemotingCommand,
+  group: string,
+  clientId: string,
+  brokerName: string,
+): MessageQueue[] {
   expectCode(response, `running info of ${clientId} in group ${group}`, { brokerName });
   const body = asObject(jsonBody(response, 'ConsumerRunningInfo'), 'ConsumerRunningInfo');
   return fastJsonEntries(body['mqTable']).map(([key], i) => asMessageQueue(key, `mqTable[${i}] key`));

@@ -1,4 +1,12 @@
-import { BrokerError, MessageConst, isRetryTopic, type MessageQueue, type OutgoingRecord, type SendResult, type SendStatus } from '@mqkit/core';
+import {
+  BrokerError,
+  MessageConst,
+  isRetryTopic,
+  type MessageQueue,
+  type OutgoingRecord,
+  type SendResult,
+  type SendStatus,
+} from '@mqkit/core';
 import { encodeBatchBody } from '../protocol/batch-body.codec';
 import { formatLong } from '../protocol/checked-long';
 import { encodeProperties } from '../protocol/properties.codec';
@@ -17,7 +25,12 @@ export const DEFAULT_TOPIC_QUEUE_NUMS = 4;
  * (sendKernelImpl), a message to a `%RETRY%` topic carries RECONSUME_TIME and MAX_RECONSUME_TIMES in the header
  * (`j`, `l`) instead of its properties: the broker decides retry or DLQ from the header.
  */
-export function sendHeader(mq: MessageQueue, record: OutgoingRecord, producerGroup: string, batch: boolean): Record<string, string | number | boolean | undefined> {
+export function sendHeader(
+  mq: MessageQueue,
+  record: OutgoingRecord,
+  producerGroup: string,
+  batch: boolean,
+): Record<string, string | number | boolean | undefined> {
   let properties = record.properties;
   let reconsumeTimes = record.reconsumeTimes;
   let maxReconsumeTimes = record.maxReconsumeTimes;
@@ -47,7 +60,11 @@ export function sendHeader(mq: MessageQueue, record: OutgoingRecord, producerGro
 
 /** One message to one queue (SEND_MESSAGE_V2); the body is sent as given (already compressed when sysFlag says so). */
 export function sendMessageRequest(mq: MessageQueue, record: OutgoingRecord, producerGroup: string): OutgoingRequest {
-  return { code: RequestCode.SEND_MESSAGE_V2, extFields: sendHeader(mq, record, producerGroup, false), body: record.body };
+  return {
+    code: RequestCode.SEND_MESSAGE_V2,
+    extFields: sendHeader(mq, record, producerGroup, false),
+    body: record.body,
+  };
 }
 
 /**
@@ -55,11 +72,20 @@ export function sendMessageRequest(mq: MessageQueue, record: OutgoingRecord, pro
  * properties and UNIQ_KEY; the header is the first record's with batch=true, sysFlag 0 (batches are never
  * compressed) and only WAIT among the properties, as MessageBatch.generateFromList builds it.
  */
-export function sendBatchRequest(mq: MessageQueue, records: readonly OutgoingRecord[], producerGroup: string): OutgoingRequest {
+export function sendBatchRequest(
+  mq: MessageQueue,
+  records: readonly OutgoingRecord[],
+  producerGroup: string,
+): OutgoingRequest {
   const first = records[0];
   if (!first) throw new RangeError('a batch needs at least one record');
   const wait = first.properties[MessageConst.WAIT];
-  const header = sendHeader(mq, { ...first, sysFlag: 0, properties: wait === undefined ? {} : { [MessageConst.WAIT]: wait } }, producerGroup, true);
+  const header = sendHeader(
+    mq,
+    { ...first, sysFlag: 0, properties: wait === undefined ? {} : { [MessageConst.WAIT]: wait } },
+    producerGroup,
+    true,
+  );
   const body = encodeBatchBody(records.map((r) => ({ flag: r.flag, body: r.body, properties: r.properties })));
   return { code: RequestCode.SEND_BATCH_MESSAGE, extFields: header, body };
 }
@@ -84,27 +110,37 @@ const STATUS_BY_CODE: ReadonlyMap<number, SendStatus> = new Map<number, SendStat
  * remark tells them from other refusals with the same codes.
  */
 function timerSetting(code: number, remark: string): string | undefined {
-  if (code === ResponseCode.SYSTEM_ERROR && remark.startsWith('accurate timer message is not enabled')) return 'timerWheelEnable=true is needed for timer messages';
-  if (code === ResponseCode.MESSAGE_ILLEGAL && remark.startsWith('timer message illegal')) return 'timerMaxDelaySec bounds the delay of a timer message';
+  if (code === ResponseCode.SYSTEM_ERROR && remark.startsWith('accurate timer message is not enabled'))
+    return 'timerWheelEnable=true is needed for timer messages';
+  if (code === ResponseCode.MESSAGE_ILLEGAL && remark.startsWith('timer message illegal'))
+    return 'timerMaxDelaySec bounds the delay of a timer message';
   return undefined;
 }
 
-export function parseSendResponse(response: RemotingCommand, mq: MessageQueue, records: readonly OutgoingRecord[]): SendResult {
+export function parseSendResponse(
+  response: RemotingCommand,
+  mq: MessageQueue,
+  records: readonly OutgoingRecord[],
+): SendResult {
   const status = STATUS_BY_CODE.get(response.code);
   if (status === undefined) {
     const remark = response.remark ?? '';
     const setting = timerSetting(response.code, remark);
-    throw new BrokerError(`send to ${mq.topic}/${mq.brokerName}/${mq.queueId} failed: code ${response.code}${remark ? ` (${remark})` : ''}${setting ? `; broker setting: ${setting}` : ''}`, {
-      responseCode: response.code,
-      brokerName: mq.brokerName,
-      kind: brokerErrorKind(response.code),
-      // A broker without the timer wheel refuses every timer message alike: retrying elsewhere only repeats it.
-      retriable: setting ? false : undefined,
-    });
+    throw new BrokerError(
+      `send to ${mq.topic}/${mq.brokerName}/${mq.queueId} failed: code ${response.code}${remark ? ` (${remark})` : ''}${setting ? `; broker setting: ${setting}` : ''}`,
+      {
+        responseCode: response.code,
+        brokerName: mq.brokerName,
+        kind: brokerErrorKind(response.code),
+        // A broker without the timer wheel refuses every timer message alike: retrying elsewhere only repeats it.
+        retriable: setting ? false : undefined,
+      },
+    );
   }
   const offsetMsgId = response.extFields['msgId'] ?? '';
   const uniq = records.map((r) => r.properties[MessageConst.UNIQ_KEY] ?? '');
-  const queueId = response.extFields['queueId'] === undefined ? mq.queueId : asIntText(response.extFields['queueId'], 'queueId');
+  const queueId =
+    response.extFields['queueId'] === undefined ? mq.queueId : asIntText(response.extFields['queueId'], 'queueId');
   return {
     status,
     msgId: uniq.every((u) => u !== '') ? uniq.join(',') : offsetMsgId,

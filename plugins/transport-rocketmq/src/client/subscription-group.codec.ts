@@ -15,6 +15,10 @@ export function createSubscriptionGroupRequest(settings: SubscriptionGroupSettin
 }
 
 /** The broker answers SUCCESS; anything else is a BrokerError. */
-export function parseCreateSubscriptionGroupResponse(response: RemotingCommand, group: string, brokerName: string): void {
+export function parseCreateSubscriptionGroupResponse(
+  response: RemotingCommand,
+  group: string,
+  brokerName: string,
+): void {
   expectCode(response, `create subscription group ${group}`, { brokerName });
 }

@@ -1,7 +1,13 @@
 import { BrokerError, ProtocolError } from '@mqkit/core';
 import { describe, expect, it } from 'vitest';
 import { remotingCommand } from '../protocol/remoting-command';
-import { brokerAddressOf, parseTopicRoute, publishQueuesOf, routeRequest, subscribeQueuesOf } from './topic-route.codec';
+import {
+  brokerAddressOf,
+  parseTopicRoute,
+  publishQueuesOf,
+  routeRequest,
+  subscribeQueuesOf,
+} from './topic-route.codec';
 
 const response = (body: string, code = 0) => remotingCommand({ code, opaque: 1, flag: 1, body: Buffer.from(body) });
 
@@ -30,8 +36,15 @@ describe('topic route codec', () => {
 
   it('reads the fastjson form with bare numeric broker ids', () => {
     const route = parseTopicRoute(response(FASTJSON_ROUTE), 'T');
-    expect(route.brokerDatas[0]!.brokerAddrs).toEqual(new Map([[0, '127.0.0.1:10911'], [1, '127.0.0.1:10921']]));
-    expect(route.queueDatas).toEqual([{ brokerName: 'broker-a', perm: 6, readQueueNums: 4, writeQueueNums: 4, topicSysFlag: 0 }]);
+    expect(route.brokerDatas[0]!.brokerAddrs).toEqual(
+      new Map([
+        [0, '127.0.0.1:10911'],
+        [1, '127.0.0.1:10921'],
+      ]),
+    );
+    expect(route.queueDatas).toEqual([
+      { brokerName: 'broker-a', perm: 6, readQueueNums: 4, writeQueueNums: 4, topicSysFlag: 0 },
+    ]);
     expect(brokerAddressOf(route, 'broker-a')).toBe('127.0.0.1:10911');
     expect(brokerAddressOf(route, 'broker-a', 1)).toBe('127.0.0.1:10921');
     expect(route.staticTopic).toBe(false);
@@ -40,15 +53,25 @@ describe('topic route codec', () => {
   it('subscribes to readable queues and publishes to writable queues of brokers with a master, sorted by broker', () => {
     const route = parseTopicRoute(response(TWO_BROKERS), 'T');
     expect(subscribeQueuesOf('T', route).map((q) => `${q.brokerName}:${q.queueId}`)).toEqual([
-      'broker-b:0', 'broker-b:1', 'broker-a:0', 'broker-a:1', 'broker-c:0',
+      'broker-b:0',
+      'broker-b:1',
+      'broker-a:0',
+      'broker-a:1',
+      'broker-c:0',
     ]);
     // broker-a is read-only (perm 4); broker-c has no master (no id 0).
-    expect(publishQueuesOf('T', route).map((q) => `${q.brokerName}:${q.queueId}`)).toEqual(['broker-b:0', 'broker-b:1', 'broker-b:2']);
+    expect(publishQueuesOf('T', route).map((q) => `${q.brokerName}:${q.queueId}`)).toEqual([
+      'broker-b:0',
+      'broker-b:1',
+      'broker-b:2',
+    ]);
   });
 
   it('publishes exactly the orderTopicConf queues when the name server sends one', () => {
     const body = JSON.stringify({ orderTopicConf: 'broker-b:2;broker-a:1', brokerDatas: [], queueDatas: [] });
-    expect(publishQueuesOf('T', parseTopicRoute(response(body), 'T')).map((q) => `${q.brokerName}:${q.queueId}`)).toEqual(['broker-b:0', 'broker-b:1', 'broker-a:0']);
+    expect(
+      publishQueuesOf('T', parseTopicRoute(response(body), 'T')).map((q) => `${q.brokerName}:${q.queueId}`),
+    ).toEqual(['broker-b:0', 'broker-b:1', 'broker-a:0']);
   });
 
   it('turns TOPIC_NOT_EXIST into a retriable BrokerError with the code', () => {

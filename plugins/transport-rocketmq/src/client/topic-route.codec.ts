@@ -68,7 +68,8 @@ export function parseTopicRoute(response: RemotingCommand, topic: string): Topic
     const addrs = new Map<number, string>();
     for (const [key, value] of fastJsonEntries(o['brokerAddrs'] as FastJsonValue)) {
       const id = typeof key === 'string' && /^-?\d+$/.test(key) ? Number(key) : typeof key === 'number' ? key : NaN;
-      if (!Number.isSafeInteger(id)) throw new ProtocolError(`brokerDatas[${i}].brokerAddrs has a non-numeric broker id`);
+      if (!Number.isSafeInteger(id))
+        throw new ProtocolError(`brokerDatas[${i}].brokerAddrs has a non-numeric broker id`);
       addrs.set(id, asString(value, `brokerDatas[${i}].brokerAddrs.${id}`));
     }
     const zone = o['zoneName'];
@@ -97,7 +98,8 @@ export function subscribeQueuesOf(topic: string, route: TopicRoute): MessageQueu
   const out: MessageQueue[] = [];
   for (const qd of route.queueDatas) {
     if ((qd.perm & PermName.READ) === 0) continue;
-    for (let queueId = 0; queueId < qd.readQueueNums; queueId++) out.push({ topic, brokerName: qd.brokerName, queueId });
+    for (let queueId = 0; queueId < qd.readQueueNums; queueId++)
+      out.push({ topic, brokerName: qd.brokerName, queueId });
   }
   return out;
 }
@@ -113,17 +115,21 @@ export function publishQueuesOf(topic: string, route: TopicRoute): MessageQueue[
     for (const part of route.orderTopicConf.split(';')) {
       const [brokerName = '', nums = ''] = part.split(':');
       const count = Number(nums);
-      if (!Number.isInteger(count) || count < 0) throw new ProtocolError(`orderTopicConf entry ${JSON.stringify(part)} is malformed`);
+      if (!Number.isInteger(count) || count < 0)
+        throw new ProtocolError(`orderTopicConf entry ${JSON.stringify(part)} is malformed`);
       for (let queueId = 0; queueId < count; queueId++) out.push({ topic, brokerName, queueId });
     }
     return out;
   }
-  const sorted = [...route.queueDatas].sort((a, b) => (a.brokerName < b.brokerName ? -1 : a.brokerName > b.brokerName ? 1 : 0));
+  const sorted = [...route.queueDatas].sort((a, b) =>
+    a.brokerName < b.brokerName ? -1 : a.brokerName > b.brokerName ? 1 : 0,
+  );
   for (const qd of sorted) {
     if ((qd.perm & PermName.WRITE) === 0) continue;
     const broker = route.brokerDatas.find((b) => b.brokerName === qd.brokerName);
     if (!broker || !broker.brokerAddrs.has(MASTER_ID)) continue;
-    for (let queueId = 0; queueId < qd.writeQueueNums; queueId++) out.push({ topic, brokerName: qd.brokerName, queueId });
+    for (let queueId = 0; queueId < qd.writeQueueNums; queueId++)
+      out.push({ topic, brokerName: qd.brokerName, queueId });
   }
   return out;
 }

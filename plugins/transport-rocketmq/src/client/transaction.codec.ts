@@ -11,9 +11,11 @@ const COMMIT_OR_ROLLBACK = { COMMIT_MESSAGE: 0x8, ROLLBACK_MESSAGE: 0xc, UNKNOW:
 /** The commit-log offset inside an offset message id: its last 16 hex digits (MessageDecoder.decodeMessageId). */
 export function commitLogOffsetOf(offsetMsgId: string): number {
   const hex = offsetMsgId.slice(-16);
-  if (!/^[0-9A-Fa-f]{16}$/.test(hex)) throw new ProtocolError(`offset message id ${offsetMsgId} carries no commit-log offset`);
+  if (!/^[0-9A-Fa-f]{16}$/.test(hex))
+    throw new ProtocolError(`offset message id ${offsetMsgId} carries no commit-log offset`);
   const value = BigInt(`0x${hex}`);
-  if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new ProtocolError(`commit-log offset of ${offsetMsgId} is beyond 2^53`);
+  if (value > BigInt(Number.MAX_SAFE_INTEGER))
+    throw new ProtocolError(`commit-log offset of ${offsetMsgId} is beyond 2^53`);
   return Number(value);
 }
 
@@ -61,7 +63,8 @@ export function parseCheckTransactionState(request: RemotingCommand): Transactio
   if (!record) throw new ProtocolError('CHECK_TRANSACTION_STATE has no message in its body');
   const producerGroup = record.properties['PGROUP'];
   if (!producerGroup) throw new ProtocolError('CHECK_TRANSACTION_STATE: the half message has no PGROUP property');
-  if (f['tranStateTableOffset'] === undefined || f['commitLogOffset'] === undefined) throw new ProtocolError('CHECK_TRANSACTION_STATE lacks tranStateTableOffset or commitLogOffset');
+  if (f['tranStateTableOffset'] === undefined || f['commitLogOffset'] === undefined)
+    throw new ProtocolError('CHECK_TRANSACTION_STATE lacks tranStateTableOffset or commitLogOffset');
   return {
     topic: f['topic'] ?? '',
     tranStateTableOffset: f['tranStateTableOffset'],

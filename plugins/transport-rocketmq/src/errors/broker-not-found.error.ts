@@ -8,7 +8,10 @@ export class BrokerNotFoundError extends MqkitError {
   readonly brokerName: string;
 
   constructor(brokerName: string, topic: string) {
-    super(`broker ${brokerName} (topic ${topic}) has no address in any route`, { code: 'BROKER_NOT_FOUND', retriable: true });
+    super(`broker ${brokerName} (topic ${topic}) has no address in any route`, {
+      code: 'BROKER_NOT_FOUND',
+      retriable: true,
+    });
     this.brokerName = brokerName;
   }
 }

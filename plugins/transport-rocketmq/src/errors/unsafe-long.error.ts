@@ -9,7 +9,9 @@ export class UnsafeLongError extends ProtocolError {
   readonly value: string;
 
   constructor(field: string, value: string) {
-    super(`${field} = ${value.length > 40 ? `${value.slice(0, 40)}…` : value} is not an integer within ±${Number.MAX_SAFE_INTEGER}`);
+    super(
+      `${field} = ${value.length > 40 ? `${value.slice(0, 40)}…` : value} is not an integer within ±${Number.MAX_SAFE_INTEGER}`,
+    );
     this.field = field;
     this.value = value;
   }

@@ -13,13 +13,20 @@ describe('fuzz CLI arguments', () => {
       watchdogMs: 10_000,
     });
     expect(parseFuzzArgs([], 99)).toMatchObject({ count: 100_000, seed: 99 });
-    expect(parseFuzzArgs(['--target', 'record,batch', '--workers', '2'], 1)).toMatchObject({ targets: ['record', 'batch'], workers: 2 });
+    expect(parseFuzzArgs(['--target', 'record,batch', '--workers', '2'], 1)).toMatchObject({
+      targets: ['record', 'batch'],
+      workers: 2,
+    });
   });
 
-  it.each([[['--count', 'x']], [['--count', '0']], [['--seed', '-1']], [['--target', 'nope']], [['--speed', '3']], [['count']]])(
-    'refuses %j with a ConfigurationError',
-    (argv) => {
-      expect(() => parseFuzzArgs(argv, 1)).toThrow(ConfigurationError);
-    },
-  );
+  it.each([
+    [['--count', 'x']],
+    [['--count', '0']],
+    [['--seed', '-1']],
+    [['--target', 'nope']],
+    [['--speed', '3']],
+    [['count']],
+  ])('refuses %j with a ConfigurationError', (argv) => {
+    expect(() => parseFuzzArgs(argv, 1)).toThrow(ConfigurationError);
+  });
 });

@@ -11,7 +11,8 @@ export interface FuzzCliArgs {
   readonly watchdogMs: number;
 }
 
-const USAGE = 'fuzz [--count N] [--seed N] [--start I] [--target frame,record,batch,fastjson] [--workers N] [--watchdog-ms N]';
+const USAGE =
+  'fuzz [--count N] [--seed N] [--start I] [--target frame,record,batch,fastjson] [--workers N] [--watchdog-ms N]';
 
 /** Parses the fuzz CLI's arguments; a bad one is a ConfigurationError naming it. The default seed is printed, so any run replays. */
 export function parseFuzzArgs(argv: readonly string[], defaultSeed: number): FuzzCliArgs {
@@ -24,7 +25,8 @@ export function parseFuzzArgs(argv: readonly string[], defaultSeed: number): Fuz
     else values.set(arg.slice(2), argv[++i] ?? '');
   }
   for (const key of values.keys()) {
-    if (!['count', 'seed', 'start', 'target', 'workers', 'watchdog-ms'].includes(key)) throw issue(`--${key}`, values.get(key), USAGE);
+    if (!['count', 'seed', 'start', 'target', 'workers', 'watchdog-ms'].includes(key))
+      throw issue(`--${key}`, values.get(key), USAGE);
   }
   const int = (key: string, fallback: number, min: number, max: number): number => {
     const raw = values.get(key);

@@ -37,8 +37,17 @@ function records(): Buffer[] {
     encodeMessageRecord({ ...base, sysFlag: 0x301, body: Buffer.from('compress me '.repeat(40)) }),
     encodeMessageRecord({ ...base, sysFlag: 0x1, body: Buffer.from('4.x producer '.repeat(20)) }),
     encodeMessageRecord({ ...base, sysFlag: 0x101, body: Buffer.from('lz4 bytes') }),
-    encodeMessageRecord({ ...base, sysFlag: MessageSysFlag.INNER_BATCH | MessageSysFlag.NEED_UNWRAP, body: inner, properties: {} }),
-    Buffer.concat([encodeMessageRecord(base), encodeMessageRecord({ ...base, queueOffset: 101 }), encodeMessageRecord({ ...base, queueOffset: 102 })]),
+    encodeMessageRecord({
+      ...base,
+      sysFlag: MessageSysFlag.INNER_BATCH | MessageSysFlag.NEED_UNWRAP,
+      body: inner,
+      properties: {},
+    }),
+    Buffer.concat([
+      encodeMessageRecord(base),
+      encodeMessageRecord({ ...base, queueOffset: 101 }),
+      encodeMessageRecord({ ...base, queueOffset: 102 }),
+    ]),
   ];
 }
 
@@ -53,15 +62,55 @@ function batches(): Buffer[] {
 }
 
 function frames(pullBody: Buffer): Buffer[] {
-  const json = (fields: Parameters<typeof remotingCommand>[0]): Buffer => encodeCommand(remotingCommand({ language: 'JAVA', version: 479, ...fields }));
-  const pull = json({ code: ResponseCode.SUCCESS, opaque: 7, flag: 1, remark: 'FOUND', extFields: { nextBeginOffset: '103', minOffset: '0', maxOffset: '103', suggestWhichBrokerId: '0' }, body: pullBody });
+  const json = (fields: Parameters<typeof remotingCommand>[0]): Buffer =>
+    encodeCommand(remotingCommand({ language: 'JAVA', version: 479, ...fields }));
+  const pull = json({
+    code: ResponseCode.SUCCESS,
+    opaque: 7,
+    flag: 1,
+    remark: 'FOUND',
+    extFields: { nextBeginOffset: '103', minOffset: '0', maxOffset: '103', suggestWhichBrokerId: '0' },
+    body: pullBody,
+  });
   return [
     pull,
     json({ code: RequestCode.NOTIFY_CONSUMER_IDS_CHANGED, opaque: 1, flag: 2, extFields: { consumerGroup: 'g' } }),
-    json({ code: RequestCode.GET_CONSUMER_RUNNING_INFO, opaque: 2, extFields: { consumerGroup: 'g', clientId: '10.0.0.5@1', jstackEnable: 'false' } }),
-    json({ code: ResponseCode.PULL_NOT_FOUND, opaque: 8, flag: 1, remark: 'OFFSET_OVERFLOW_ONE', extFields: { nextBeginOffset: '5' } }),
-    encodeCommand(remotingCommand({ code: ResponseCode.PULL_OFFSET_MOVED, opaque: 77, flag: 1, language: 'JAVA', version: 479, remark: 'OFFSET_OVERFLOW_BADLY', extFields: { nextBeginOffset: '100', minOffset: '0' }, serializeType: SerializeType.ROCKETMQ })),
-    encodeCommand(remotingCommand({ code: ResponseCode.SUCCESS, opaque: 9, flag: 1, language: 'JAVA', version: 479, extFields: { a: '1' }, body: pullBody, serializeType: SerializeType.ROCKETMQ })),
+    json({
+      code: RequestCode.GET_CONSUMER_RUNNING_INFO,
+      opaque: 2,
+      extFields: { consumerGroup: 'g', clientId: '10.0.0.5@1', jstackEnable: 'false' },
+    }),
+    json({
+      code: ResponseCode.PULL_NOT_FOUND,
+      opaque: 8,
+      flag: 1,
+      remark: 'OFFSET_OVERFLOW_ONE',
+      extFields: { nextBeginOffset: '5' },
+    }),
+    encodeCommand(
+      remotingCommand({
+        code: ResponseCode.PULL_OFFSET_MOVED,
+        opaque: 77,
+        flag: 1,
+        language: 'JAVA',
+        version: 479,
+        remark: 'OFFSET_OVERFLOW_BADLY',
+        extFields: { nextBeginOffset: '100', minOffset: '0' },
+        serializeType: SerializeType.ROCKETMQ,
+      }),
+    ),
+    encodeCommand(
+      remotingCommand({
+        code: ResponseCode.SUCCESS,
+        opaque: 9,
+        flag: 1,
+        language: 'JAVA',
+        version: 479,
+        extFields: { a: '1' },
+        body: pullBody,
+        serializeType: SerializeType.ROCKETMQ,
+      }),
+    ),
     Buffer.concat([pull, json({ code: 0, opaque: 3, flag: 1 })]),
   ];
 }

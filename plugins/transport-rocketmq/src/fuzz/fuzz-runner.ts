@@ -93,5 +93,13 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
     if (ms > slowMs) failures.push(failure('slow', `${ms.toFixed(0)} ms`));
     options.onInput?.(index);
   }
-  return { seed: options.seed, count: options.count, accepted, typedErrors, failures, elapsedMs: performance.now() - began, maxInputMs };
+  return {
+    seed: options.seed,
+    count: options.count,
+    accepted,
+    typedErrors,
+    failures,
+    elapsedMs: performance.now() - began,
+    maxInputMs,
+  };
 }

@@ -21,7 +21,8 @@ export function runTarget(target: FuzzTarget, input: Buffer, rng: Prng): void {
         const size = 1 + rng.int(input.length - at);
         decoder.push(input.subarray(at, at + size), (frame) => {
           const command = decodeCommand(frame);
-          if (isResponse(command) && command.body.length > 0) decodeMessageRecords(command.body, { brokerName: 'broker-a' });
+          if (isResponse(command) && command.body.length > 0)
+            decodeMessageRecords(command.body, { brokerName: 'broker-a' });
         });
         at += size;
       }

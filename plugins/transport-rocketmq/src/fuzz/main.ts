@@ -45,13 +45,21 @@ async function main(): Promise<number> {
     console.error((error as Error).message);
     return 2;
   }
-  console.error(`fuzz: seed ${args.seed}, inputs ${args.start}..${args.start + args.count - 1}, targets ${args.targets.join(',')}, ${args.workers} worker(s)`);
+  console.error(
+    `fuzz: seed ${args.seed}, inputs ${args.start}..${args.start + args.count - 1}, targets ${args.targets.join(',')}, ${args.workers} worker(s)`,
+  );
   const share = Math.ceil(args.count / args.workers);
   const jobs: Array<Promise<FuzzReport>> = [];
   for (let w = 0; w < args.workers; w++) {
     const start = args.start + w * share;
     const count = Math.min(share, args.start + args.count - start);
-    if (count > 0) jobs.push(runWorker({ seed: args.seed, start, count, targets: args.targets, progress: new SharedArrayBuffer(4) }, args.watchdogMs));
+    if (count > 0)
+      jobs.push(
+        runWorker(
+          { seed: args.seed, start, count, targets: args.targets, progress: new SharedArrayBuffer(4) },
+          args.watchdogMs,
+        ),
+      );
   }
   const reports = await Promise.all(jobs);
   const failures = reports.flatMap((r) => r.failures);
@@ -81,21 +89,39 @@ function runWorker(job: WorkerJob, watchdogMs: number): Promise<FuzzReport> {
     const progress = new Int32Array(job.progress);
     let lastDone = -1;
     let lastChange = Date.now();
-    const watchdog = setInterval(() => {
-      const done = Atomics.load(progress, 0);
-      if (done !== lastDone) {
-        lastDone = done;
-        lastChange = Date.now();
-        return;
-      }
-      if (Date.now() - lastChange < watchdogMs) return;
-      clearInterval(watchdog);
-      void worker.terminate();
-      const index = job.start + done;
-      const { target, input } = fuzzInput(job.seed, index, job.targets);
-      const hang: FuzzFailure = { seed: job.seed, index, target, input: input.toString('base64'), kind: 'hang', error: `no progress for ${watchdogMs} ms` };
-      resolve({ seed: job.seed, count: done, accepted: 0, typedErrors: 0, failures: [hang], elapsedMs: Date.now() - lastChange, maxInputMs: watchdogMs });
-    }, Math.min(1000, watchdogMs / 4));
+    const watchdog = setInterval(
+      () => {
+        const done = Atomics.load(progress, 0);
+        if (done !== lastDone) {
+          lastDone = done;
+          lastChange = Date.now();
+          return;
+        }
+        if (Date.now() - lastChange < watchdogMs) return;
+        clearInterval(watchdog);
+        void worker.terminate();
+        const index = job.start + done;
+        const { target, input } = fuzzInput(job.seed, index, job.targets);
+        const hang: FuzzFailure = {
+          seed: job.seed,
+          index,
+          target,
+          input: input.toString('base64'),
+          kind: 'hang',
+          error: `no progress for ${watchdogMs} ms`,
+        };
+        resolve({
+          seed: job.seed,
+          count: done,
+          accepted: 0,
+          typedErrors: 0,
+          failures: [hang],
+          elapsedMs: Date.now() - lastChange,
+          maxInputMs: watchdogMs,
+        });
+      },
+      Math.min(1000, watchdogMs / 4),
+    );
     worker.once('message', (report: FuzzReport) => {
       clearInterval(watchdog);
       resolve(report);
@@ -104,7 +130,24 @@ function runWorker(job: WorkerJob, watchdogMs: number): Promise<FuzzReport> {
       clearInterval(watchdog);
       const index = job.start + Atomics.load(progress, 0);
       const { target, input } = fuzzInput(job.seed, index, job.targets);
-      resolve({ seed: job.seed, count: 0, accepted: 0, typedErrors: 0, failures: [{ seed: job.seed, index, target, input: input.toString('base64'), kind: 'untyped-error', error: `worker died: ${error.message}` }], elapsedMs: 1, maxInputMs: 0 });
+      resolve({
+        seed: job.seed,
+        count: 0,
+        accepted: 0,
+        typedErrors: 0,
+        failures: [
+          {
+            seed: job.seed,
+            index,
+            target,
+            input: input.toString('base64'),
+            kind: 'untyped-error',
+            error: `worker died: ${error.message}`,
+          },
+        ],
+        elapsedMs: 1,
+        maxInputMs: 0,
+      });
     });
   });
 }

@@ -4,7 +4,10 @@ import type { Prng } from './prng';
 export type Mutator = (input: Buffer, rng: Prng, donors: readonly Buffer[]) => Buffer;
 
 /** Values that sit on the edges of length and offset checks. */
-const INTERESTING_32 = [0, 1, -1, 2, 3, 4, 7, 8, 16, 20, 21, 90, 91, 127, 128, 255, 256, 32767, 32768, 65535, 65536, 0x7fffffff, -0x80000000, 0xffffff, 0x1000000, 16777212];
+const INTERESTING_32 = [
+  0, 1, -1, 2, 3, 4, 7, 8, 16, 20, 21, 90, 91, 127, 128, 255, 256, 32767, 32768, 65535, 65536, 0x7fffffff, -0x80000000,
+  0xffffff, 0x1000000, 16777212,
+];
 const INTERESTING_16 = [0, 1, -1, 127, 128, 255, 256, 32767, -32768];
 const INTERESTING_8 = [0, 1, 0x7f, 0x80, 0xff, 0x01, 0x02, 0x7b, 0x7d, 0x22, 0x3a];
 
@@ -65,7 +68,16 @@ export const shift: Mutator = (input, rng) => {
     : Buffer.concat([input.subarray(0, at + length), input.subarray(at)]);
 };
 
-export const MUTATORS: readonly Mutator[] = [flipBit, setByte, truncate, extend, corruptLength, corruptLength, splice, shift];
+export const MUTATORS: readonly Mutator[] = [
+  flipBit,
+  setByte,
+  truncate,
+  extend,
+  corruptLength,
+  corruptLength,
+  splice,
+  shift,
+];
 
 /** Applies one to four mutations (fewer more often, so inputs stay close to valid and reach deep checks). */
 export function mutate(input: Buffer, rng: Prng, donors: readonly Buffer[]): Buffer {

@@ -28,7 +28,9 @@ describe('batch body codec (SEND_BATCH_MESSAGE)', () => {
   });
 
   it('refuses properties over 32767 bytes, which the i16 length cannot hold', () => {
-    expect(() => encodeBatchBody([{ flag: 0, body: Buffer.from('x'), properties: { K: 'v'.repeat(40000) } }])).toThrow(MessageValidationError);
+    expect(() => encodeBatchBody([{ flag: 0, body: Buffer.from('x'), properties: { K: 'v'.repeat(40000) } }])).toThrow(
+      MessageValidationError,
+    );
   });
 
   it.each([

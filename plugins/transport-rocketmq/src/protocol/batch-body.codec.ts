@@ -27,7 +27,10 @@ export function encodeBatchBody(entries: readonly BatchEntry[]): Buffer {
   for (const entry of entries) {
     const props = Buffer.from(encodeProperties(entry.properties), 'utf8');
     if (props.length > 0x7fff) {
-      throw new MessageValidationError('properties.size', `properties of ${props.length} bytes exceed RocketMQ's 32767-byte limit`);
+      throw new MessageValidationError(
+        'properties.size',
+        `properties of ${props.length} bytes exceed RocketMQ's 32767-byte limit`,
+      );
     }
     const size = ENTRY_OVERHEAD + entry.body.length + props.length;
     const out = Buffer.allocUnsafe(size);
@@ -54,21 +57,26 @@ export function decodeBatchBody(bytes: Buffer): DecodedBatchEntry[] {
   while (at < bytes.length) {
     const start = at;
     const left = bytes.length - at;
-    if (left < ENTRY_OVERHEAD) throw new ProtocolError(`batch entry at byte ${start}: ${left} bytes left, need ${ENTRY_OVERHEAD}`);
+    if (left < ENTRY_OVERHEAD)
+      throw new ProtocolError(`batch entry at byte ${start}: ${left} bytes left, need ${ENTRY_OVERHEAD}`);
     const size = bytes.readInt32BE(at);
-    if (size < ENTRY_OVERHEAD || size > left) throw new ProtocolError(`batch entry at byte ${start}: size ${size} outside ${ENTRY_OVERHEAD}..${left}`);
+    if (size < ENTRY_OVERHEAD || size > left)
+      throw new ProtocolError(`batch entry at byte ${start}: size ${size} outside ${ENTRY_OVERHEAD}..${left}`);
     const end = start + size;
     const bodyCRC = bytes.readInt32BE(at + 8);
     const flag = bytes.readInt32BE(at + 12);
     const bodyLength = bytes.readInt32BE(at + 16);
     at += 20;
-    if (bodyLength < 0 || bodyLength > end - at - 2) throw new ProtocolError(`batch entry at byte ${start}: body length ${bodyLength} does not fit`);
+    if (bodyLength < 0 || bodyLength > end - at - 2)
+      throw new ProtocolError(`batch entry at byte ${start}: body length ${bodyLength} does not fit`);
     const body = bytes.subarray(at, at + bodyLength);
     at += bodyLength;
     const propsLength = bytes.readInt16BE(at);
     at += 2;
     if (propsLength < 0 || at + propsLength !== end) {
-      throw new ProtocolError(`batch entry at byte ${start}: properties length ${propsLength} does not match size ${size}`);
+      throw new ProtocolError(
+        `batch entry at byte ${start}: properties length ${propsLength} does not match size ${size}`,
+      );
     }
     const properties = decodeProperties(bytes.toString('utf8', at, end));
     at = end;

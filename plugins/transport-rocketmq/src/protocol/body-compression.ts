@@ -27,14 +27,24 @@ export interface InflatedBody {
  * says what happened. Types 4–7 do not exist (Java throws) and a body that does not inflate is corrupt: both are
  * ProtocolErrors.
  */
-export function inflateBody(body: Buffer, sysFlag: number, maxInflatedBytes = DEFAULT_MAX_INFLATED_BYTES): InflatedBody {
+export function inflateBody(
+  body: Buffer,
+  sysFlag: number,
+  maxInflatedBytes = DEFAULT_MAX_INFLATED_BYTES,
+): InflatedBody {
   if ((sysFlag & MessageSysFlag.COMPRESSED) === 0 || body.length === 0) return { body, sysFlag };
   const type = (sysFlag & MessageSysFlag.COMPRESSION_TYPE_MASK) >> 8;
   if (ZLIB_TYPES.has(type)) {
-    return { body: run(() => zlib.inflateSync(body, { maxOutputLength: maxInflatedBytes }), 'ZLIB'), sysFlag: sysFlag & ~MessageSysFlag.COMPRESSED };
+    return {
+      body: run(() => zlib.inflateSync(body, { maxOutputLength: maxInflatedBytes }), 'ZLIB'),
+      sysFlag: sysFlag & ~MessageSysFlag.COMPRESSED,
+    };
   }
   if (type === ZSTD && zstdDecompressSync) {
-    return { body: run(() => zstdDecompressSync(body, { maxOutputLength: maxInflatedBytes }), 'ZSTD'), sysFlag: sysFlag & ~MessageSysFlag.COMPRESSED };
+    return {
+      body: run(() => zstdDecompressSync(body, { maxOutputLength: maxInflatedBytes }), 'ZSTD'),
+      sysFlag: sysFlag & ~MessageSysFlag.COMPRESSED,
+    };
   }
   if (type === LZ4 || type === ZSTD) return { body, sysFlag };
   throw new ProtocolError(`unknown compression type ${type} in sysFlag 0x${sysFlag.toString(16)}`);

@@ -13,11 +13,29 @@ describe('checked 64-bit conversion', () => {
 
   it('reads every long at the edges of the safe range exactly, and nothing beyond it', () => {
     const b = Buffer.alloc(8);
-    for (const v of [0n, -1n, 1n, 4294967295n, 4294967296n, -4294967296n, -4294967297n, 9007199254740991n, -9007199254740991n, 2n ** 52n + 1n]) {
+    for (const v of [
+      0n,
+      -1n,
+      1n,
+      4294967295n,
+      4294967296n,
+      -4294967296n,
+      -4294967297n,
+      9007199254740991n,
+      -9007199254740991n,
+      2n ** 52n + 1n,
+    ]) {
       b.writeBigInt64BE(v);
       expect(readSafeInt64(b, 0, 'x')).toBe(Number(v));
     }
-    for (const v of [9007199254740992n, 9007199254740993n, -9007199254740992n, -9007199254740993n, 2n ** 63n - 1n, -(2n ** 63n)]) {
+    for (const v of [
+      9007199254740992n,
+      9007199254740993n,
+      -9007199254740992n,
+      -9007199254740993n,
+      2n ** 63n - 1n,
+      -(2n ** 63n),
+    ]) {
       b.writeBigInt64BE(v);
       expect(() => readSafeInt64(b, 0, 'x')).toThrow(UnsafeLongError);
     }
@@ -41,7 +59,8 @@ describe('checked 64-bit conversion', () => {
     expect(parseLong('0', 'o')).toBe(0);
     expect(parseLong('-1', 'o')).toBe(-1);
     expect(parseLong('9007199254740991', 'o')).toBe(Number.MAX_SAFE_INTEGER);
-    for (const bad of ['9007199254740992', '1.5', '', ' 1', '1e3', '0x10', 'abc']) expect(() => parseLong(bad, 'o')).toThrow(UnsafeLongError);
+    for (const bad of ['9007199254740992', '1.5', '', ' 1', '1e3', '0x10', 'abc'])
+      expect(() => parseLong(bad, 'o')).toThrow(UnsafeLongError);
   });
 
   it('formats only safe integers', () => {

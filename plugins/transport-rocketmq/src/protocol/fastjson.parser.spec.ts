@@ -9,7 +9,8 @@ describe('fastjson parser', () => {
   });
 
   it('reads unquoted numeric map keys, as plain fastjson writes brokerAddrs', () => {
-    const route = '{"brokerDatas":[{"brokerAddrs":{0:"127.0.0.1:10911",1:"127.0.0.1:10921"},"brokerName":"broker-a","cluster":"c"}]}';
+    const route =
+      '{"brokerDatas":[{"brokerAddrs":{0:"127.0.0.1:10911",1:"127.0.0.1:10921"},"brokerName":"broker-a","cluster":"c"}]}';
     const parsed = parseFastJson(route) as { brokerDatas: Array<{ brokerAddrs: Record<string, string> }> };
     expect(parsed.brokerDatas[0]!.brokerAddrs).toEqual({ 0: '127.0.0.1:10911', 1: '127.0.0.1:10921' });
   });
@@ -31,7 +32,10 @@ describe('fastjson parser', () => {
   });
 
   it('keeps longs beyond 2^53 exact as bigint', () => {
-    expect(parseFastJson('{"o":9223372036854775807,"s":9007199254740991}')).toEqual({ o: 9223372036854775807n, s: Number.MAX_SAFE_INTEGER });
+    expect(parseFastJson('{"o":9223372036854775807,"s":9007199254740991}')).toEqual({
+      o: 9223372036854775807n,
+      s: Number.MAX_SAFE_INTEGER,
+    });
   });
 
   it('accepts bare-name keys and single-quoted strings', () => {

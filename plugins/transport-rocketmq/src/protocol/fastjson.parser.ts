@@ -173,12 +173,27 @@ class Parser {
       const e = this.text[this.at + 1];
       this.at += 2;
       switch (e) {
-        case '"': case "'": case '\\': case '/': out += e; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
+        case '"':
+        case "'":
+        case '\\':
+        case '/':
+          out += e;
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
         case 'u': {
           const hex = this.text.slice(this.at, this.at + 4);
           if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail('bad \\u escape');

@@ -20,7 +20,11 @@ describe('fastjson writer', () => {
 
   it('is read back by the fastjson parser', () => {
     const table = new Map([[{ brokerName: 'b', queueId: 3, topic: 't' }, { cachedMsgCount: 2 }]]);
-    const parsed = parseFastJson(stringifyFastJson({ mqTable: table })) as { mqTable: Parameters<typeof fastJsonEntries>[0] };
-    expect(fastJsonEntries(parsed.mqTable)).toEqual([[{ brokerName: 'b', queueId: 3, topic: 't' }, { cachedMsgCount: 2 }]]);
+    const parsed = parseFastJson(stringifyFastJson({ mqTable: table })) as {
+      mqTable: Parameters<typeof fastJsonEntries>[0];
+    };
+    expect(fastJsonEntries(parsed.mqTable)).toEqual([
+      [{ brokerName: 'b', queueId: 3, topic: 't' }, { cachedMsgCount: 2 }],
+    ]);
   });
 });

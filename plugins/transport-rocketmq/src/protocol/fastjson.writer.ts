@@ -31,7 +31,8 @@ export function stringifyFastJson(value: FastJsonWritable): string {
   if (Array.isArray(value)) return `[${value.map((v) => stringifyFastJson(v as FastJsonWritable)).join(',')}]`;
   if (value instanceof Map) {
     const parts: string[] = [];
-    for (const [k, v] of value as ReadonlyMap<FastJsonWritable, FastJsonWritable>) parts.push(`${stringifyFastJson(k)}:${stringifyFastJson(v)}`);
+    for (const [k, v] of value as ReadonlyMap<FastJsonWritable, FastJsonWritable>)
+      parts.push(`${stringifyFastJson(k)}:${stringifyFastJson(v)}`);
     return `{${parts.join(',')}}`;
   }
   const object = value as { readonly [key: string]: FastJsonWritable | undefined };

@@ -18,7 +18,9 @@ export function encodeCommand(command: RemotingCommand): Buffer {
   if (headerLength > 0xffffff) throw new ProtocolError(`header of ${headerLength} bytes does not fit 24 bits`);
   const length = 4 + headerLength + command.body.length;
   if (4 + length > MAX_FRAME_LENGTH) {
-    throw new ProtocolError(`frame of ${4 + length} bytes exceeds the ${MAX_FRAME_LENGTH}-byte limit (code ${command.code})`);
+    throw new ProtocolError(
+      `frame of ${4 + length} bytes exceeds the ${MAX_FRAME_LENGTH}-byte limit (code ${command.code})`,
+    );
   }
   const frame = Buffer.allocUnsafe(4 + length);
   frame.writeInt32BE(length, 0);
@@ -39,7 +41,9 @@ export function decodeCommand(frame: Buffer): RemotingCommand {
   const type = typeAndLength >>> 24;
   const headerLength = typeAndLength & 0xffffff;
   if (headerLength > frame.length - 4) {
-    throw new ProtocolError(`header length ${headerLength} exceeds the frame (${frame.length - 4} bytes after the prefix)`);
+    throw new ProtocolError(
+      `header length ${headerLength} exceeds the frame (${frame.length - 4} bytes after the prefix)`,
+    );
   }
   const headerBytes = frame.subarray(4, 4 + headerLength);
   let header: CommandHeader;

@@ -42,19 +42,37 @@ describe('vectors from RocketMQ 5.3.3', () => {
   it('decodes MessageDecoder.encode output and re-encodes it byte for byte (IPv4)', () => {
     const [r] = decodeMessageRecords(REC1, { brokerName: 'broker-a' });
     expect(r).toMatchObject({
-      topic: 'TopicTest', queueId: 3, flag: 7, queueOffset: 41, commitLogOffset: 123456, sysFlag: 0,
-      bornTimestamp: 1700000000000, bornHost: '192.168.1.20:54321', storeTimestamp: 1700000000123, storeHost: '127.0.0.1:10911',
-      reconsumeTimes: 2, preparedTransactionOffset: 0, bodyCRC: 0x12345678, storeSize: 116, properties: { color: 'blue' },
+      topic: 'TopicTest',
+      queueId: 3,
+      flag: 7,
+      queueOffset: 41,
+      commitLogOffset: 123456,
+      sysFlag: 0,
+      bornTimestamp: 1700000000000,
+      bornHost: '192.168.1.20:54321',
+      storeTimestamp: 1700000000123,
+      storeHost: '127.0.0.1:10911',
+      reconsumeTimes: 2,
+      preparedTransactionOffset: 0,
+      bodyCRC: 0x12345678,
+      storeSize: 116,
+      properties: { color: 'blue' },
       offsetMsgId: '7F00000100002A9F000000000001E240', // MessageDecoder.decode(...).getMsgId()
     });
     expect(r!.body.toString()).toBe('hello');
     expect(encodeMessageRecord(r!)).toEqual(REC1);
   });
 
-  it('decodes IPv6 born and store hosts and Java\'s 56-char msgId', () => {
+  it("decodes IPv6 born and store hosts and Java's 56-char msgId", () => {
     const [r] = decodeMessageRecords(REC6, { brokerName: 'b' });
     // Java prints /[2001:db8:0:0:0:0:0:5]:40000 and /[0:0:0:0:0:0:0:1]:10911
-    expect(r).toMatchObject({ topic: 'T6', bornHost: '[2001:db8::5]:40000', storeHost: '[::1]:10911', queueOffset: Number.MAX_SAFE_INTEGER, commitLogOffset: 4294967296 });
+    expect(r).toMatchObject({
+      topic: 'T6',
+      bornHost: '[2001:db8::5]:40000',
+      storeHost: '[::1]:10911',
+      queueOffset: Number.MAX_SAFE_INTEGER,
+      commitLogOffset: 4294967296,
+    });
     expect(r!.offsetMsgId).toBe('0000000000000000000000000000000100002A9F0000000100000000');
     expect(encodeMessageRecord({ ...r!, bodyCRC: 0 })).toEqual(REC6);
   });
@@ -67,7 +85,15 @@ describe('vectors from RocketMQ 5.3.3', () => {
 
   it('decodes a ROCKETMQ-header response and encodes the same bytes', () => {
     const cmd = decodeCommand(BIN_FRAME.subarray(4));
-    expect(cmd).toMatchObject({ code: 21, language: 'JAVA', version: 479, opaque: 77, flag: 1, remark: 'OFFSET_OVERFLOW_BADLY', extFields: { nextBeginOffset: '100' } });
+    expect(cmd).toMatchObject({
+      code: 21,
+      language: 'JAVA',
+      version: 479,
+      opaque: 77,
+      flag: 1,
+      remark: 'OFFSET_OVERFLOW_BADLY',
+      extFields: { nextBeginOffset: '100' },
+    });
     expect(cmd.serializeType).toBe(SerializeType.ROCKETMQ);
     expect(encodeCommand(cmd)).toEqual(BIN_FRAME);
   });
@@ -76,7 +102,14 @@ describe('vectors from RocketMQ 5.3.3', () => {
     const cmd = decodeCommand(JSON_FRAME.subarray(4));
     expect(cmd).toMatchObject({ code: 38, opaque: 5, version: 479, flag: 0, extFields: { consumerGroup: 'G' } });
     expect(cmd.body.toString()).toBe('xyz');
-    const ours = remotingCommand({ code: 38, opaque: 5, version: 479, language: 'JAVA', extFields: { consumerGroup: 'G' }, body: Buffer.from('xyz') });
+    const ours = remotingCommand({
+      code: 38,
+      opaque: 5,
+      version: 479,
+      language: 'JAVA',
+      extFields: { consumerGroup: 'G' },
+      body: Buffer.from('xyz'),
+    });
     expect(encodeCommand(ours)).toEqual(JSON_FRAME);
   });
 
@@ -89,7 +122,7 @@ describe('vectors from RocketMQ 5.3.3', () => {
     expect(encodeBatchBody(entries)).toEqual(BATCH);
   });
 
-  it('parses fastjson\'s ResetOffsetBody (object keys, a long beyond 2^53) and TopicRouteData (bare numeric keys)', () => {
+  it("parses fastjson's ResetOffsetBody (object keys, a long beyond 2^53) and TopicRouteData (bare numeric keys)", () => {
     const reset = parseFastJson(
       '{"offsetTable":{{"brokerName":"broker-a","queueId":0,"topic":"T"}:5,{"brokerName":"broker-a","queueId":1,"topic":"T"}:9007199254740993}}',
     ) as { offsetTable: Parameters<typeof fastJsonEntries>[0] };
@@ -101,6 +134,9 @@ describe('vectors from RocketMQ 5.3.3', () => {
       '{"brokerDatas":[{"brokerAddrs":{0:"127.0.0.1:10911",1:"127.0.0.1:10921"},"brokerName":"broker-a","cluster":"DefaultCluster","enableActingMaster":false}],' +
         '"filterServerTable":{},"queueDatas":[{"brokerName":"broker-a","perm":6,"readQueueNums":4,"topicSysFlag":0,"writeQueueNums":4}]}',
     );
-    expect(route).toMatchObject({ brokerDatas: [{ brokerAddrs: { 0: '127.0.0.1:10911', 1: '127.0.0.1:10921' } }], queueDatas: [{ perm: 6, readQueueNums: 4 }] });
+    expect(route).toMatchObject({
+      brokerDatas: [{ brokerAddrs: { 0: '127.0.0.1:10911', 1: '127.0.0.1:10921' } }],
+      queueDatas: [{ perm: 6, readQueueNums: 4 }],
+    });
   });
 });

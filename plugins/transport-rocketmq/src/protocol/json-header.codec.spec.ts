@@ -14,21 +14,39 @@ describe('JSON header', () => {
       opaque: 42,
       flag: 1,
       remark: undefined,
-      extFields: { queueId: '1', msgId: '7F00000100002A9F0000000000000000', queueOffset: '0', MSG_REGION: 'DefaultRegion', TRACE_ON: 'true' },
+      extFields: {
+        queueId: '1',
+        msgId: '7F00000100002A9F0000000000000000',
+        queueOffset: '0',
+        MSG_REGION: 'DefaultRegion',
+        TRACE_ON: 'true',
+      },
     });
   });
 
   it('turns number and boolean ext values into strings, as fastjson does', () => {
-    const h = decodeJsonHeader(Buffer.from('{"code":11,"opaque":1,"extFields":{"queueId":3,"force":true,"gone":null}}'));
+    const h = decodeJsonHeader(
+      Buffer.from('{"code":11,"opaque":1,"extFields":{"queueId":3,"force":true,"gone":null}}'),
+    );
     expect(h.extFields).toEqual({ queueId: '3', force: 'true' });
     expect(h.flag).toBe(0);
     expect(h.version).toBe(0);
   });
 
   it('writes what it reads, with serializeTypeCurrentRPC and without a missing remark', () => {
-    const header = { code: 34, language: 'JAVA', version: 479, opaque: 9, flag: 2, remark: undefined, extFields: { a: 'b' } };
+    const header = {
+      code: 34,
+      language: 'JAVA',
+      version: 479,
+      opaque: 9,
+      flag: 2,
+      remark: undefined,
+      extFields: { a: 'b' },
+    };
     const text = encodeJsonHeader(header).toString();
-    expect(text).toBe('{"code":34,"extFields":{"a":"b"},"flag":2,"language":"JAVA","opaque":9,"serializeTypeCurrentRPC":"JSON","version":479}');
+    expect(text).toBe(
+      '{"code":34,"extFields":{"a":"b"},"flag":2,"language":"JAVA","opaque":9,"serializeTypeCurrentRPC":"JSON","version":479}',
+    );
     expect(decodeJsonHeader(Buffer.from(text))).toEqual(header);
   });
 

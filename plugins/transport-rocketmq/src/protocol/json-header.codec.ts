@@ -23,7 +23,13 @@ export function encodeJsonHeader(header: CommandHeader): Buffer {
 
 /** The JSON header's text (what {@link encodeJsonHeader} encodes), for a frame that writes it in place. */
 export function jsonHeaderText(header: CommandHeader): string {
-  const json: Record<string, unknown> = { code: header.code, extFields: header.extFields, flag: header.flag, language: header.language ?? 'JAVA', opaque: header.opaque };
+  const json: Record<string, unknown> = {
+    code: header.code,
+    extFields: header.extFields,
+    flag: header.flag,
+    language: header.language ?? 'JAVA',
+    opaque: header.opaque,
+  };
   if (header.remark !== undefined) json['remark'] = header.remark;
   json['serializeTypeCurrentRPC'] = 'JSON';
   json['version'] = header.version;
@@ -79,7 +85,8 @@ function optionalString(o: Record<string, unknown>, key: string): string | undef
 function extFieldsOf(value: unknown): Record<string, string> {
   const out = emptyFields();
   if (value === undefined || value === null) return out;
-  if (typeof value !== 'object' || Array.isArray(value)) throw new ProtocolError(`JSON header extFields is not an object: ${describe(value)}`);
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw new ProtocolError(`JSON header extFields is not an object: ${describe(value)}`);
   const fields = value as Record<string, unknown>;
   for (const key of Object.keys(fields)) {
     const v = fields[key];

@@ -4,8 +4,14 @@ import { decodeOffsetMsgId } from './message-id.codec';
 describe('decodeOffsetMsgId', () => {
   it('reads the store host and commit-log offset of an IPv4 offset message id (MessageDecoder.createMessageId)', () => {
     // 127.0.0.1, port 10911 (0x2A9F), commit-log offset 0x1234.
-    expect(decodeOffsetMsgId('7F00000100002A9F0000000000001234')).toEqual({ address: '127.0.0.1:10911', commitLogOffset: 0x1234 });
-    expect(decodeOffsetMsgId('0a000105000027110000000100000000')).toEqual({ address: '10.0.1.5:10001', commitLogOffset: 2 ** 32 });
+    expect(decodeOffsetMsgId('7F00000100002A9F0000000000001234')).toEqual({
+      address: '127.0.0.1:10911',
+      commitLogOffset: 0x1234,
+    });
+    expect(decodeOffsetMsgId('0a000105000027110000000100000000')).toEqual({
+      address: '10.0.1.5:10001',
+      commitLogOffset: 2 ** 32,
+    });
   });
 
   it('reads an IPv6 id (56 hex digits)', () => {

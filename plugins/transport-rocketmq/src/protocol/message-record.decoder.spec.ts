@@ -13,7 +13,8 @@ function handBuiltRecord(body: Buffer, sysFlag = 0): Buffer {
   const topic = Buffer.from('TopicTest');
   const props = Buffer.from('TAGS\u0001TagA\u0002UNIQ_KEY\u0001AC1100010001\u0002');
   const parts: Buffer[] = [];
-  const int = (v: number): void => void parts.push(Buffer.from([(v >>> 24) & 255, (v >>> 16) & 255, (v >>> 8) & 255, v & 255]));
+  const int = (v: number): void =>
+    void parts.push(Buffer.from([(v >>> 24) & 255, (v >>> 16) & 255, (v >>> 8) & 255, v & 255]));
   const long = (v: bigint): void => {
     const b = Buffer.alloc(8);
     b.writeBigInt64BE(v);
@@ -126,9 +127,15 @@ describe('message record decoder', () => {
   });
 
   it('decodes records back to back, as a pull body holds them', () => {
-    const body = Buffer.concat([0, 1, 2].map((i) => encodeMessageRecord({ ...base, queueOffset: i, body: Buffer.from(`m${i}`) })));
+    const body = Buffer.concat(
+      [0, 1, 2].map((i) => encodeMessageRecord({ ...base, queueOffset: i, body: Buffer.from(`m${i}`) })),
+    );
     const records = decodeMessageRecords(body, { brokerName: 'b' });
-    expect(records.map((r) => [r.queueOffset, r.body.toString()])).toEqual([[0, 'm0'], [1, 'm1'], [2, 'm2']]);
+    expect(records.map((r) => [r.queueOffset, r.body.toString()])).toEqual([
+      [0, 'm0'],
+      [1, 'm1'],
+      [2, 'm2'],
+    ]);
   });
 
   it('unwraps an inner batch into its messages with consecutive queue offsets', () => {
@@ -139,7 +146,9 @@ describe('message record decoder', () => {
     const sysFlag = MessageSysFlag.INNER_BATCH | MessageSysFlag.NEED_UNWRAP;
     const bytes = encodeMessageRecord({ ...base, sysFlag, body: inner, properties: {} });
     const records = decodeMessageRecords(bytes, { brokerName: 'b' });
-    expect(records.map((r) => [r.queueOffset, r.flag, r.body.toString(), r.properties['TAGS'], r.commitLogOffset])).toEqual([
+    expect(
+      records.map((r) => [r.queueOffset, r.flag, r.body.toString(), r.properties['TAGS'], r.commitLogOffset]),
+    ).toEqual([
       [41, 1, 'a', 'x', 123456],
       [42, 2, 'bb', 'y', 123456],
     ]);
@@ -203,6 +212,8 @@ describe('message record decoder', () => {
   it('refuses a zlib bomb beyond the inflate cap', () => {
     const bytes = encodeMessageRecord({ ...base, sysFlag: 0x301, body: Buffer.alloc(1 << 20) });
     expect(bytes.length).toBeLessThan(5000);
-    expect(() => decodeMessageRecords(bytes, { brokerName: 'b', maxInflatedBytes: 1 << 19 })).toThrow(MessageDecodeError);
+    expect(() => decodeMessageRecords(bytes, { brokerName: 'b', maxInflatedBytes: 1 << 19 })).toThrow(
+      MessageDecodeError,
+    );
   });
 });

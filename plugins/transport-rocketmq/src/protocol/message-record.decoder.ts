@@ -46,7 +46,8 @@ export function decodeMessageRecords(bytes: Buffer, options: MessageDecodeOption
 /** Decodes a buffer holding exactly one stored record (CONSUME_MESSAGE_DIRECTLY, CHECK_TRANSACTION_STATE). */
 export function decodeMessageRecord(bytes: Buffer, options: MessageDecodeOptions): MessageRecord {
   const records = decodeMessageRecords(bytes, { ...options, unwrapInnerBatch: false });
-  if (records.length !== 1) throw new MessageDecodeError(`expected one record, found ${records.length}`, { position: 0, decoded: records });
+  if (records.length !== 1)
+    throw new MessageDecodeError(`expected one record, found ${records.length}`, { position: 0, decoded: records });
   return records[0]!;
 }
 
@@ -55,14 +56,17 @@ function decodeRecordAt(bytes: Buffer, start: number, options: MessageDecodeOpti
   const left = bytes.length - start;
   if (left < 4) throw new ProtocolError(`${left} trailing bytes cannot hold a record size`);
   const storeSize = bytes.readInt32BE(start);
-  if (storeSize < MIN_RECORD_SIZE || storeSize > left) throw new ProtocolError(`record size ${storeSize} outside ${MIN_RECORD_SIZE}..${left}`);
+  if (storeSize < MIN_RECORD_SIZE || storeSize > left)
+    throw new ProtocolError(`record size ${storeSize} outside ${MIN_RECORD_SIZE}..${left}`);
   const end = start + storeSize;
   const need = (at: number, n: number, what: string): void => {
-    if (n < 0 || at + n > end) throw new ProtocolError(`${what} (${n} bytes at ${at - start}) overruns the ${storeSize}-byte record`);
+    if (n < 0 || at + n > end)
+      throw new ProtocolError(`${what} (${n} bytes at ${at - start}) overruns the ${storeSize}-byte record`);
   };
 
   const magic = bytes.readInt32BE(start + 4);
-  if (magic !== MessageMagic.V1 && magic !== MessageMagic.V2) throw new ProtocolError(`unknown magic code 0x${(magic >>> 0).toString(16)}`);
+  if (magic !== MessageMagic.V1 && magic !== MessageMagic.V2)
+    throw new ProtocolError(`unknown magic code 0x${(magic >>> 0).toString(16)}`);
   const bodyCRC = bytes.readInt32BE(start + 8);
   const queueId = bytes.readInt32BE(start + 12);
   const flag = bytes.readInt32BE(start + 16);
@@ -75,7 +79,10 @@ function decodeRecordAt(bytes: Buffer, start: number, options: MessageDecodeOpti
   const bornIpLength = (storedSysFlag & MessageSysFlag.BORNHOST_V6) === 0 ? 4 : 16;
   need(at, bornIpLength + 4 + 8, 'born host');
   const bornPort = port(bytes, at + bornIpLength, 'born');
-  const bornHost = bornIpLength === 4 ? v4HostAt(bytes, at, bornPort).host : formatSocketAddress(bytes.subarray(at, at + bornIpLength), bornPort);
+  const bornHost =
+    bornIpLength === 4
+      ? v4HostAt(bytes, at, bornPort).host
+      : formatSocketAddress(bytes.subarray(at, at + bornIpLength), bornPort);
   at += bornIpLength + 4;
   const storeTimestamp = readSafeInt64(bytes, at, 'storeTimestamp');
   at += 8;
@@ -93,7 +100,11 @@ function decodeRecordAt(bytes: Buffer, start: number, options: MessageDecodeOpti
   } else {
     const storeIp = bytes.subarray(at, at + storeIpLength);
     storeHost = formatSocketAddress(storeIp, storePort);
-    offsetMsgId = offsetMsgIdOf(storeIp, bytes.subarray(at + storeIpLength, at + storeIpLength + 4), bytes.subarray(start + 28, start + 36));
+    offsetMsgId = offsetMsgIdOf(
+      storeIp,
+      bytes.subarray(at + storeIpLength, at + storeIpLength + 4),
+      bytes.subarray(start + 28, start + 36),
+    );
   }
   at += storeIpLength + 4;
   const reconsumeTimes = bytes.readInt32BE(at);
@@ -157,8 +168,17 @@ function decodeRecordAt(bytes: Buffer, start: number, options: MessageDecodeOpti
 function unwrapInnerBatch(record: MessageRecord): MessageRecord[] {
   return decodeBatchBody(record.body).map((entry, i) => {
     const queueOffset = record.queueOffset + i;
-    if (!Number.isSafeInteger(queueOffset)) throw new ProtocolError(`inner batch queueOffset ${record.queueOffset} + ${i} is not safe`);
-    return { ...record, queueOffset, flag: entry.flag, body: entry.body, properties: entry.properties, bodyCRC: entry.bodyCRC, storeSize: entry.storeSize };
+    if (!Number.isSafeInteger(queueOffset))
+      throw new ProtocolError(`inner batch queueOffset ${record.queueOffset} + ${i} is not safe`);
+    return {
+      ...record,
+      queueOffset,
+      flag: entry.flag,
+      body: entry.body,
+      properties: entry.properties,
+      bodyCRC: entry.bodyCRC,
+      storeSize: entry.storeSize,
+    };
   });
 }
 

@@ -41,21 +41,41 @@ export function encodeMessageRecord(input: MessageRecordInput): Buffer {
   if (born.ip.length === 16) sysFlag |= MessageSysFlag.BORNHOST_V6;
   if (store.ip.length === 16) sysFlag |= MessageSysFlag.STOREHOSTADDRESS_V6;
   const compressionType = (sysFlag & MessageSysFlag.COMPRESSION_TYPE_MASK) >> 8;
-  const deflate = (sysFlag & MessageSysFlag.COMPRESSED) !== 0 && (compressionType === 0 || compressionType === 3) && input.body.length > 0;
+  const deflate =
+    (sysFlag & MessageSysFlag.COMPRESSED) !== 0 &&
+    (compressionType === 0 || compressionType === 3) &&
+    input.body.length > 0;
   const body = deflate ? deflateBody(input.body) : input.body;
   const topic = Buffer.from(input.topic, 'utf8');
   const magic = input.magic ?? (topic.length > 127 ? 'V2' : 'V1');
-  if (topic.length > (magic === 'V1' ? 127 : 0x7fff)) throw new ProtocolError(`topic of ${topic.length} bytes does not fit a ${magic} record`);
+  if (topic.length > (magic === 'V1' ? 127 : 0x7fff))
+    throw new ProtocolError(`topic of ${topic.length} bytes does not fit a ${magic} record`);
   const props = Buffer.from(encodeProperties(input.properties ?? {}), 'utf8');
-  if (props.length > 0x7fff) throw new MessageValidationError('properties.size', `properties of ${props.length} bytes exceed 32767`);
+  if (props.length > 0x7fff)
+    throw new MessageValidationError('properties.size', `properties of ${props.length} bytes exceed 32767`);
 
   const size =
-    4 + 4 + 4 + 4 + 4 + 8 + 8 + 4 + 8 + (born.ip.length + 4) + 8 + (store.ip.length + 4) + 4 + 8 +
-    (4 + body.length) + ((magic === 'V1' ? 1 : 2) + topic.length) + (2 + props.length);
+    4 +
+    4 +
+    4 +
+    4 +
+    4 +
+    8 +
+    8 +
+    4 +
+    8 +
+    (born.ip.length + 4) +
+    8 +
+    (store.ip.length + 4) +
+    4 +
+    8 +
+    (4 + body.length) +
+    ((magic === 'V1' ? 1 : 2) + topic.length) +
+    (2 + props.length);
   const out = Buffer.allocUnsafe(size);
   let at = out.writeInt32BE(size, 0);
   at = out.writeInt32BE(magic === 'V1' ? MessageMagic.V1 : MessageMagic.V2, at);
-  at = out.writeInt32BE(input.bodyCRC ?? (zlib.crc32(body) | 0), at);
+  at = out.writeInt32BE(input.bodyCRC ?? zlib.crc32(body) | 0, at);
   at = out.writeInt32BE(input.queueId, at);
   at = out.writeInt32BE(input.flag ?? 0, at);
   at = out.writeBigInt64BE(BigInt(input.queueOffset), at);

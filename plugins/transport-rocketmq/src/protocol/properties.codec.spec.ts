@@ -32,12 +32,10 @@ describe('properties codec', () => {
     expect(props.hasOwnProperty('TAGS')).toBe(true);
   });
 
-  it.each([
-    [{ '': 'v' }],
-    [{ k: '' }],
-    [{ 'a\u0001b': 'v' }],
-    [{ k: 'a\u0002b' }],
-  ])('refuses properties RocketMQ would read back differently: %j', (props) => {
-    expect(() => encodeProperties(props)).toThrow(MessageValidationError);
-  });
+  it.each([[{ '': 'v' }], [{ k: '' }], [{ 'a\u0001b': 'v' }], [{ k: 'a\u0002b' }]])(
+    'refuses properties RocketMQ would read back differently: %j',
+    (props) => {
+      expect(() => encodeProperties(props)).toThrow(MessageValidationError);
+    },
+  );
 });

@@ -38,10 +38,16 @@ export function encodeProperties(properties: Readonly<Record<string, string>>): 
     const value = properties[key];
     if (value === undefined) continue;
     if (key === '' || value === '') {
-      throw new MessageValidationError('properties.format', `property ${JSON.stringify(key)} has an empty name or value, which RocketMQ drops`);
+      throw new MessageValidationError(
+        'properties.format',
+        `property ${JSON.stringify(key)} has an empty name or value, which RocketMQ drops`,
+      );
     }
     if (hasSeparator(key) || value.includes(PROPERTY_SEPARATOR)) {
-      throw new MessageValidationError('properties.format', `property ${JSON.stringify(key)} holds U+0001 or U+0002, RocketMQ's separators`);
+      throw new MessageValidationError(
+        'properties.format',
+        `property ${JSON.stringify(key)} holds U+0001 or U+0002, RocketMQ's separators`,
+      );
     }
     out += key + NAME_VALUE_SEPARATOR + value + PROPERTY_SEPARATOR;
   }

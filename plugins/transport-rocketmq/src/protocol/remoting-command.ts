@@ -41,7 +41,8 @@ export function emptyFields(): Record<string, string> {
  * object's prototype instead; keys come from the wire, so this one is defined explicitly.
  */
 export function putField<T>(target: Record<string, T>, key: string, value: T): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }
 

@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { decodeRocketMqHeader, encodeRocketMqHeader } from './rocketmq-header.codec';
 import { emptyFields } from './remoting-command';
 
-const base = { code: 103, language: 'JAVA', version: 2333, opaque: 7, flag: 0, remark: undefined, extFields: emptyFields() };
+const base = {
+  code: 103,
+  language: 'JAVA',
+  version: 2333,
+  opaque: 7,
+  flag: 0,
+  remark: undefined,
+  extFields: emptyFields(),
+};
 
 describe('ROCKETMQ binary header', () => {
   // Sizes and offsets from RocketMQSerializableTest (apache/rocketmq): 21, 34 and 35 bytes.
@@ -38,7 +46,15 @@ describe('ROCKETMQ binary header', () => {
   });
 
   it('round-trips UTF-8 text, negative opaques and the language byte', () => {
-    const header = { ...base, code: 310, language: 'GO', opaque: -5, flag: 3, remark: 'ünïcode ✓', extFields: { 'k€y': 'välue', a: '1' } };
+    const header = {
+      ...base,
+      code: 310,
+      language: 'GO',
+      opaque: -5,
+      flag: 3,
+      remark: 'ünïcode ✓',
+      extFields: { 'k€y': 'välue', a: '1' },
+    };
     expect(decodeRocketMqHeader(encodeRocketMqHeader(header))).toEqual(header);
   });
 

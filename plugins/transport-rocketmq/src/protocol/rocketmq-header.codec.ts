@@ -14,7 +14,8 @@ const FIXED_PART = 2 + 1 + 2 + 4 + 4 + 4 + 4;
 export function encodeRocketMqHeader(header: CommandHeader): Buffer {
   checkRange(header.code, -0x8000, 0x7fff, 'code');
   checkRange(header.version, -0x8000, 0x7fff, 'version');
-  const language = header.language === undefined ? LanguageCode.JAVA : LanguageCode[header.language as keyof typeof LanguageCode];
+  const language =
+    header.language === undefined ? LanguageCode.JAVA : LanguageCode[header.language as keyof typeof LanguageCode];
   if (language === undefined) throw new ProtocolError(`unknown language ${header.language} for a ROCKETMQ header`);
   const remark = header.remark ? Buffer.from(header.remark, 'utf8') : undefined;
   const entries: Array<[Buffer, Buffer]> = [];

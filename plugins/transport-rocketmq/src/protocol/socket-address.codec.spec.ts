@@ -24,7 +24,10 @@ describe('socket address codec', () => {
 
   it('parses both forms back to bytes', () => {
     expect(parseSocketAddress('10.1.2.3:9876')).toEqual({ ip: Buffer.from([10, 1, 2, 3]), port: 9876 });
-    expect(parseSocketAddress('[2001:db8::1:0:0:1]:1')).toEqual({ ip: v6('2001:0db8:0000:0000:0001:0000:0000:0001'), port: 1 });
+    expect(parseSocketAddress('[2001:db8::1:0:0:1]:1')).toEqual({
+      ip: v6('2001:0db8:0000:0000:0001:0000:0000:0001'),
+      port: 1,
+    });
     expect(parseSocketAddress('[::ffff:1.2.3.4]:1').ip).toEqual(v6('0000:0000:0000:0000:0000:ffff:0102:0304'));
     expect(parseSocketAddress('[::]:0').ip).toEqual(Buffer.alloc(16));
   });

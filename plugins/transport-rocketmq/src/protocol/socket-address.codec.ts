@@ -43,7 +43,11 @@ export function formatIpv6(ip: Buffer): string {
     }
     i = j;
   }
-  const hex = (from: number, to: number): string => groups.slice(from, to).map((g) => g.toString(16)).join(':');
+  const hex = (from: number, to: number): string =>
+    groups
+      .slice(from, to)
+      .map((g) => g.toString(16))
+      .join(':');
   if (bestStart < 0) return hex(0, 8);
   return `${hex(0, bestStart)}::${hex(bestStart + bestLength, 8)}`;
 }

@@ -27,7 +27,10 @@ export function v4HostAt(bytes: Buffer, at: number, port: number): V4Host {
     const prefix = Buffer.alloc(8);
     prefix.writeUInt32BE(address, 0);
     prefix.writeUInt32BE(port, 4);
-    entry = { host: `${bytes[at]}.${bytes[at + 1]}.${bytes[at + 2]}.${bytes[at + 3]}:${port}`, idPrefix: prefix.toString('hex').toUpperCase() };
+    entry = {
+      host: `${bytes[at]}.${bytes[at + 1]}.${bytes[at + 2]}.${bytes[at + 3]}:${port}`,
+      idPrefix: prefix.toString('hex').toUpperCase(),
+    };
     table.set(key, entry);
   }
   return entry;

@@ -36,8 +36,24 @@ export class FakePeer {
   constructor(readonly socket: net.Socket) {}
 
   /** Writes a response to `request` (flag bit 0 set, same opaque). */
-  reply(request: RemotingCommand, fields: { code?: number; extFields?: Record<string, string>; body?: Buffer; remark?: string } = {}): void {
-    this.write(encodeCommand(remotingCommand({ code: fields.code ?? 0, opaque: request.opaque, flag: RemotingFlag.RESPONSE, extFields: fields.extFields, body: fields.body, remark: fields.remark, language: 'JAVA', version: 479 })));
+  reply(
+    request: RemotingCommand,
+    fields: { code?: number; extFields?: Record<string, string>; body?: Buffer; remark?: string } = {},
+  ): void {
+    this.write(
+      encodeCommand(
+        remotingCommand({
+          code: fields.code ?? 0,
+          opaque: request.opaque,
+          flag: RemotingFlag.RESPONSE,
+          extFields: fields.extFields,
+          body: fields.body,
+          remark: fields.remark,
+          language: 'JAVA',
+          version: 479,
+        }),
+      ),
+    );
   }
 
   /** Writes raw bytes, optionally in pieces of `chunk` bytes with a turn of the event loop between them. */
@@ -57,10 +73,25 @@ export class FakePeer {
   }
 
   /** Sends a request as the broker does (its own opaque); resolves with the client's answer for sync ones. */
-  send(code: number, fields: { oneway?: boolean; extFields?: Record<string, string>; body?: Buffer } = {}): { opaque: number; answer: Promise<RemotingCommand> } {
+  send(
+    code: number,
+    fields: { oneway?: boolean; extFields?: Record<string, string>; body?: Buffer } = {},
+  ): { opaque: number; answer: Promise<RemotingCommand> } {
     const opaque = this.nextOpaque++;
     const answer = new Promise<RemotingCommand>((resolve) => this.waiting.set(opaque, resolve));
-    this.write(encodeCommand(remotingCommand({ code, opaque, flag: fields.oneway ? RemotingFlag.ONEWAY : 0, extFields: fields.extFields, body: fields.body, language: 'JAVA', version: 479 })));
+    this.write(
+      encodeCommand(
+        remotingCommand({
+          code,
+          opaque,
+          flag: fields.oneway ? RemotingFlag.ONEWAY : 0,
+          extFields: fields.extFields,
+          body: fields.body,
+          language: 'JAVA',
+          version: 479,
+        }),
+      ),
+    );
     return { opaque, answer };
   }
 
@@ -87,7 +118,8 @@ export class FakeRemotingServer {
   readonly peers: FakePeer[] = [];
   readonly requests: RemotingCommand[] = [];
   /** Answers each request; the default echoes code 0 with the request's extFields and body. */
-  onRequest: (request: RemotingCommand, peer: FakePeer) => void = (request, peer) => peer.reply(request, { extFields: { ...request.extFields }, body: request.body });
+  onRequest: (request: RemotingCommand, peer: FakePeer) => void = (request, peer) =>
+    peer.reply(request, { extFields: { ...request.extFields }, body: request.body });
   private server: net.Server | undefined;
   port = 0;
 

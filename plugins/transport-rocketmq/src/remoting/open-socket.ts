@@ -12,7 +12,12 @@ export function parseAddress(address: string): { host: string; port: number } {
   const host = address.slice(0, colon).replace(/^\[(.*)\]$/, '$1');
   const port = Number(address.slice(colon + 1));
   if (colon <= 0 || host === '' || !Number.isInteger(port) || port <= 0 || port > 65535) {
-    throw new ConfigurationError({ source: 'RemotingConnection', option: 'address', value: address, allowed: 'host:port or [ipv6]:port' });
+    throw new ConfigurationError({
+      source: 'RemotingConnection',
+      option: 'address',
+      value: address,
+      allowed: 'host:port or [ipv6]:port',
+    });
   }
   return { host, port };
 }
@@ -22,14 +27,23 @@ export function parseAddress(address: string): { host: string; port: number } {
  * a RemotingConnectionError on refusal, handshake failure or when connectTimeoutMs passes. TCP_NODELAY is on, as
  * the Java client sets it: frames are small and latency matters more than packet count.
  */
-export function openSocket(address: string, tlsOption: TlsOption | undefined, connectTimeoutMs: number): Promise<net.Socket> {
+export function openSocket(
+  address: string,
+  tlsOption: TlsOption | undefined,
+  connectTimeoutMs: number,
+): Promise<net.Socket> {
   const { host, port } = parseAddress(address);
   return new Promise<net.Socket>((resolve, reject) => {
     let socket: net.Socket;
     const readyEvent = tlsOption ? 'secureConnect' : 'connect';
     if (tlsOption) {
       const options: tls.ConnectionOptions = tlsOption === true ? {} : tlsOption;
-      socket = tls.connect({ ...options, host, port, servername: options.servername ?? (net.isIP(host) ? undefined : host) });
+      socket = tls.connect({
+        ...options,
+        host,
+        port,
+        servername: options.servername ?? (net.isIP(host) ? undefined : host),
+      });
     } else {
       socket = net.connect({ host, port });
     }

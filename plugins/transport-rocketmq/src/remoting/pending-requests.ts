@@ -28,12 +28,20 @@ export class PendingRequests {
   }
 
   /** Registers a request; the promise settles when {@link settle} or {@link rejectAll} is called, or on timeout/abort. */
-  add(opaque: number, timeoutMs: number, signal: AbortSignal | undefined, describe: () => string): Promise<RemotingCommand> {
+  add(
+    opaque: number,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    describe: () => string,
+  ): Promise<RemotingCommand> {
     return new Promise<RemotingCommand>((resolve, reject) => {
       const entry: Entry = { resolve, reject, timer: undefined, signal, onAbort: undefined };
-      entry.timer = setTimeout(() => {
-        if (this.end(opaque, entry)) reject(new TimeoutError(`${describe()} got no answer within ${timeoutMs} ms`));
-      }, Math.max(0, timeoutMs));
+      entry.timer = setTimeout(
+        () => {
+          if (this.end(opaque, entry)) reject(new TimeoutError(`${describe()} got no answer within ${timeoutMs} ms`));
+        },
+        Math.max(0, timeoutMs),
+      );
       if (signal) {
         entry.onAbort = () => {
           if (this.end(opaque, entry)) reject(signal.reason);

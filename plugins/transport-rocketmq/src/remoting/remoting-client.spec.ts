@@ -27,7 +27,12 @@ describe('RemotingClient', () => {
     expect(a.requests.map((r) => r.extFields['to'])).toEqual(['a', 'a']);
     expect(b.requests.map((r) => r.extFields['to'])).toEqual(['b']);
     expect(client.connection(a.address)).toBe(client.connection(a.address));
-    expect(events.filter((e) => e.type === 'connected').map((e) => e.address).sort()).toEqual([a.address, b.address].sort());
+    expect(
+      events
+        .filter((e) => e.type === 'connected')
+        .map((e) => e.address)
+        .sort(),
+    ).toEqual([a.address, b.address].sort());
     await client.closeConnection(a.address);
     expect(client.addresses).toEqual([b.address]);
     await client.close();

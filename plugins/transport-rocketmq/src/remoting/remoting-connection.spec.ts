@@ -19,19 +19,29 @@ afterEach(async () => {
 
 async function setup(options: RemotingConnectionOptions = {}, tlsMode = false) {
   const server = await new FakeRemotingServer(tlsMode).start();
-  const connection = new RemotingConnection(server.address, { reconnect: { initialDelayMs: 20, maxDelayMs: 200 }, ...options });
+  const connection = new RemotingConnection(server.address, {
+    reconnect: { initialDelayMs: 20, maxDelayMs: 200 },
+    ...options,
+  });
   const events: RemotingEvent[] = [];
   connection.events$.subscribe((e) => events.push(e));
-  cleanups.push(() => server.stop(), () => connection.close());
+  cleanups.push(
+    () => server.stop(),
+    () => connection.close(),
+  );
   return { server, connection, events };
 }
 
-const count = (events: RemotingEvent[], type: RemotingEvent['type']): number => events.filter((e) => e.type === type).length;
+const count = (events: RemotingEvent[], type: RemotingEvent['type']): number =>
+  events.filter((e) => e.type === type).length;
 
 describe('RemotingConnection', () => {
   it('sends a request and resolves with its response', async () => {
     const { server, connection } = await setup();
-    const response = await connection.request({ code: RequestCode.GET_CONSUMER_LIST_BY_GROUP, extFields: { consumerGroup: 'g', n: 3 }, body: Buffer.from('b') }, { timeoutMs: 2000 });
+    const response = await connection.request(
+      { code: RequestCode.GET_CONSUMER_LIST_BY_GROUP, extFields: { consumerGroup: 'g', n: 3 }, body: Buffer.from('b') },
+      { timeoutMs: 2000 },
+    );
     expect(response.extFields).toEqual({ consumerGroup: 'g', n: '3' });
     expect(response.body.toString()).toBe('b');
     expect(server.requests[0]).toMatchObject({ code: 38, flag: 0, language: 'JAVA', version: 479 });
@@ -40,22 +50,30 @@ describe('RemotingConnection', () => {
   it('multiplexes concurrent requests on one socket and matches answers given out of order', async () => {
     const { server, connection } = await setup();
     const held: Array<() => void> = [];
-    server.onRequest = (request, peer) => held.push(() => peer.reply(request, { extFields: { i: request.extFields['i']! } }));
-    const answers = Array.from({ length: 200 }, (_, i) => connection.request({ code: 11, extFields: { i } }, { timeoutMs: 5000 }));
+    server.onRequest = (request, peer) =>
+      held.push(() => peer.reply(request, { extFields: { i: request.extFields['i']! } }));
+    const answers = Array.from({ length: 200 }, (_, i) =>
+      connection.request({ code: 11, extFields: { i } }, { timeoutMs: 5000 }),
+    );
     await waitFor(() => held.length === 200);
     for (const answer of held.reverse()) answer();
-    expect((await Promise.all(answers)).map((r) => r.extFields['i'])).toEqual(Array.from({ length: 200 }, (_, i) => String(i)));
+    expect((await Promise.all(answers)).map((r) => r.extFields['i'])).toEqual(
+      Array.from({ length: 200 }, (_, i) => String(i)),
+    );
     expect(server.peers).toHaveLength(1);
   });
 
-  it('coalesces the frames written in one tick into one socket write, and a later tick\'s into the next', async () => {
+  it("coalesces the frames written in one tick into one socket write, and a later tick's into the next", async () => {
     const { server, connection } = await setup();
     server.onRequest = (request, peer) => peer.reply(request, { extFields: { i: request.extFields['i'] ?? '' } });
     await connection.connect();
     // Every socket write of the client's socket (its remote port is the server's), with the frames it carried.
     const serverPort = Number(server.address.split(':').pop());
     const writes: number[] = [];
-    const proto = net.Socket.prototype as unknown as Record<'_write' | '_writev', (this: net.Socket, ...args: unknown[]) => void>;
+    const proto = net.Socket.prototype as unknown as Record<
+      '_write' | '_writev',
+      (this: net.Socket, ...args: unknown[]) => void
+    >;
     const saved = { _write: proto._write, _writev: proto._writev };
     proto._write = function (...args) {
       if (this.remotePort === serverPort) writes.push(1);
@@ -68,7 +86,9 @@ describe('RemotingConnection', () => {
     cleanups.push(async () => {
       Object.assign(proto, saved);
     });
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => connection.request({ code: 11, extFields: { i } }, { timeoutMs: 2000 })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => connection.request({ code: 11, extFields: { i } }, { timeoutMs: 2000 })),
+    );
     expect(answers.map((a) => a.extFields['i'])).toEqual(Array.from({ length: 20 }, (_, i) => String(i)));
     expect(writes).toEqual([20]);
     await connection.oneway({ code: 11, extFields: { i: 'oneway' } });
@@ -80,13 +100,17 @@ describe('RemotingConnection', () => {
   it('reassembles responses written one byte at a time, and many responses in one write', async () => {
     const { server, connection } = await setup();
     server.onRequest = (request, peer) => {
-      const frame = encodeCommand(remotingCommand({ code: 0, opaque: request.opaque, flag: 1, body: Buffer.alloc(300, 7) }));
+      const frame = encodeCommand(
+        remotingCommand({ code: 0, opaque: request.opaque, flag: 1, body: Buffer.alloc(300, 7) }),
+      );
       peer.write(frame, 1);
     };
     expect((await connection.request({ code: 11 }, { timeoutMs: 5000 })).body).toEqual(Buffer.alloc(300, 7));
     const batch: Buffer[] = [];
     server.onRequest = (request, peer) => {
-      batch.push(encodeCommand(remotingCommand({ code: 0, opaque: request.opaque, flag: 1, remark: String(request.opaque) })));
+      batch.push(
+        encodeCommand(remotingCommand({ code: 0, opaque: request.opaque, flag: 1, remark: String(request.opaque) })),
+      );
       if (batch.length === 3) peer.write(Buffer.concat(batch.splice(0)));
     };
     const three = await Promise.all([1, 2, 3].map(() => connection.request({ code: 11 }, { timeoutMs: 2000 })));
@@ -110,7 +134,10 @@ describe('RemotingConnection', () => {
     const { server, connection } = await setup();
     server.onRequest = () => undefined;
     const controller = new AbortController();
-    const pull = connection.request({ code: RequestCode.PULL_MESSAGE }, { timeoutMs: 30000, signal: controller.signal });
+    const pull = connection.request(
+      { code: RequestCode.PULL_MESSAGE },
+      { timeoutMs: 30000, signal: controller.signal },
+    );
     await waitFor(() => server.requests.length === 1);
     controller.abort(new Error('stopping'));
     await expect(pull).rejects.toThrow('stopping');
@@ -158,15 +185,21 @@ describe('RemotingConnection', () => {
     const { server, connection } = await setup({
       requestHandler: (request) => {
         seen.push(request.code);
-        if (request.code === RequestCode.GET_CONSUMER_RUNNING_INFO) return { code: ResponseCode.SUCCESS, body: Buffer.from('{"properties":{}}') };
+        if (request.code === RequestCode.GET_CONSUMER_RUNNING_INFO)
+          return { code: ResponseCode.SUCCESS, body: Buffer.from('{"properties":{}}') };
         return undefined;
       },
     });
     await connection.connect();
     await waitFor(() => server.peers.length === 1);
     const peer = server.last;
-    const notify = peer.send(RequestCode.NOTIFY_CONSUMER_IDS_CHANGED, { oneway: true, extFields: { consumerGroup: 'g' } });
-    const info = peer.send(RequestCode.GET_CONSUMER_RUNNING_INFO, { extFields: { consumerGroup: 'g', clientId: 'c', jstackEnable: 'false' } });
+    const notify = peer.send(RequestCode.NOTIFY_CONSUMER_IDS_CHANGED, {
+      oneway: true,
+      extFields: { consumerGroup: 'g' },
+    });
+    const info = peer.send(RequestCode.GET_CONSUMER_RUNNING_INFO, {
+      extFields: { consumerGroup: 'g', clientId: 'c', jstackEnable: 'false' },
+    });
     const response = await info.answer;
     expect(response).toMatchObject({ code: 0, opaque: info.opaque, flag: 1 });
     expect(response.body.toString()).toBe('{"properties":{}}');
@@ -214,7 +247,10 @@ describe('RemotingConnection', () => {
   });
 
   it('reconnects with growing back-off while the server is down, failing requests fast meanwhile', async () => {
-    const { server, connection, events } = await setup({ reconnect: { initialDelayMs: 40, maxDelayMs: 400 }, random: () => 1 });
+    const { server, connection, events } = await setup({
+      reconnect: { initialDelayMs: 40, maxDelayMs: 400 },
+      random: () => 1,
+    });
     await connection.request({ code: 11 }, { timeoutMs: 1000 });
     const port = server.port;
     await server.stop();
@@ -224,7 +260,9 @@ describe('RemotingConnection', () => {
     await expect(connection.request({ code: 11 }, { timeoutMs: 1000 })).rejects.toBeInstanceOf(RemotingConnectionError);
     await server.start(port);
     await waitFor(() => connection.state === 'open', { message: 'reconnected to the restarted server' });
-    expect((await connection.request({ code: 11, extFields: { again: 'yes' } }, { timeoutMs: 1000 })).extFields).toEqual({ again: 'yes' });
+    expect(
+      (await connection.request({ code: 11, extFields: { again: 'yes' } }, { timeoutMs: 1000 })).extFields,
+    ).toEqual({ again: 'yes' });
   });
 
   it('rejects pending requests when the server drops the connection', async () => {
@@ -260,10 +298,15 @@ describe('RemotingConnection', () => {
 
   it('signs requests with the ACL credentials', async () => {
     const { server, connection } = await setup({ credentials: { accessKey: 'ak', secretKey: 'sk' } });
-    await connection.request({ code: 11, extFields: { topic: 'T', queueId: 0 }, body: Buffer.from('x') }, { timeoutMs: 1000 });
+    await connection.request(
+      { code: 11, extFields: { topic: 'T', queueId: 0 }, body: Buffer.from('x') },
+      { timeoutMs: 1000 },
+    );
     const fields = server.requests[0]!.extFields;
     expect(fields['AccessKey']).toBe('ak');
-    const expected = createHmac('sha1', 'sk').update(aclSigningContent(fields, Buffer.from('x'))).digest('base64');
+    const expected = createHmac('sha1', 'sk')
+      .update(aclSigningContent(fields, Buffer.from('x')))
+      .digest('base64');
     expect(fields['Signature']).toBe(expected);
     expect(aclSigningContent(fields, Buffer.from('x')).toString()).toBe('ak0Tx');
   });

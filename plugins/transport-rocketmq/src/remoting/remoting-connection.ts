@@ -94,9 +94,18 @@ export class RemotingConnection {
     const frame = this.encodeRequest(request, opaque, 0);
     const socket = await this.ensureSocket(options.timeoutMs);
     options.signal?.throwIfAborted();
-    const answer = this.pending.add(opaque, options.timeoutMs - (Date.now() - started), options.signal, () => `request ${request.code} to ${this.address}`);
+    const answer = this.pending.add(
+      opaque,
+      options.timeoutMs - (Date.now() - started),
+      options.signal,
+      () => `request ${request.code} to ${this.address}`,
+    );
     writeFrame(socket, frame, (error) => {
-      if (error) this.pending.reject(opaque, new RemotingConnectionError(`write failed: ${error.message}`, { address: this.address, cause: error }));
+      if (error)
+        this.pending.reject(
+          opaque,
+          new RemotingConnectionError(`write failed: ${error.message}`, { address: this.address, cause: error }),
+        );
     });
     return answer;
   }
@@ -106,7 +115,13 @@ export class RemotingConnection {
     const frame = this.encodeRequest(request, this.allocateOpaque(), RemotingFlag.ONEWAY);
     const socket = await this.ensureSocket(options.timeoutMs ?? this.options.connectTimeoutMs ?? 3000);
     await new Promise<void>((resolve, reject) => {
-      writeFrame(socket, frame, (error) => (error ? reject(new RemotingConnectionError(`write failed: ${error.message}`, { address: this.address, cause: error })) : resolve()));
+      writeFrame(socket, frame, (error) =>
+        error
+          ? reject(
+              new RemotingConnectionError(`write failed: ${error.message}`, { address: this.address, cause: error }),
+            )
+          : resolve(),
+      );
     });
   }
 
@@ -152,15 +167,24 @@ export class RemotingConnection {
       serializeType: SerializeType.JSON,
     });
     if (!this.options.credentials) return encodeCommand(command);
-    return encodeCommand({ ...command, extFields: signExtFields(command.extFields, command.body, this.options.credentials) });
+    return encodeCommand({
+      ...command,
+      extFields: signExtFields(command.extFields, command.body, this.options.credentials),
+    });
   }
 
   private ensureSocket(timeoutMs: number): Promise<net.Socket> {
-    if (this.closed) return Promise.reject(new RemotingConnectionError('connection is closed', { address: this.address }));
+    if (this.closed)
+      return Promise.reject(new RemotingConnectionError('connection is closed', { address: this.address }));
     if (this.socket) return Promise.resolve(this.socket);
     if (this.connecting) return this.connecting;
     if (this.reconnectTimer) {
-      return Promise.reject(new RemotingConnectionError('not connected; reconnecting with back-off', { address: this.address, cause: this.lastError }));
+      return Promise.reject(
+        new RemotingConnectionError('not connected; reconnecting with back-off', {
+          address: this.address,
+          cause: this.lastError,
+        }),
+      );
     }
     return this.startConnect(Math.min(timeoutMs, this.options.connectTimeoutMs ?? 3000));
   }
@@ -203,7 +227,10 @@ export class RemotingConnection {
     try {
       decoder.push(chunk, (frame) => this.onCommand(socket, decodeCommand(frame)));
     } catch (error) {
-      const protocolError = error instanceof ProtocolError ? error : new ProtocolError(`undecodable frame: ${String(error)}`, { cause: error });
+      const protocolError =
+        error instanceof ProtocolError
+          ? error
+          : new ProtocolError(`undecodable frame: ${String(error)}`, { cause: error });
       this.events.next({ type: 'protocol-error', address: this.address, error: protocolError });
       // Dropped at once, not on 'close': the stream is out of step and nothing more may be written to it.
       this.drop(socket, protocolError);
@@ -214,7 +241,12 @@ export class RemotingConnection {
   private onCommand(socket: net.Socket, command: RemotingCommand): void {
     if (isResponse(command)) {
       if (!this.pending.settle(command.opaque, command)) {
-        this.events.next({ type: 'unmatched-response', address: this.address, opaque: command.opaque, code: command.code });
+        this.events.next({
+          type: 'unmatched-response',
+          address: this.address,
+          opaque: command.opaque,
+          code: command.code,
+        });
       }
       return;
     }
@@ -227,7 +259,9 @@ export class RemotingConnection {
   private async answer(socket: net.Socket, request: RemotingCommand): Promise<void> {
     let reply: RemotingReply | undefined;
     try {
-      reply = this.options.requestHandler ? await this.options.requestHandler(request, { address: this.address }) : undefined;
+      reply = this.options.requestHandler
+        ? await this.options.requestHandler(request, { address: this.address })
+        : undefined;
       reply ??= { code: ResponseCode.REQUEST_CODE_NOT_SUPPORTED, remark: `request code ${request.code} not supported` };
     } catch (error) {
       const err = error instanceof Error ? error : new Error(String(error));
@@ -249,7 +283,12 @@ export class RemotingConnection {
       writeFrame(socket, encodeCommand(response));
     } catch (error) {
       // An unencodable reply (e.g. over 16 MiB): report it, and let the broker time out as it would on no reply.
-      this.events.next({ type: 'request-handler-error', address: this.address, code: request.code, error: error as Error });
+      this.events.next({
+        type: 'request-handler-error',
+        address: this.address,
+        code: request.code,
+        error: error as Error,
+      });
     }
   }
 
@@ -258,7 +297,11 @@ export class RemotingConnection {
     if (this.socket !== socket) return;
     this.socket = undefined;
     this.lastError = error;
-    this.pending.rejectAll(error instanceof ProtocolError ? error : new RemotingConnectionError('connection lost', { address: this.address, cause: error }));
+    this.pending.rejectAll(
+      error instanceof ProtocolError
+        ? error
+        : new RemotingConnectionError('connection lost', { address: this.address, cause: error }),
+    );
     this.events.next({ type: 'disconnected', address: this.address, error });
     this.scheduleReconnect();
   }

@@ -6,7 +6,12 @@ export type RemotingEvent =
   | { readonly type: 'disconnected'; readonly address: string; readonly error: Error | undefined }
   /** Bad bytes from the peer: the connection was closed and its pending requests rejected with `error`. */
   | { readonly type: 'protocol-error'; readonly address: string; readonly error: ProtocolError }
-  | { readonly type: 'reconnect-scheduled'; readonly address: string; readonly attempt: number; readonly delayMs: number }
+  | {
+      readonly type: 'reconnect-scheduled';
+      readonly address: string;
+      readonly attempt: number;
+      readonly delayMs: number;
+    }
   /** A request from the peer whose handler threw; a sync request got SYSTEM_ERROR. */
   | { readonly type: 'request-handler-error'; readonly address: string; readonly code: number; readonly error: Error }
   /** A response nobody waits for any more (its request timed out or was aborted). */

@@ -8,7 +8,11 @@ import type { TopicRouteTable } from '../route/topic-route.table';
  * findBrokerAddressInSubscribe with onlyThisBroker=false), fetching the queue's topic route once when the broker
  * is unknown. `masterOnly` (sends, locks, send-back, resets) refuses slaves.
  */
-export async function brokerAddressFor(routes: TopicRouteTable, mq: Pick<MessageQueue, 'topic' | 'brokerName'>, masterOnly = false): Promise<string> {
+export async function brokerAddressFor(
+  routes: TopicRouteTable,
+  mq: Pick<MessageQueue, 'topic' | 'brokerName'>,
+  masterOnly = false,
+): Promise<string> {
   const pick = (): string | undefined => {
     const addrs = routes.brokerAddresses(mq.brokerName);
     if (!addrs) return undefined;

@@ -22,20 +22,36 @@ async function setup() {
 describe('RocketMqBrokerOffsets', () => {
   it('queries with setZeroIfNotFound=false: an offset, or -1 for QUERY_NOT_FOUND', async () => {
     const { offsets } = await setup();
-    cluster.onBroker = (_n, request, peer) => (request.extFields['consumerGroup'] === 'known' ? peer.reply(request, { extFields: { offset: '17' } }) : peer.reply(request, { code: 22 }));
+    cluster.onBroker = (_n, request, peer) =>
+      request.extFields['consumerGroup'] === 'known'
+        ? peer.reply(request, { extFields: { offset: '17' } })
+        : peer.reply(request, { code: 22 });
     expect(await offsets.queryConsumerOffset('known', mq)).toBe(17);
     expect(await offsets.queryConsumerOffset('new', mq)).toBe(-1);
-    expect(cluster.received('broker-a', RequestCode.QUERY_CONSUMER_OFFSET)[0]!.extFields).toEqual({ consumerGroup: 'known', topic: 'T', queueId: '2', setZeroIfNotFound: 'false' });
+    expect(cluster.received('broker-a', RequestCode.QUERY_CONSUMER_OFFSET)[0]!.extFields).toEqual({
+      consumerGroup: 'known',
+      topic: 'T',
+      queueId: '2',
+      setZeroIfNotFound: 'false',
+    });
   });
 
   it('reads min, max and search-by-time offsets as checked numbers', async () => {
     const { offsets } = await setup();
-    const answers: Record<number, string> = { [RequestCode.GET_MIN_OFFSET]: '3', [RequestCode.GET_MAX_OFFSET]: '9007199254740991', [RequestCode.SEARCH_OFFSET_BY_TIMESTAMP]: '5' };
+    const answers: Record<number, string> = {
+      [RequestCode.GET_MIN_OFFSET]: '3',
+      [RequestCode.GET_MAX_OFFSET]: '9007199254740991',
+      [RequestCode.SEARCH_OFFSET_BY_TIMESTAMP]: '5',
+    };
     cluster.onBroker = (_n, request, peer) => peer.reply(request, { extFields: { offset: answers[request.code]! } });
     expect(await offsets.minOffset(mq)).toBe(3);
     expect(await offsets.maxOffset(mq)).toBe(Number.MAX_SAFE_INTEGER);
     expect(await offsets.searchOffset(mq, 1_700_000_000_000)).toBe(5);
-    expect(cluster.received('broker-a', RequestCode.SEARCH_OFFSET_BY_TIMESTAMP)[0]!.extFields).toEqual({ topic: 'T', queueId: '2', timestamp: '1700000000000' });
+    expect(cluster.received('broker-a', RequestCode.SEARCH_OFFSET_BY_TIMESTAMP)[0]!.extFields).toEqual({
+      topic: 'T',
+      queueId: '2',
+      timestamp: '1700000000000',
+    });
     answers[RequestCode.GET_MAX_OFFSET] = '9007199254740993';
     await expect(offsets.maxOffset(mq)).rejects.toMatchObject({ name: 'UnsafeLongError', field: 'offset' });
   });
@@ -58,14 +74,20 @@ describe('RocketMqBrokerOffsets', () => {
     await Promise.all([second, other]);
   });
 
-  it('a refused commit rejects with the broker\'s code and does not block the next one', async () => {
+  it("a refused commit rejects with the broker's code and does not block the next one", async () => {
     const { offsets } = await setup();
     let refuse = true;
-    cluster.onBroker = (_n, request, peer) => peer.reply(request, refuse ? { code: 26, remark: 'Group g not exist!' } : {});
-    await expect(offsets.commitConsumerOffset('g', mq, 10)).rejects.toMatchObject({ name: 'BrokerError', responseCode: 26 });
+    cluster.onBroker = (_n, request, peer) =>
+      peer.reply(request, refuse ? { code: 26, remark: 'Group g not exist!' } : {});
+    await expect(offsets.commitConsumerOffset('g', mq, 10)).rejects.toMatchObject({
+      name: 'BrokerError',
+      responseCode: 26,
+    });
     refuse = false;
     await offsets.commitConsumerOffset('g', mq, 11);
-    const sent = cluster.received('broker-a', RequestCode.UPDATE_CONSUMER_OFFSET).map((r) => r.extFields['commitOffset']);
+    const sent = cluster
+      .received('broker-a', RequestCode.UPDATE_CONSUMER_OFFSET)
+      .map((r) => r.extFields['commitOffset']);
     expect(sent).toEqual(['10', '11']);
   });
 });

@@ -34,7 +34,11 @@ export class RocketMqBrokerOffsets implements BrokerOffsets {
     return this.ledger.commit(group, mq, async () => {
       const address = await brokerAddressFor(this.session.routes, mq);
       const request = updateConsumerOffsetRequest(group, mq, offset);
-      expectCode(await this.session.request(address, request), `commit offset ${offset} of ${mq.topic}/${mq.brokerName}/${mq.queueId}`, { brokerName: mq.brokerName });
+      expectCode(
+        await this.session.request(address, request),
+        `commit offset ${offset} of ${mq.topic}/${mq.brokerName}/${mq.queueId}`,
+        { brokerName: mq.brokerName },
+      );
     });
   }
 
@@ -50,6 +54,10 @@ export class RocketMqBrokerOffsets implements BrokerOffsets {
 
   async searchOffset(mq: MessageQueue, timestamp: number): Promise<number> {
     const address = await brokerAddressFor(this.session.routes, mq);
-    return parseOffsetResponse(await this.session.request(address, searchOffsetRequest(mq, timestamp)), 'search offset', mq);
+    return parseOffsetResponse(
+      await this.session.request(address, searchOffsetRequest(mq, timestamp)),
+      'search offset',
+      mq,
+    );
   }
 }

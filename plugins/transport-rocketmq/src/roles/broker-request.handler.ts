@@ -39,7 +39,10 @@ export interface BrokerRequestDeps {
  * Anything else is answered REQUEST_CODE_NOT_SUPPORTED.
  */
 export function brokerRequestHandler(deps: BrokerRequestDeps): RemotingRequestHandler {
-  return async (request: RemotingCommand, context: { readonly address: string }): Promise<RemotingReply | undefined> => {
+  return async (
+    request: RemotingCommand,
+    context: { readonly address: string },
+  ): Promise<RemotingReply | undefined> => {
     switch (request.code) {
       case RequestCode.NOTIFY_CONSUMER_IDS_CHANGED:
         deps.membership.notifyChanged(parseNotifyConsumerIdsChanged(request).group);
@@ -61,12 +64,18 @@ export function brokerRequestHandler(deps: BrokerRequestDeps): RemotingRequestHa
       }
       case RequestCode.PUSH_REPLY_MESSAGE_TO_CLIENT:
         // A late reply (its request timed out) is answered SUCCESS too, as Java does: the broker has nothing to retry.
-        deps.callbacks?.receiveReply?.(parsePushReply(request, deps.session.routes.brokerNameOf(context.address) ?? ''));
+        deps.callbacks?.receiveReply?.(
+          parsePushReply(request, deps.session.routes.brokerNameOf(context.address) ?? ''),
+        );
         return { code: ResponseCode.SUCCESS };
       case RequestCode.CONSUME_MESSAGE_DIRECTLY: {
         const { group, brokerName, record } = parseConsumeMessageDirectlyRequest(request);
         const result = await deps.callbacks?.consumeDirectly(group, record, brokerName);
-        if (!result) return { code: ResponseCode.SYSTEM_ERROR, remark: `The Consumer Group <${group}> not exist in this consumer` };
+        if (!result)
+          return {
+            code: ResponseCode.SYSTEM_ERROR,
+            remark: `The Consumer Group <${group}> not exist in this consumer`,
+          };
         return { code: ResponseCode.SUCCESS, body: consumeMessageDirectlyResultBody(result) };
       }
       default:

@@ -13,7 +13,11 @@ export async function clusterBrokers(session: RocketMqSession): Promise<BrokerDa
  * The masters an admin write goes to, as `mqadmin ... -c <cluster>` picks them: every master the name server lists,
  * or only the named brokers, which must all be masters there (else a ConfigurationError naming `source`).
  */
-export async function targetMasters(session: RocketMqSession, source: string, brokers: readonly string[] | undefined): Promise<BrokerData[]> {
+export async function targetMasters(
+  session: RocketMqSession,
+  source: string,
+  brokers: readonly string[] | undefined,
+): Promise<BrokerData[]> {
   const masters = (await clusterBrokers(session)).filter((b) => b.brokerAddrs.has(MASTER_ID));
   const targets = brokers ? masters.filter((b) => brokers.includes(b.brokerName)) : masters;
   const unknown = (brokers ?? []).filter((name) => !targets.some((b) => b.brokerName === name));
@@ -38,5 +42,8 @@ export function readAddress(broker: BrokerData): string | undefined {
 
 /** What the name server answers for a topic it has no route of, as a BrokerError of kind topic-not-found. */
 export function noRouteError(topic: string): BrokerError {
-  return new BrokerError(`No topic route info in name server for the topic: ${topic}`, { responseCode: ResponseCode.TOPIC_NOT_EXIST, kind: 'topic-not-found' });
+  return new BrokerError(`No topic route info in name server for the topic: ${topic}`, {
+    responseCode: ResponseCode.TOPIC_NOT_EXIST,
+    kind: 'topic-not-found',
+  });
 }

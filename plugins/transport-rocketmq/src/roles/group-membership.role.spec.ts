@@ -25,7 +25,10 @@ describe('RocketMqGroupMembership', () => {
     cluster = await FakeCluster.start(['broker-a', 'broker-b', 'broker-c']);
     const slave = await new FakeRemotingServer().start();
     extra.push(slave);
-    cluster.routes.set('T', [{ name: 'broker-a', queues: 1, members: { 0: cluster.broker('broker-a'), 1: slave } }, { name: 'broker-b', queues: 1 }]);
+    cluster.routes.set('T', [
+      { name: 'broker-a', queues: 1, members: { 0: cluster.broker('broker-a'), 1: slave } },
+      { name: 'broker-b', queues: 1 },
+    ]);
     const membership = new RocketMqGroupMembership(cluster.session({}, '10.0.0.1@app'));
     await membership.heartbeat([registration(['T'])]);
     expect(cluster.received('broker-a', RequestCode.HEART_BEAT)).toHaveLength(1);
@@ -34,13 +37,19 @@ describe('RocketMqGroupMembership', () => {
     expect(slave.requests.filter((r) => r.code === RequestCode.HEART_BEAT)).toHaveLength(1);
     const body = JSON.parse(cluster.received('broker-a', RequestCode.HEART_BEAT)[0]!.body.toString());
     expect(body.clientID).toBe('10.0.0.1@app');
-    expect(body.consumerDataSet[0].subscriptionDataSet.map((s: { topic: string }) => s.topic)).toEqual(['T', '%RETRY%g']);
+    expect(body.consumerDataSet[0].subscriptionDataSet.map((s: { topic: string }) => s.topic)).toEqual([
+      'T',
+      '%RETRY%g',
+    ]);
     membership.close();
   });
 
   it('one broker failing does not fail the heartbeat; every broker failing does', async () => {
     cluster = await FakeCluster.start();
-    cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }, { name: 'broker-b', queues: 1 }]);
+    cluster.routes.set('T', [
+      { name: 'broker-a', queues: 1 },
+      { name: 'broker-b', queues: 1 },
+    ]);
     const session = cluster.session({ requestTimeoutMs: 500 });
     const errors: string[] = [];
     session.events.on('rocketmq.error', (e) => errors.push(e.where));
@@ -49,7 +58,10 @@ describe('RocketMqGroupMembership', () => {
     await membership.heartbeat([registration(['T'])]);
     expect(errors).toEqual(['heartbeat']);
     cluster.onBroker = (_name, request, peer) => peer.reply(request, { code: 1, remark: 'down' });
-    await expect(membership.heartbeat([registration(['T'])])).rejects.toMatchObject({ name: 'BrokerError', responseCode: 1 });
+    await expect(membership.heartbeat([registration(['T'])])).rejects.toMatchObject({
+      name: 'BrokerError',
+      responseCode: 1,
+    });
     membership.close();
   });
 
@@ -81,27 +93,43 @@ describe('RocketMqGroupMembership', () => {
     membership.close();
   });
 
-  it('takes the union of every broker\'s list: a restarted broker that knows only some members does not shrink the group', async () => {
+  it("takes the union of every broker's list: a restarted broker that knows only some members does not shrink the group", async () => {
     cluster = await FakeCluster.start();
-    cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }, { name: 'broker-b', queues: 1 }]);
+    cluster.routes.set('T', [
+      { name: 'broker-a', queues: 1 },
+      { name: 'broker-b', queues: 1 },
+    ]);
     const membership = new RocketMqGroupMembership(cluster.session());
-    const lists: Record<string, string[]> = { 'broker-a': ['10.0.0.1@a', '10.0.0.2@b', '10.0.0.3@c'], 'broker-b': ['10.0.0.3@c'] };
-    cluster.onBroker = (name, request, peer) => peer.reply(request, { body: Buffer.from(JSON.stringify({ consumerIdList: lists[name] })) });
-    for (let i = 0; i < 5; i++) expect([...(await membership.consumerIds('g', 'T'))].sort()).toEqual(['10.0.0.1@a', '10.0.0.2@b', '10.0.0.3@c']);
+    const lists: Record<string, string[]> = {
+      'broker-a': ['10.0.0.1@a', '10.0.0.2@b', '10.0.0.3@c'],
+      'broker-b': ['10.0.0.3@c'],
+    };
+    cluster.onBroker = (name, request, peer) =>
+      peer.reply(request, { body: Buffer.from(JSON.stringify({ consumerIdList: lists[name] })) });
+    for (let i = 0; i < 5; i++)
+      expect([...(await membership.consumerIds('g', 'T'))].sort()).toEqual(['10.0.0.1@a', '10.0.0.2@b', '10.0.0.3@c']);
     // One broker failing still answers from the others.
-    cluster.onBroker = (name, request, peer) => (name === 'broker-a' ? peer.reply(request, { code: 2, remark: 'busy' }) : peer.reply(request, { body: Buffer.from(JSON.stringify({ consumerIdList: lists[name] })) }));
+    cluster.onBroker = (name, request, peer) =>
+      name === 'broker-a'
+        ? peer.reply(request, { code: 2, remark: 'busy' })
+        : peer.reply(request, { body: Buffer.from(JSON.stringify({ consumerIdList: lists[name] })) });
     expect(await membership.consumerIds('g', 'T')).toEqual(['10.0.0.3@c']);
     membership.close();
   });
 
-  it('unregisters from every broker of the group\'s topics with clientID and consumerGroup', async () => {
+  it("unregisters from every broker of the group's topics with clientID and consumerGroup", async () => {
     cluster = await FakeCluster.start();
-    cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }, { name: 'broker-b', queues: 1 }]);
+    cluster.routes.set('T', [
+      { name: 'broker-a', queues: 1 },
+      { name: 'broker-b', queues: 1 },
+    ]);
     const membership = new RocketMqGroupMembership(cluster.session({}, '10.0.0.1@app'));
     await membership.heartbeat([registration(['T'])]);
     await membership.unregister('g');
     for (const broker of ['broker-a', 'broker-b']) {
-      expect(cluster.received(broker, RequestCode.UNREGISTER_CLIENT).map((r) => r.extFields)).toEqual([{ clientID: '10.0.0.1@app', consumerGroup: 'g' }]);
+      expect(cluster.received(broker, RequestCode.UNREGISTER_CLIENT).map((r) => r.extFields)).toEqual([
+        { clientID: '10.0.0.1@app', consumerGroup: 'g' },
+      ]);
     }
     expect(membership.registration('g')).toBeUndefined();
     membership.close();
@@ -116,7 +144,13 @@ describe('RocketMqGroupMembership', () => {
     const order: string[] = [];
     let answer!: () => void;
     cluster.onBroker = (_name, request, peer) => {
-      order.push(request.code === RequestCode.HEART_BEAT ? 'heartbeat' : request.code === RequestCode.UNREGISTER_CLIENT ? 'unregister' : String(request.code));
+      order.push(
+        request.code === RequestCode.HEART_BEAT
+          ? 'heartbeat'
+          : request.code === RequestCode.UNREGISTER_CLIENT
+            ? 'unregister'
+            : String(request.code),
+      );
       if (request.code === RequestCode.HEART_BEAT) answer = () => peer.reply(request);
       else peer.reply(request);
     };

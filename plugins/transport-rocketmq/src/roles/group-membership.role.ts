@@ -35,8 +35,11 @@ export class RocketMqGroupMembership implements GroupMembership {
     // check a half message it stores.
     this.routeWatch = session.routes.changes$.subscribe((topic) => {
       const registered = [...this.registrations.values()];
-      if (this.producerGroups.length === 0 && !registered.some((r) => r.subscriptions.some((s) => s.topic === topic))) return;
-      this.heartbeat(registered, this.producerGroups).catch((error: Error) => session.events.emit('rocketmq.error', { where: 'heartbeat after route change', error }));
+      if (this.producerGroups.length === 0 && !registered.some((r) => r.subscriptions.some((s) => s.topic === topic)))
+        return;
+      this.heartbeat(registered, this.producerGroups).catch((error: Error) =>
+        session.events.emit('rocketmq.error', { where: 'heartbeat after route change', error }),
+      );
     });
   }
 
@@ -58,7 +61,10 @@ export class RocketMqGroupMembership implements GroupMembership {
    * Sends the heartbeat to every broker of the subscribed topics. Resolves when at least one broker took it (or
    * no topic has a route yet); rejects with the first error when every broker failed.
    */
-  async heartbeat(registrations: readonly ConsumerRegistration[], producerGroups: readonly string[] = []): Promise<void> {
+  async heartbeat(
+    registrations: readonly ConsumerRegistration[],
+    producerGroups: readonly string[] = [],
+  ): Promise<void> {
     for (const registration of registrations) this.registrations.set(registration.group, registration);
     this.producerGroups = producerGroups;
     const topics = new Set(registrations.flatMap((r) => r.subscriptions.map((s) => s.topic)));
@@ -69,7 +75,10 @@ export class RocketMqGroupMembership implements GroupMembership {
     if (current.length === 0 && producerGroups.length === 0) return;
     // Producer groups go to every broker this client knows a route to (Java heartbeats producers to every master):
     // a broker asks one of them to check a half message it stored.
-    const targets = producerGroups.length > 0 ? new Set(this.session.routes.topics) : new Set(current.flatMap((r) => r.subscriptions.map((s) => s.topic)));
+    const targets =
+      producerGroups.length > 0
+        ? new Set(this.session.routes.topics)
+        : new Set(current.flatMap((r) => r.subscriptions.map((s) => s.topic)));
     const addresses = this.session.routes.addressesOf(targets);
     const request = heartbeatRequest({ clientId: this.session.clientId, consumers: current, producerGroups });
     await settleAll(
@@ -98,7 +107,10 @@ export class RocketMqGroupMembership implements GroupMembership {
     await settleAll(
       addresses.map(async (address) => {
         const response = await this.session.request(address, request);
-        if (response.code !== 0) throw new Error(`unregister of ${group} at ${address} answered code ${response.code} ${response.remark ?? ''}`);
+        if (response.code !== 0)
+          throw new Error(
+            `unregister of ${group} at ${address} answered code ${response.code} ${response.remark ?? ''}`,
+          );
       }),
       (error, i) => this.session.events.emit('rocketmq.error', { where: 'unregister', error, address: addresses[i] }),
     );
@@ -124,10 +136,22 @@ export class RocketMqGroupMembership implements GroupMembership {
           // A broker this client has not heartbeated yet (just restarted or promoted) would list the group without
           // it: register first, so its answer counts this member at least.
           if (!this.registeredAt.has(address) && this.registrations.size > 0) {
-            parseHeartbeatResponse(await this.tracked(this.session.request(address, heartbeatRequest({ clientId: this.session.clientId, consumers: [...this.registrations.values()] }))));
+            parseHeartbeatResponse(
+              await this.tracked(
+                this.session.request(
+                  address,
+                  heartbeatRequest({ clientId: this.session.clientId, consumers: [...this.registrations.values()] }),
+                ),
+              ),
+            );
             this.registeredAt.add(address);
           }
-          for (const id of parseConsumerListResponse(await this.session.request(address, consumerListRequest(group)), group, broker.brokerName)) ids.add(id);
+          for (const id of parseConsumerListResponse(
+            await this.session.request(address, consumerListRequest(group)),
+            group,
+            broker.brokerName,
+          ))
+            ids.add(id);
         } catch (error) {
           errors.push(error);
         }

@@ -17,14 +17,35 @@ afterEach(async () => {
 });
 
 const mq = { topic: 'T', brokerName: 'broker-a', queueId: 1 };
-const base: PullRequest = { group: 'g', mq, offset: 5, maxMsgs: 32, maxBytes: 65536, subscription: parseSubscription('T', 'A || B', 42), suspendMs: 1000, timeoutMs: 3000 };
+const base: PullRequest = {
+  group: 'g',
+  mq,
+  offset: 5,
+  maxMsgs: 32,
+  maxBytes: 65536,
+  subscription: parseSubscription('T', 'A || B', 42),
+  suspendMs: 1000,
+  timeoutMs: 3000,
+};
 
 function found(request: RemotingCommand, peer: FakePeer, extFields: Record<string, string> = {}): void {
   const body = encodeMessageRecord({
-    topic: 'T', queueId: 1, queueOffset: 5, commitLogOffset: 1000, body: Buffer.from('x'), properties: { TAGS: 'A' },
-    bornTimestamp: 1, bornHost: '127.0.0.1:1', storeTimestamp: 2, storeHost: '127.0.0.1:10911',
+    topic: 'T',
+    queueId: 1,
+    queueOffset: 5,
+    commitLogOffset: 1000,
+    body: Buffer.from('x'),
+    properties: { TAGS: 'A' },
+    bornTimestamp: 1,
+    bornHost: '127.0.0.1:1',
+    storeTimestamp: 2,
+    storeHost: '127.0.0.1:10911',
   });
-  peer.reply(request, { code: 0, body, extFields: { nextBeginOffset: '6', minOffset: '0', maxOffset: '6', suggestWhichBrokerId: '0', ...extFields } });
+  peer.reply(request, {
+    code: 0,
+    body,
+    extFields: { nextBeginOffset: '6', minOffset: '0', maxOffset: '6', suggestWhichBrokerId: '0', ...extFields },
+  });
 }
 
 async function setup() {
@@ -44,8 +65,18 @@ describe('RocketMqMessagePuller', () => {
     expect(result.messages[0]).toMatchObject({ topic: 'T', brokerName: 'broker-a', queueId: 1, queueOffset: 5 });
     const [pull] = cluster.received('broker-a', RequestCode.PULL_MESSAGE);
     expect(pull!.extFields).toMatchObject({
-      consumerGroup: 'g', topic: 'T', queueId: '1', queueOffset: '5', maxMsgNums: '32', sysFlag: String(1 | 2 | 4), commitOffset: '3',
-      suspendTimeoutMillis: '1000', subscription: 'A || B', subVersion: '42', expressionType: 'TAG', maxMsgBytes: '65536',
+      consumerGroup: 'g',
+      topic: 'T',
+      queueId: '1',
+      queueOffset: '5',
+      maxMsgNums: '32',
+      sysFlag: String(1 | 2 | 4),
+      commitOffset: '3',
+      suspendTimeoutMillis: '1000',
+      subscription: 'A || B',
+      subVersion: '42',
+      expressionType: 'TAG',
+      maxMsgBytes: '65536',
     });
   });
 
@@ -68,10 +99,13 @@ describe('RocketMqMessagePuller', () => {
     expect(cluster.broker('broker-a').peers).toHaveLength(1);
   });
 
-  it('waits past the broker\'s 5 s hold scan: a short client timeout is stretched to suspend + 5 s + a request timeout', async () => {
+  it("waits past the broker's 5 s hold scan: a short client timeout is stretched to suspend + 5 s + a request timeout", async () => {
     const { puller } = await setup();
     const held: Array<() => void> = [];
-    cluster.onBroker = (_name, request, peer) => held.push(() => peer.reply(request, { code: 19, extFields: { nextBeginOffset: '5', minOffset: '0', maxOffset: '5' } }));
+    cluster.onBroker = (_name, request, peer) =>
+      held.push(() =>
+        peer.reply(request, { code: 19, extFields: { nextBeginOffset: '5', minOffset: '0', maxOffset: '5' } }),
+      );
     const pull = puller.pull({ ...base, suspendMs: 10, timeoutMs: 50 }, new AbortController().signal);
     await waitFor(() => held.length === 1);
     await new Promise((r) => setTimeout(r, 200));
@@ -109,7 +143,8 @@ describe('RocketMqMessagePuller', () => {
     extra.push(slave);
     cluster.routes.set('T', [{ name: 'broker-a', queues: 2, members: { 0: cluster.broker('broker-a'), 1: slave } }]);
     cluster.onBroker = (_name, request, peer) => found(request, peer, { suggestWhichBrokerId: '1' });
-    slave.onRequest = (request, peer) => peer.reply(request, { code: 17, remark: 'topic[T] not exist, apply first please!' });
+    slave.onRequest = (request, peer) =>
+      peer.reply(request, { code: 17, remark: 'topic[T] not exist, apply first please!' });
     for (let i = 0; i < 4; i++) expect((await puller.pull(base, new AbortController().signal)).status).toBe('FOUND');
     // First pull: the master (suggests the slave); second: the slave refuses, the master answers; then the master.
     expect(slave.requests).toHaveLength(1);
@@ -122,7 +157,11 @@ describe('RocketMqMessagePuller', () => {
     extra.push(slave);
     // The master is gone: only the slave is routed.
     cluster.routes.set('T', [{ name: 'broker-a', queues: 2, members: { 1: slave } }]);
-    slave.onRequest = (request, peer) => peer.reply(request, { code: 20, extFields: { nextBeginOffset: '5', minOffset: '0', maxOffset: '5', suggestWhichBrokerId: '0' } });
+    slave.onRequest = (request, peer) =>
+      peer.reply(request, {
+        code: 20,
+        extFields: { nextBeginOffset: '5', minOffset: '0', maxOffset: '5', suggestWhichBrokerId: '0' },
+      });
     const moves: number[] = [];
     session.events.on('rocketmq.pull-broker', (e) => moves.push(e.brokerId));
     const started = Date.now();
@@ -139,10 +178,16 @@ describe('RocketMqMessagePuller', () => {
     await expect(pending).rejects.toThrow('released');
   });
 
-  it('maps the broker\'s error codes to BrokerError and a vanished broker to BrokerNotFoundError', async () => {
+  it("maps the broker's error codes to BrokerError and a vanished broker to BrokerNotFoundError", async () => {
     const { puller } = await setup();
     cluster.onBroker = (_name, request, peer) => peer.reply(request, { code: 17, remark: 'topic not exist' });
-    await expect(puller.pull(base, new AbortController().signal)).rejects.toMatchObject({ name: 'BrokerError', responseCode: 17, brokerName: 'broker-a' });
-    await expect(puller.pull({ ...base, mq: { ...mq, brokerName: 'broker-z' } }, new AbortController().signal)).rejects.toMatchObject({ name: 'BrokerNotFoundError', retriable: true });
+    await expect(puller.pull(base, new AbortController().signal)).rejects.toMatchObject({
+      name: 'BrokerError',
+      responseCode: 17,
+      brokerName: 'broker-a',
+    });
+    await expect(
+      puller.pull({ ...base, mq: { ...mq, brokerName: 'broker-z' } }, new AbortController().signal),
+    ).rejects.toMatchObject({ name: 'BrokerNotFoundError', retriable: true });
   });
 });

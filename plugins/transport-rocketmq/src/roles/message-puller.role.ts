@@ -1,4 +1,12 @@
-import { BrokerError, PullStatus, mqKey, type MessagePuller, type MessageQueue, type PullRequest, type PullResult } from '@mqkit/core';
+import {
+  BrokerError,
+  PullStatus,
+  mqKey,
+  type MessagePuller,
+  type MessageQueue,
+  type PullRequest,
+  type PullResult,
+} from '@mqkit/core';
 import { sleep } from '@mqkit/core/internal';
 import { ResponseCode } from '../protocol/remoting-codes';
 import '../transport/rocketmq-transport.events';
@@ -61,12 +69,21 @@ export class RocketMqMessagePuller implements MessagePuller {
     }
   }
 
-  private async pullFrom(request: PullRequest, key: string, target: { address: string; brokerId: number }, signal: AbortSignal): Promise<PullResult> {
+  private async pullFrom(
+    request: PullRequest,
+    key: string,
+    target: { address: string; brokerId: number },
+    signal: AbortSignal,
+  ): Promise<PullResult> {
     const { mq } = request;
     const { address, brokerId } = target;
     // The client timeout must outlast the broker's hold plus its 5 s expiry scan, or idle pulls time out.
-    const timeoutMs = Math.max(request.timeoutMs, request.suspendMs + BROKER_HOLD_SCAN_MS + this.session.options.requestTimeoutMs);
-    const wire = brokerId === MASTER_ID || request.commitOffset === undefined ? request : { ...request, commitOffset: undefined };
+    const timeoutMs = Math.max(
+      request.timeoutMs,
+      request.suspendMs + BROKER_HOLD_SCAN_MS + this.session.options.requestTimeoutMs,
+    );
+    const wire =
+      brokerId === MASTER_ID || request.commitOffset === undefined ? request : { ...request, commitOffset: undefined };
     try {
       const response = await this.session.request(address, pullMessageRequest(wire), { timeoutMs, signal });
       const outcome = parsePullResponse(response, mq);
@@ -74,7 +91,11 @@ export class RocketMqMessagePuller implements MessagePuller {
       else this.suggested.set(key, outcome.suggestWhichBrokerId);
       this.noteBroker(mq, key, brokerId, address);
       const { result } = outcome;
-      if (brokerId !== MASTER_ID && response.code === ResponseCode.PULL_RETRY_IMMEDIATELY && result.nextBeginOffset === request.offset) {
+      if (
+        brokerId !== MASTER_ID &&
+        response.code === ResponseCode.PULL_RETRY_IMMEDIATELY &&
+        result.nextBeginOffset === request.offset
+      ) {
         await sleep(Math.min(SLAVE_POLL_MS, request.suspendMs), signal);
         signal.throwIfAborted();
         return { ...result, status: PullStatus.NO_NEW_MSG };
@@ -86,7 +107,11 @@ export class RocketMqMessagePuller implements MessagePuller {
       if (error instanceof RemotingConnectionError && !signal.aborted) {
         this.suggested.delete(key);
         this.session.routes.invalidate(mq.topic);
-        this.session.routes.fetch(mq.topic).catch((e: Error) => this.session.events.emit('rocketmq.error', { where: 'route after lost connection', error: e }));
+        this.session.routes
+          .fetch(mq.topic)
+          .catch((e: Error) =>
+            this.session.events.emit('rocketmq.error', { where: 'route after lost connection', error: e }),
+          );
       }
       throw error;
     }

@@ -1,4 +1,11 @@
-import type { EndTransactionRequest, MessageQueue, MessageSender, OutgoingRecord, ReplyRequest, SendResult } from '@mqkit/core';
+import type {
+  EndTransactionRequest,
+  MessageQueue,
+  MessageSender,
+  OutgoingRecord,
+  ReplyRequest,
+  SendResult,
+} from '@mqkit/core';
 import { parseReplyResponse, sendReplyRequest } from '../client/reply-message.codec';
 import { parseSendResponse, sendBatchRequest, sendMessageRequest } from '../client/send-message.codec';
 import { endTransactionRequest } from '../client/transaction.codec';
@@ -13,9 +20,15 @@ import { brokerAddressFor } from './broker-address';
 export class RocketMqMessageSender implements MessageSender {
   constructor(private readonly session: RocketMqSession) {}
 
-  async send(mq: MessageQueue, record: OutgoingRecord, options: { producerGroup: string; timeoutMs: number }): Promise<SendResult> {
+  async send(
+    mq: MessageQueue,
+    record: OutgoingRecord,
+    options: { producerGroup: string; timeoutMs: number },
+  ): Promise<SendResult> {
     const address = await brokerAddressFor(this.session.routes, mq, true);
-    const response = await this.session.request(address, sendMessageRequest(mq, record, options.producerGroup), { timeoutMs: options.timeoutMs });
+    const response = await this.session.request(address, sendMessageRequest(mq, record, options.producerGroup), {
+      timeoutMs: options.timeoutMs,
+    });
     return parseSendResponse(response, mq, [record]);
   }
 
@@ -24,9 +37,15 @@ export class RocketMqMessageSender implements MessageSender {
     await this.session.oneway(address, sendMessageRequest(mq, record, options.producerGroup));
   }
 
-  async sendBatch(mq: MessageQueue, records: readonly OutgoingRecord[], options: { producerGroup: string; timeoutMs: number }): Promise<SendResult> {
+  async sendBatch(
+    mq: MessageQueue,
+    records: readonly OutgoingRecord[],
+    options: { producerGroup: string; timeoutMs: number },
+  ): Promise<SendResult> {
     const address = await brokerAddressFor(this.session.routes, mq, true);
-    const response = await this.session.request(address, sendBatchRequest(mq, records, options.producerGroup), { timeoutMs: options.timeoutMs });
+    const response = await this.session.request(address, sendBatchRequest(mq, records, options.producerGroup), {
+      timeoutMs: options.timeoutMs,
+    });
     return parseSendResponse(response, mq, records);
   }
 
@@ -36,7 +55,11 @@ export class RocketMqMessageSender implements MessageSender {
    * broker that stored the request is one the requester registered with before sending it.
    */
   async sendReply(request: ReplyRequest): Promise<void> {
-    const address = await brokerAddressFor(this.session.routes, { topic: request.record.topic, brokerName: request.brokerName }, true);
+    const address = await brokerAddressFor(
+      this.session.routes,
+      { topic: request.record.topic, brokerName: request.brokerName },
+      true,
+    );
     const response = await this.session.request(address, sendReplyRequest(request), { timeoutMs: request.timeoutMs });
     parseReplyResponse(response, request);
   }

@@ -19,13 +19,22 @@ export class RocketMqOffsetAdmin implements OffsetAdmin {
   }
 
   /** The same reset, resolving with the offsets every broker set. */
-  async resetAll(group: string, topic: string, timestamp: number): Promise<Array<{ mq: MessageQueue; offset: number }>> {
+  async resetAll(
+    group: string,
+    topic: string,
+    timestamp: number,
+  ): Promise<Array<{ mq: MessageQueue; offset: number }>> {
     const route = await this.session.routes.fetch(topic);
-    const masters = (route?.brokerDatas ?? []).filter((b) => b.brokerAddrs.has(MASTER_ID) && route!.queueDatas.some((q) => q.brokerName === b.brokerName));
+    const masters = (route?.brokerDatas ?? []).filter(
+      (b) => b.brokerAddrs.has(MASTER_ID) && route!.queueDatas.some((q) => q.brokerName === b.brokerName),
+    );
     if (masters.length === 0) throw new BrokerNotFoundError('(any master)', topic);
     const results = await Promise.all(
       masters.map(async (broker) => {
-        const response = await this.session.request(broker.brokerAddrs.get(MASTER_ID)!, resetOffsetRequest(group, topic, timestamp));
+        const response = await this.session.request(
+          broker.brokerAddrs.get(MASTER_ID)!,
+          resetOffsetRequest(group, topic, timestamp),
+        );
         return parseResetOffsetResponse(response, group, topic, broker.brokerName);
       }),
     );

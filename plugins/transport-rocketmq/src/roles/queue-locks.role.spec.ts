@@ -12,11 +12,15 @@ const q = (brokerName: string, queueId: number) => ({ topic: 'T', brokerName, qu
 describe('RocketMqQueueLocks', () => {
   it('locks per broker master in one LOCK_BATCH_MQ each and returns what the brokers granted', async () => {
     cluster = await FakeCluster.start();
-    cluster.routes.set('T', [{ name: 'broker-a', queues: 2 }, { name: 'broker-b', queues: 2 }]);
+    cluster.routes.set('T', [
+      { name: 'broker-a', queues: 2 },
+      { name: 'broker-b', queues: 2 },
+    ]);
     // broker-a grants only queue 1; broker-b grants everything asked.
     cluster.onBroker = (name, request, peer) => {
       const body = JSON.parse(request.body.toString()) as { mqSet: unknown[] };
-      const granted = name === 'broker-a' ? body.mqSet.filter((m) => (m as { queueId: number }).queueId === 1) : body.mqSet;
+      const granted =
+        name === 'broker-a' ? body.mqSet.filter((m) => (m as { queueId: number }).queueId === 1) : body.mqSet;
       peer.reply(request, { body: Buffer.from(JSON.stringify({ lockOKMQSet: granted })) });
     };
     const locks = new RocketMqQueueLocks(cluster.session({}, '10.0.0.1@app'));
@@ -24,16 +28,31 @@ describe('RocketMqQueueLocks', () => {
     expect(granted).toEqual(expect.arrayContaining([q('broker-a', 1), q('broker-b', 0)]));
     expect(granted).toHaveLength(2);
     const [request] = cluster.received('broker-a', RequestCode.LOCK_BATCH_MQ);
-    expect(JSON.parse(request!.body.toString())).toEqual({ clientId: '10.0.0.1@app', consumerGroup: 'g', mqSet: [{ brokerName: 'broker-a', queueId: 0, topic: 'T' }, { brokerName: 'broker-a', queueId: 1, topic: 'T' }], onlyThisBroker: false });
+    expect(JSON.parse(request!.body.toString())).toEqual({
+      clientId: '10.0.0.1@app',
+      consumerGroup: 'g',
+      mqSet: [
+        { brokerName: 'broker-a', queueId: 0, topic: 'T' },
+        { brokerName: 'broker-a', queueId: 1, topic: 'T' },
+      ],
+      onlyThisBroker: false,
+    });
     expect(locks.lockedSince('g', q('broker-a', 1))).toBeGreaterThan(0);
     expect(locks.lockedSince('g', q('broker-a', 0))).toBeUndefined();
   });
 
   it('a failing broker grants nothing; only every broker failing rejects', async () => {
     cluster = await FakeCluster.start();
-    cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }, { name: 'broker-b', queues: 1 }]);
+    cluster.routes.set('T', [
+      { name: 'broker-a', queues: 1 },
+      { name: 'broker-b', queues: 1 },
+    ]);
     cluster.onBroker = (name, request, peer) =>
-      name === 'broker-a' ? peer.reply(request, { code: 1 }) : peer.reply(request, { body: Buffer.from(JSON.stringify({ lockOKMQSet: [{ topic: 'T', brokerName: 'broker-b', queueId: 0 }] })) });
+      name === 'broker-a'
+        ? peer.reply(request, { code: 1 })
+        : peer.reply(request, {
+            body: Buffer.from(JSON.stringify({ lockOKMQSet: [{ topic: 'T', brokerName: 'broker-b', queueId: 0 }] })),
+          });
     const locks = new RocketMqQueueLocks(cluster.session());
     expect(await locks.lock('g', [q('broker-a', 0), q('broker-b', 0)])).toEqual([q('broker-b', 0)]);
     await expect(locks.lock('g', [q('broker-a', 0)])).rejects.toMatchObject({ responseCode: 1 });
@@ -41,8 +60,17 @@ describe('RocketMqQueueLocks', () => {
 
   it('unlocks per broker, waiting for each answer, and forgets the lock', async () => {
     cluster = await FakeCluster.start();
-    cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }, { name: 'broker-b', queues: 1 }]);
-    cluster.onBroker = (_n, request, peer) => peer.reply(request, request.code === RequestCode.LOCK_BATCH_MQ ? { body: Buffer.from(JSON.stringify({ lockOKMQSet: JSON.parse(request.body.toString()).mqSet })) } : {});
+    cluster.routes.set('T', [
+      { name: 'broker-a', queues: 1 },
+      { name: 'broker-b', queues: 1 },
+    ]);
+    cluster.onBroker = (_n, request, peer) =>
+      peer.reply(
+        request,
+        request.code === RequestCode.LOCK_BATCH_MQ
+          ? { body: Buffer.from(JSON.stringify({ lockOKMQSet: JSON.parse(request.body.toString()).mqSet })) }
+          : {},
+      );
     const locks = new RocketMqQueueLocks(cluster.session());
     await locks.lock('g', [q('broker-a', 0), q('broker-b', 0)]);
     await locks.unlock('g', [q('broker-a', 0)]);

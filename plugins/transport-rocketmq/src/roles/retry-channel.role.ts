@@ -12,10 +12,18 @@ import { brokerAddressFor } from './broker-address';
 export class RocketMqRetryChannel implements RetryChannel {
   constructor(private readonly session: RocketMqSession) {}
 
-  async sendBack(request: { group: string; message: MessageRecord; delayLevel: number; maxReconsumeTimes: number; timeoutMs: number }): Promise<void> {
+  async sendBack(request: {
+    group: string;
+    message: MessageRecord;
+    delayLevel: number;
+    maxReconsumeTimes: number;
+    timeoutMs: number;
+  }): Promise<void> {
     const { message } = request;
     const address = await brokerAddressFor(this.session.routes, message, true);
     const response = await this.session.request(address, sendBackRequest(request), { timeoutMs: request.timeoutMs });
-    expectCode(response, `send back of ${message.offsetMsgId} to ${message.brokerName}`, { brokerName: message.brokerName });
+    expectCode(response, `send back of ${message.offsetMsgId} to ${message.brokerName}`, {
+      brokerName: message.brokerName,
+    });
   }
 }

@@ -31,20 +31,36 @@ export class RocketMqTopicAdmin implements TopicAdmin {
     const targets = await targetMasters(session, 'createTopic', options.brokers);
     for (const broker of targets) {
       const address = broker.brokerAddrs.get(MASTER_ID)!;
-      expectCode(await session.request(address, createTopicRequest(topic, queues)), `create topic ${topic} on ${broker.brokerName}`, { brokerName: broker.brokerName });
+      expectCode(
+        await session.request(address, createTopicRequest(topic, queues)),
+        `create topic ${topic} on ${broker.brokerName}`,
+        { brokerName: broker.brokerName },
+      );
       // Slaves too: a slave copies topics from its master only every 60 s (SlaveSynchronize) and refuses pulls of
       // a topic it does not know yet; it takes UPDATE_AND_CREATE_TOPIC like a master. A slave that fails is
       // reported, not fatal: its next sync brings the topic.
       for (const [id, slave] of broker.brokerAddrs) {
         if (id === MASTER_ID) continue;
         try {
-          expectCode(await session.request(slave, createTopicRequest(topic, queues)), `create topic ${topic} on ${broker.brokerName} slave ${id}`, { brokerName: broker.brokerName });
+          expectCode(
+            await session.request(slave, createTopicRequest(topic, queues)),
+            `create topic ${topic} on ${broker.brokerName} slave ${id}`,
+            { brokerName: broker.brokerName },
+          );
         } catch (error) {
-          session.events.emit('rocketmq.error', { where: 'create topic on slave', error: error as Error, address: slave });
+          session.events.emit('rocketmq.error', {
+            where: 'create topic on slave',
+            error: error as Error,
+            address: slave,
+          });
         }
       }
     }
-    await this.waitForRoute(topic, queues, targets.map((b) => b.brokerName));
+    await this.waitForRoute(
+      topic,
+      queues,
+      targets.map((b) => b.brokerName),
+    );
     await session.routes.fetch(topic);
   }
 
@@ -55,12 +71,19 @@ export class RocketMqTopicAdmin implements TopicAdmin {
       const response = await session.nameServers.request(routeRequest(topic), session.options.requestTimeoutMs);
       if (response.code === ResponseCode.SUCCESS) {
         const route = parseTopicRoute(response, topic);
-        const ready = brokers.every((name) => route.queueDatas.some((q) => q.brokerName === name && q.readQueueNums >= queues && q.writeQueueNums >= queues));
+        const ready = brokers.every((name) =>
+          route.queueDatas.some(
+            (q) => q.brokerName === name && q.readQueueNums >= queues && q.writeQueueNums >= queues,
+          ),
+        );
         if (ready) return;
       } else if (response.code !== ResponseCode.TOPIC_NOT_EXIST) {
         expectCode(response, `route of topic ${topic}`);
       }
-      if (Date.now() >= deadline) throw new TimeoutError(`topic ${topic} was created but the name server did not route all ${queues} queues of ${brokers.join(', ')} within ${session.options.createTopicTimeoutMs} ms`);
+      if (Date.now() >= deadline)
+        throw new TimeoutError(
+          `topic ${topic} was created but the name server did not route all ${queues} queues of ${brokers.join(', ')} within ${session.options.createTopicTimeoutMs} ms`,
+        );
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }

@@ -9,7 +9,10 @@ import type { NameServerClient } from './name-server.client';
  * defaultTopicQueueNums (4). A send there makes the broker create the topic. Undefined when TBW102 has no route
  * (every broker refuses auto-creation) or no name server answers.
  */
-export async function defaultTopicRoute(nameServers: NameServerClient, timeoutMs: number): Promise<TopicRoute | undefined> {
+export async function defaultTopicRoute(
+  nameServers: NameServerClient,
+  timeoutMs: number,
+): Promise<TopicRoute | undefined> {
   let response;
   try {
     response = await nameServers.request(routeRequest(AUTO_CREATE_TOPIC), timeoutMs);

@@ -37,7 +37,9 @@ export class NameServerClient {
     for (let tried = 0; tried < this.addresses.length; tried++) {
       const index = (start + tried) % this.addresses.length;
       try {
-        const response = await this.client.request(this.addresses[index]!, request, { timeoutMs: Math.max(deadline - Date.now(), Math.ceil(timeoutMs / 10)) });
+        const response = await this.client.request(this.addresses[index]!, request, {
+          timeoutMs: Math.max(deadline - Date.now(), Math.ceil(timeoutMs / 10)),
+        });
         this.current = index;
         return response;
       } catch (error) {

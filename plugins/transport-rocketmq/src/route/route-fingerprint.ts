@@ -6,9 +6,17 @@ import type { TopicRoute } from '../client/topic-route.codec';
  */
 export function routeFingerprint(route: TopicRoute | undefined): string {
   if (!route) return '';
-  const queues = route.queueDatas.map((q) => `${q.brokerName}:${q.readQueueNums}:${q.writeQueueNums}:${q.perm}:${q.topicSysFlag}`).sort();
+  const queues = route.queueDatas
+    .map((q) => `${q.brokerName}:${q.readQueueNums}:${q.writeQueueNums}:${q.perm}:${q.topicSysFlag}`)
+    .sort();
   const brokers = route.brokerDatas
-    .map((b) => `${b.brokerName}=${[...b.brokerAddrs.entries()].sort((x, y) => x[0] - y[0]).map(([id, addr]) => `${id}@${addr}`).join(',')}`)
+    .map(
+      (b) =>
+        `${b.brokerName}=${[...b.brokerAddrs.entries()]
+          .sort((x, y) => x[0] - y[0])
+          .map(([id, addr]) => `${id}@${addr}`)
+          .join(',')}`,
+    )
     .sort();
   return `${route.orderTopicConf ?? ''}|${queues.join(';')}|${brokers.join(';')}`;
 }

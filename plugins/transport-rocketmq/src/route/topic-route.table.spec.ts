@@ -11,7 +11,10 @@ const routeRequests = () => cluster.namesrv.requests.filter((r) => r.code === Re
 describe('TopicRouteTable', () => {
   it('reads readable and writable queues of a route, caches it, and asks in standard JSON', async () => {
     cluster = await FakeCluster.start();
-    cluster.routes.set('T', [{ name: 'broker-b', queues: 2 }, { name: 'broker-a', queues: 1, perm: 4 }]);
+    cluster.routes.set('T', [
+      { name: 'broker-b', queues: 2 },
+      { name: 'broker-a', queues: 1, perm: 4 },
+    ]);
     const { routes } = cluster.session();
     expect(await routes.subscribeQueues('T')).toEqual([
       { topic: 'T', brokerName: 'broker-b', queueId: 0 },
@@ -19,7 +22,10 @@ describe('TopicRouteTable', () => {
       { topic: 'T', brokerName: 'broker-a', queueId: 0 },
     ]);
     // broker-a is read-only here: not a publish target.
-    expect(await routes.publishQueues('T')).toEqual([{ topic: 'T', brokerName: 'broker-b', queueId: 0 }, { topic: 'T', brokerName: 'broker-b', queueId: 1 }]);
+    expect(await routes.publishQueues('T')).toEqual([
+      { topic: 'T', brokerName: 'broker-b', queueId: 0 },
+      { topic: 'T', brokerName: 'broker-b', queueId: 1 },
+    ]);
     await routes.subscribeQueues('T');
     expect(routeRequests()).toHaveLength(1);
     expect(routeRequests()[0]!.extFields).toEqual({ topic: 'T', acceptStandardJsonOnly: 'true' });
@@ -56,7 +62,10 @@ describe('TopicRouteTable', () => {
 
   it('while a broker that left a route is not back, routes are asked for every second instead of every refreshMs', async () => {
     cluster = await FakeCluster.start();
-    cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }, { name: 'broker-b', queues: 1 }]);
+    cluster.routes.set('T', [
+      { name: 'broker-a', queues: 1 },
+      { name: 'broker-b', queues: 1 },
+    ]);
     const session = cluster.session({ routeRefreshMs: 3_600_000 });
     const { routes } = session;
     const changes: string[] = [];
@@ -68,7 +77,10 @@ describe('TopicRouteTable', () => {
     await routes.fetch('T');
     expect(changes).toEqual(['T']);
     // Back: found by the one-second watch, not by the hourly refresh.
-    cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }, { name: 'broker-b', queues: 1 }]);
+    cluster.routes.set('T', [
+      { name: 'broker-a', queues: 1 },
+      { name: 'broker-b', queues: 1 },
+    ]);
     await waitFor(() => changes.length === 2, { timeoutMs: 5_000, message: 'broker-b back in the route' });
     expect((await routes.subscribeQueues('T')).map((q) => q.brokerName)).toEqual(['broker-a', 'broker-b']);
     // Nothing missing any more: the watch ends.
@@ -80,7 +92,10 @@ describe('TopicRouteTable', () => {
 
   it('a lost connection to a routed broker makes routes be asked for within a second (a member with no queue there learns too)', async () => {
     cluster = await FakeCluster.start();
-    cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }, { name: 'broker-b', queues: 1 }]);
+    cluster.routes.set('T', [
+      { name: 'broker-a', queues: 1 },
+      { name: 'broker-b', queues: 1 },
+    ]);
     const session = cluster.session({ routeRefreshMs: 3_600_000 });
     const { routes } = session;
     await routes.subscribeQueues('T');
@@ -88,7 +103,10 @@ describe('TopicRouteTable', () => {
     const asked = routeRequests().length;
     routes.brokerConnectionLost('10.9.9.9:1');
     routes.brokerConnectionLost(cluster.broker('broker-b').address);
-    await waitFor(() => routeRequests().length > asked, { timeoutMs: 3_000, message: 'a refresh after the lost connection' });
+    await waitFor(() => routeRequests().length > asked, {
+      timeoutMs: 3_000,
+      message: 'a refresh after the lost connection',
+    });
     await session.close();
   });
 
@@ -96,7 +114,12 @@ describe('TopicRouteTable', () => {
     cluster = await FakeCluster.start();
     cluster.routes.set('TBW102', [{ name: 'broker-a', queues: 8, perm: 7 }]);
     const { routes } = cluster.session({ routeRefreshMs: 3_600_000 });
-    expect((await routes.publishQueues('NEW')).map((q) => `${q.brokerName}/${q.queueId}`)).toEqual(['broker-a/0', 'broker-a/1', 'broker-a/2', 'broker-a/3']);
+    expect((await routes.publishQueues('NEW')).map((q) => `${q.brokerName}/${q.queueId}`)).toEqual([
+      'broker-a/0',
+      'broker-a/1',
+      'broker-a/2',
+      'broker-a/3',
+    ]);
     expect(routes.brokerAddress('broker-a')).toBe(cluster.broker('broker-a').address);
     expect(await routes.subscribeQueues('NEW')).toEqual([]);
   });
@@ -113,17 +136,26 @@ describe('TopicRouteTable', () => {
     expect(changes).toEqual([]);
     cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }]);
     await waitFor(() => changes.length === 1);
-    cluster.routes.set('T', [{ name: 'broker-a', queues: 2 }, { name: 'broker-b', queues: 2 }]);
+    cluster.routes.set('T', [
+      { name: 'broker-a', queues: 2 },
+      { name: 'broker-b', queues: 2 },
+    ]);
     await waitFor(() => changes.length === 2);
     expect(await routes.subscribeQueues('T')).toHaveLength(4);
-    cluster.routes.set('T', [{ name: 'broker-b', queues: 2 }, { name: 'broker-a', queues: 2 }]); // same route, other order
+    cluster.routes.set('T', [
+      { name: 'broker-b', queues: 2 },
+      { name: 'broker-a', queues: 2 },
+    ]); // same route, other order
     await new Promise((r) => setTimeout(r, 100));
     expect(changes).toEqual(['T', 'T']);
   });
 
   it('closes the connection of a broker no route names any more (cleanOfflineBroker)', async () => {
     cluster = await FakeCluster.start();
-    cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }, { name: 'broker-b', queues: 1 }]);
+    cluster.routes.set('T', [
+      { name: 'broker-a', queues: 1 },
+      { name: 'broker-b', queues: 1 },
+    ]);
     const session = cluster.session();
     await session.routes.subscribeQueues('T');
     await session.request(cluster.broker('broker-b').address, { code: 28 });

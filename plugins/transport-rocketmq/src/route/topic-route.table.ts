@@ -1,6 +1,13 @@
 import type { MessageQueue, RouteResolver } from '@mqkit/core';
 import { Subject, type Observable } from 'rxjs';
-import { MASTER_ID, parseTopicRoute, publishQueuesOf, routeRequest, subscribeQueuesOf, type TopicRoute } from '../client/topic-route.codec';
+import {
+  MASTER_ID,
+  parseTopicRoute,
+  publishQueuesOf,
+  routeRequest,
+  subscribeQueuesOf,
+  type TopicRoute,
+} from '../client/topic-route.codec';
 import { ResponseCode } from '../protocol/remoting-codes';
 import { defaultTopicRoute } from './default-topic-route';
 import type { NameServerClient } from './name-server.client';
@@ -79,7 +86,12 @@ export class TopicRouteTable implements RouteResolver {
    */
   async publishQueues(topic: string): Promise<readonly MessageQueue[]> {
     let entry = this.entries.get(topic);
-    if (!entry || entry.stale || (!entry.route && !entry.fallback) || (entry.route && publishQueuesOf(topic, entry.route).length === 0)) {
+    if (
+      !entry ||
+      entry.stale ||
+      (!entry.route && !entry.fallback) ||
+      (entry.route && publishQueuesOf(topic, entry.route).length === 0)
+    ) {
       try {
         await this.fetch(topic);
       } catch (error) {
@@ -147,7 +159,8 @@ export class TopicRouteTable implements RouteResolver {
   addressesOf(topics: Iterable<string>): string[] {
     const out = new Set<string>();
     for (const topic of topics) {
-      for (const broker of this.entries.get(topic)?.route?.brokerDatas ?? []) for (const addr of broker.brokerAddrs.values()) out.add(addr);
+      for (const broker of this.entries.get(topic)?.route?.brokerDatas ?? [])
+        for (const addr of broker.brokerAddrs.values()) out.add(addr);
     }
     return [...out];
   }
@@ -172,7 +185,10 @@ export class TopicRouteTable implements RouteResolver {
       this.timer = undefined;
       this.refreshing = this.refreshAll().finally(() => {
         this.refreshing = undefined;
-        if (!this.closed && !this.timer) this.schedule(this.watchingMissing() ? Math.min(this.options.refreshMs, MISSING_REFRESH_MS) : this.options.refreshMs);
+        if (!this.closed && !this.timer)
+          this.schedule(
+            this.watchingMissing() ? Math.min(this.options.refreshMs, MISSING_REFRESH_MS) : this.options.refreshMs,
+          );
       });
     }, ms).unref();
   }
@@ -186,7 +202,8 @@ export class TopicRouteTable implements RouteResolver {
     const known = [...this.brokerAddrs.values()].some((addrs) => [...addrs.values()].includes(address));
     if (!known || this.closed) return;
     this.suspectUntil = Date.now() + SUSPECT_WATCH_MS;
-    if (this.started && this.timer && this.nextTickAt - Date.now() > MISSING_REFRESH_MS) this.schedule(MISSING_REFRESH_MS);
+    if (this.started && this.timer && this.nextTickAt - Date.now() > MISSING_REFRESH_MS)
+      this.schedule(MISSING_REFRESH_MS);
   }
 
   /** True while some topic misses a broker it had (within the watch window), or a broker connection was just lost. */
@@ -232,19 +249,28 @@ export class TopicRouteTable implements RouteResolver {
   /** Brokers a topic's route had and has no more are watched for (see {@link start}); back, they are forgotten. */
   private trackMissing(topic: string, before: TopicRoute | undefined, after: TopicRoute | undefined): void {
     const now = new Set((after?.brokerDatas ?? []).map((b) => b.brokerName));
-    for (const key of [...this.missing.keys()]) if (key.startsWith(`${topic}\u0000`) && now.has(key.slice(topic.length + 1))) this.missing.delete(key);
+    for (const key of [...this.missing.keys()])
+      if (key.startsWith(`${topic}\u0000`) && now.has(key.slice(topic.length + 1))) this.missing.delete(key);
     for (const broker of before?.brokerDatas ?? []) {
       const key = `${topic}\u0000${broker.brokerName}`;
       if (!now.has(broker.brokerName) && !this.missing.has(key)) this.missing.set(key, Date.now());
     }
     // A broker just went missing: the next refresh comes within a second (not at the end of a 30 s wait).
-    if (this.missing.size > 0 && this.started && !this.closed && this.timer && this.nextTickAt - Date.now() > MISSING_REFRESH_MS) this.schedule(MISSING_REFRESH_MS);
+    if (
+      this.missing.size > 0 &&
+      this.started &&
+      !this.closed &&
+      this.timer &&
+      this.nextTickAt - Date.now() > MISSING_REFRESH_MS
+    )
+      this.schedule(MISSING_REFRESH_MS);
   }
 
   private rebuildBrokerTable(): void {
     const next = new Map<string, Map<number, string>>();
     for (const entry of this.entries.values()) {
-      for (const broker of (entry.route ?? entry.fallback)?.brokerDatas ?? []) this.mergeBroker(next, broker.brokerName, broker.brokerAddrs);
+      for (const broker of (entry.route ?? entry.fallback)?.brokerDatas ?? [])
+        this.mergeBroker(next, broker.brokerName, broker.brokerAddrs);
     }
     const after = new Set([...next.values()].flatMap((m) => [...m.values()]));
     const gone = [...this.brokerAddrs.values()].flatMap((m) => [...m.values()]).filter((addr) => !after.has(addr));
@@ -252,10 +278,13 @@ export class TopicRouteTable implements RouteResolver {
     if (gone.length > 0) this.hooks.brokersGone?.([...new Set(gone)]);
   }
 
-  private mergeBroker(table: Map<string, Map<number, string>>, brokerName: string, addrs: ReadonlyMap<number, string>): void {
+  private mergeBroker(
+    table: Map<string, Map<number, string>>,
+    brokerName: string,
+    addrs: ReadonlyMap<number, string>,
+  ): void {
     let known = table.get(brokerName);
     if (!known) table.set(brokerName, (known = new Map()));
     for (const [id, addr] of addrs) known.set(id, addr);
   }
 }
-

@@ -19,24 +19,52 @@ export interface AclGrant {
  * and gives it `grants` (a Normal user without a matching entry is denied everything). For tests of what a user
  * without some permission sees.
  */
-export async function createAclUser(cluster: RocketMqCluster, user: { username: string; password: string; grants: readonly AclGrant[] }): Promise<void> {
+export async function createAclUser(
+  cluster: RocketMqCluster,
+  user: { username: string; password: string; grants: readonly AclGrant[] },
+): Promise<void> {
   const credentials = cluster.acl;
   if (!credentials) throw new RocketMqHarnessError('start', 'the cluster has no ACL: start it with { acl }');
   const options = cluster.probeOptions;
   const brokers = (await readClusterInfo(cluster.namesrvAddr, options)).flatMap((b) => Object.values(b.addrs));
   const body = {
     subject: `User:${user.username}`,
-    policies: [{ policyType: 'Custom', entries: user.grants.map((g) => ({ resource: g.resource, actions: [...g.actions], decision: g.decision ?? 'Allow' })) }],
+    policies: [
+      {
+        policyType: 'Custom',
+        entries: user.grants.map((g) => ({
+          resource: g.resource,
+          actions: [...g.actions],
+          decision: g.decision ?? 'Allow',
+        })),
+      },
+    ],
   };
   for (const address of brokers) {
     const created = await sendProbeRequest(
       address,
-      { code: AUTH_CREATE_USER, extFields: { username: user.username }, body: Buffer.from(JSON.stringify({ username: user.username, password: user.password, userType: 'Normal' })) },
+      {
+        code: AUTH_CREATE_USER,
+        extFields: { username: user.username },
+        body: Buffer.from(JSON.stringify({ username: user.username, password: user.password, userType: 'Normal' })),
+      },
       options,
     );
-    if (created.code !== 0) throw new RocketMqHarnessError('start', `creating user ${user.username} on ${address} answered ${created.code}: ${created.remark ?? ''}`);
+    if (created.code !== 0)
+      throw new RocketMqHarnessError(
+        'start',
+        `creating user ${user.username} on ${address} answered ${created.code}: ${created.remark ?? ''}`,
+      );
     if (user.grants.length === 0) continue;
-    const acl = await sendProbeRequest(address, { code: AUTH_CREATE_ACL, extFields: { subject: body.subject }, body: Buffer.from(JSON.stringify(body)) }, options);
-    if (acl.code !== 0) throw new RocketMqHarnessError('start', `granting ${user.username} on ${address} answered ${acl.code}: ${acl.remark ?? ''}`);
+    const acl = await sendProbeRequest(
+      address,
+      { code: AUTH_CREATE_ACL, extFields: { subject: body.subject }, body: Buffer.from(JSON.stringify(body)) },
+      options,
+    );
+    if (acl.code !== 0)
+      throw new RocketMqHarnessError(
+        'start',
+        `granting ${user.username} on ${address} answered ${acl.code}: ${acl.remark ?? ''}`,
+      );
   }
 }

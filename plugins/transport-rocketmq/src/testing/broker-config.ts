@@ -119,11 +119,16 @@ export function renderBrokerConfig(input: BrokerConfigInput): string {
   if (input.acl) {
     Object.assign(entries, {
       authenticationEnabled: 'true',
-      authenticationMetadataProvider: 'org.apache.rocketmq.auth.authentication.provider.LocalAuthenticationMetadataProvider',
+      authenticationMetadataProvider:
+        'org.apache.rocketmq.auth.authentication.provider.LocalAuthenticationMetadataProvider',
       authorizationEnabled: 'true',
-      authorizationMetadataProvider: 'org.apache.rocketmq.auth.authorization.provider.LocalAuthorizationMetadataProvider',
+      authorizationMetadataProvider:
+        'org.apache.rocketmq.auth.authorization.provider.LocalAuthorizationMetadataProvider',
       initAuthenticationUser: JSON.stringify({ username: input.acl.accessKey, password: input.acl.secretKey }),
-      innerClientAuthenticationCredentials: JSON.stringify({ accessKey: input.acl.accessKey, secretKey: input.acl.secretKey }),
+      innerClientAuthenticationCredentials: JSON.stringify({
+        accessKey: input.acl.accessKey,
+        secretKey: input.acl.secretKey,
+      }),
     });
   }
   if (input.member) Object.assign(entries, replicaEntries(input.member, input.storeRoot));
@@ -135,8 +140,16 @@ export function renderBrokerConfig(input: BrokerConfigInput): string {
  * with `controller`, a one-peer DLedger controller embedded in it (enableControllerInNamesrv), listening on its
  * own port, as apache/rocketmq's distribution/conf/controller/quick-start/namesrv.conf does.
  */
-export function renderNamesrvConfig(input: { listenPort: number; rocketmqHome: string; controller?: { port: number; storePath: string } }): string {
-  const entries: Record<string, string> = { listenPort: String(input.listenPort), bindAddress: '127.0.0.1', rocketmqHome: input.rocketmqHome };
+export function renderNamesrvConfig(input: {
+  listenPort: number;
+  rocketmqHome: string;
+  controller?: { port: number; storePath: string };
+}): string {
+  const entries: Record<string, string> = {
+    listenPort: String(input.listenPort),
+    bindAddress: '127.0.0.1',
+    rocketmqHome: input.rocketmqHome,
+  };
   if (input.controller) {
     Object.assign(entries, {
       enableControllerInNamesrv: 'true',

@@ -1,5 +1,13 @@
 import type { ProbeOptions } from './remoting-probe';
-import { brokerAnswers, logTail, pollUntilReady, readClusterInfo, readSyncStateSet, type RegisteredBroker, type SyncStateSet } from './cluster-readiness';
+import {
+  brokerAnswers,
+  logTail,
+  pollUntilReady,
+  readClusterInfo,
+  readSyncStateSet,
+  type RegisteredBroker,
+  type SyncStateSet,
+} from './cluster-readiness';
 import type { ClusterProcessRecord } from './cluster-descriptor';
 import { isProcessAlive, spawnProcess } from './process-control';
 
@@ -11,13 +19,19 @@ export async function launchProcess(
   const pid = spawnProcess(record.spec, { detached: context.detached });
   record.pid = pid;
   const failure = (): string | undefined =>
-    isProcessAlive(pid) ? undefined : `process ${pid} exited; log ${record.spec.logFile}:\n${logTail(record.spec.logFile)}`;
+    isProcessAlive(pid)
+      ? undefined
+      : `process ${pid} exited; log ${record.spec.logFile}:\n${logTail(record.spec.logFile)}`;
   if (record.role === 'namesrv') {
     // The name server is ready once it answers GET_BROKER_CLUSTER_INFO at all.
-    await pollUntilReady(`name server ${record.addr}`, async () => (await readClusterInfo(record.addr, context.probe), true), {
-      timeoutMs: context.timeoutMs,
-      failure,
-    });
+    await pollUntilReady(
+      `name server ${record.addr}`,
+      async () => (await readClusterInfo(record.addr, context.probe), true),
+      {
+        timeoutMs: context.timeoutMs,
+        failure,
+      },
+    );
     return;
   }
   // A broker is ready when it answers a request itself and the name server lists it at that address, under any
@@ -46,7 +60,9 @@ export async function waitForMaster(
   await pollUntilReady(
     `a master of ${brokerName}${notAddr ? ` other than ${notAddr}` : ''}`,
     async () => {
-      master = (await readClusterInfo(context.namesrvAddr, context.probe)).find((b) => b.brokerName === brokerName)?.addr;
+      master = (await readClusterInfo(context.namesrvAddr, context.probe)).find(
+        (b) => b.brokerName === brokerName,
+      )?.addr;
       return master !== undefined && master !== notAddr;
     },
     { timeoutMs: context.timeoutMs },
@@ -55,7 +71,12 @@ export async function waitForMaster(
 }
 
 /** Waits until the controller lists `count` replicas of `brokerName` in its sync-state set. */
-export async function waitForInSync(controllerAddr: string, brokerName: string, count: number, context: { probe: ProbeOptions; timeoutMs: number }): Promise<void> {
+export async function waitForInSync(
+  controllerAddr: string,
+  brokerName: string,
+  count: number,
+  context: { probe: ProbeOptions; timeoutMs: number },
+): Promise<void> {
   let last: SyncStateSet | undefined;
   await pollUntilReady(
     `${count} replicas of ${brokerName} in sync`,
@@ -77,7 +98,11 @@ export async function waitForUnregistered(
   addr: string,
   context: { namesrvAddr: string; probe: ProbeOptions; timeoutMs: number },
 ): Promise<void> {
-  await pollUntilReady(`name server dropping ${brokerName} at ${addr}`, async () => !listed(await readClusterInfo(context.namesrvAddr, context.probe), brokerName, addr), {
-    timeoutMs: context.timeoutMs,
-  });
+  await pollUntilReady(
+    `name server dropping ${brokerName} at ${addr}`,
+    async () => !listed(await readClusterInfo(context.namesrvAddr, context.probe), brokerName, addr),
+    {
+      timeoutMs: context.timeoutMs,
+    },
+  );
 }

@@ -21,7 +21,10 @@ interface ClusterInfoBody {
 export async function readClusterInfo(namesrvAddr: string, options: ProbeOptions = {}): Promise<RegisteredBroker[]> {
   const response = await sendProbeRequest(namesrvAddr, { code: ProbeCode.GET_BROKER_CLUSTER_INFO }, options);
   if (response.code !== 0) {
-    throw new RocketMqHarnessError('start', `name server ${namesrvAddr} answered code ${response.code}: ${response.remark ?? ''}`);
+    throw new RocketMqHarnessError(
+      'start',
+      `name server ${namesrvAddr} answered code ${response.code}: ${response.remark ?? ''}`,
+    );
   }
   const body = response.body.length > 0 ? (parseFastjson(response.body.toString('utf8')) as ClusterInfoBody) : {};
   return Object.values(body.brokerAddrTable ?? {}).map((data) => ({
@@ -41,13 +44,32 @@ export interface SyncStateSet {
 }
 
 interface ReplicasInfoBody {
-  replicasInfoTable?: Record<string, { masterAddress?: string; inSyncReplicas?: { brokerAddress: string }[]; notInSyncReplicas?: { brokerAddress: string }[] }>;
+  replicasInfoTable?: Record<
+    string,
+    {
+      masterAddress?: string;
+      inSyncReplicas?: { brokerAddress: string }[];
+      notInSyncReplicas?: { brokerAddress: string }[];
+    }
+  >;
 }
 
 /** Asks a controller for CONTROLLER_GET_SYNC_STATE_DATA (1006) of one broker name. */
-export async function readSyncStateSet(controllerAddr: string, brokerName: string, options: ProbeOptions = {}): Promise<SyncStateSet> {
-  const response = await sendProbeRequest(controllerAddr, { code: ProbeCode.CONTROLLER_GET_SYNC_STATE_DATA, body: Buffer.from(JSON.stringify([brokerName])) }, options);
-  if (response.code !== 0) throw new RocketMqHarnessError('start', `controller ${controllerAddr} answered code ${response.code}: ${response.remark ?? ''}`);
+export async function readSyncStateSet(
+  controllerAddr: string,
+  brokerName: string,
+  options: ProbeOptions = {},
+): Promise<SyncStateSet> {
+  const response = await sendProbeRequest(
+    controllerAddr,
+    { code: ProbeCode.CONTROLLER_GET_SYNC_STATE_DATA, body: Buffer.from(JSON.stringify([brokerName])) },
+    options,
+  );
+  if (response.code !== 0)
+    throw new RocketMqHarnessError(
+      'start',
+      `controller ${controllerAddr} answered code ${response.code}: ${response.remark ?? ''}`,
+    );
   const info = (parseFastjson(response.body.toString('utf8')) as ReplicasInfoBody).replicasInfoTable?.[brokerName];
   return {
     masterAddress: info?.masterAddress || undefined,

@@ -17,7 +17,12 @@ export function isPortFree(port: number): Promise<boolean> {
  * in this process are avoided too. Random so parallel runs rarely collide; below Linux's ephemeral range (32768+)
  * so no outgoing connection takes a port between this check and the broker's bind.
  */
-export async function findFreePortGroup(offsets: readonly number[], taken: Set<number> = new Set(), low = 20_000, high = 32_000): Promise<number> {
+export async function findFreePortGroup(
+  offsets: readonly number[],
+  taken: Set<number> = new Set(),
+  low = 20_000,
+  high = 32_000,
+): Promise<number> {
   for (let attempt = 0; attempt < 200; attempt++) {
     const base = randomInt(low, high);
     const ports = offsets.map((offset) => base + offset);
@@ -34,5 +39,8 @@ export async function findFreePortGroup(offsets: readonly number[], taken: Set<n
       return base;
     }
   }
-  throw new RocketMqHarnessError('port', `found no free ports at offsets ${offsets.join(',')} in [${low}, ${high}) after 200 tries`);
+  throw new RocketMqHarnessError(
+    'port',
+    `found no free ports at offsets ${offsets.join(',')} in [${low}, ${high}) after 200 tries`,
+  );
 }

@@ -23,20 +23,60 @@ function javaHomeOnPath(): string | undefined {
 }
 
 describe('replica and controller configuration', () => {
-  const base = { clusterName: 'C', brokerName: 'broker-a', listenPort: 20000, namesrvAddr: '127.0.0.1:9876', storeRoot: '/s', rocketmqHome: '/h' };
-  const props = (text: string) => Object.fromEntries(text.trim().split('\n').map((l) => l.split('=') as [string, string]));
+  const base = {
+    clusterName: 'C',
+    brokerName: 'broker-a',
+    listenPort: 20000,
+    namesrvAddr: '127.0.0.1:9876',
+    storeRoot: '/s',
+    rocketmqHome: '/h',
+  };
+  const props = (text: string) =>
+    Object.fromEntries(
+      text
+        .trim()
+        .split('\n')
+        .map((l) => l.split('=') as [string, string]),
+    );
 
   it('classic: the master is brokerId 0 (SYNC_MASTER waits for its slave: inSyncReplicas 2), the slave 1, both serve reads', () => {
-    const master = props(renderBrokerConfig({ ...base, member: { mode: 'classic', brokerId: 0, replication: 'SYNC', slaveReadEnable: true } }));
-    expect(master).toMatchObject({ brokerId: '0', brokerRole: 'SYNC_MASTER', inSyncReplicas: '2', slaveReadEnable: 'true' });
-    const slave = props(renderBrokerConfig({ ...base, member: { mode: 'classic', brokerId: 1, replication: 'SYNC', slaveReadEnable: true } }));
+    const master = props(
+      renderBrokerConfig({
+        ...base,
+        member: { mode: 'classic', brokerId: 0, replication: 'SYNC', slaveReadEnable: true },
+      }),
+    );
+    expect(master).toMatchObject({
+      brokerId: '0',
+      brokerRole: 'SYNC_MASTER',
+      inSyncReplicas: '2',
+      slaveReadEnable: 'true',
+    });
+    const slave = props(
+      renderBrokerConfig({
+        ...base,
+        member: { mode: 'classic', brokerId: 1, replication: 'SYNC', slaveReadEnable: true },
+      }),
+    );
     expect(slave).toMatchObject({ brokerId: '1', brokerRole: 'SLAVE', slaveReadEnable: 'true' });
     expect(slave.inSyncReplicas).toBeUndefined();
-    expect(props(renderBrokerConfig({ ...base, member: { mode: 'classic', brokerId: 0, replication: 'ASYNC', slaveReadEnable: false } }))).toMatchObject({ brokerRole: 'ASYNC_MASTER', slaveReadEnable: 'false' });
+    expect(
+      props(
+        renderBrokerConfig({
+          ...base,
+          member: { mode: 'classic', brokerId: 0, replication: 'ASYNC', slaveReadEnable: false },
+        }),
+      ),
+    ).toMatchObject({ brokerRole: 'ASYNC_MASTER', slaveReadEnable: 'false' });
   });
 
   it('controller mode: no fixed id or role, the controller address, its own epoch and identity files, all-ack in the sync-state set', () => {
-    const conf = props(renderBrokerConfig({ ...base, member: { mode: 'controller', controllerAddr: '127.0.0.1:9878', slaveReadEnable: true } }));
+    const conf = props(
+      renderBrokerConfig({
+        ...base,
+        member: { mode: 'controller', controllerAddr: '127.0.0.1:9878', slaveReadEnable: true },
+      }),
+    );
     expect(conf).toMatchObject({
       enableControllerMode: 'true',
       controllerAddr: '127.0.0.1:9878',
@@ -46,9 +86,18 @@ describe('replica and controller configuration', () => {
       storePathBrokerIdentity: '/s/brokerIdentity',
       allAckInSyncStateSet: 'true',
     });
-    const namesrv = props(renderNamesrvConfig({ listenPort: 9876, rocketmqHome: '/h', controller: { port: 9878, storePath: '/c' } }));
-    expect(namesrv).toMatchObject({ enableControllerInNamesrv: 'true', controllerDLegerPeers: 'n0-127.0.0.1:9878', controllerDLegerSelfId: 'n0', controllerStorePath: '/c' });
-    expect(props(renderNamesrvConfig({ listenPort: 9876, rocketmqHome: '/h' })).enableControllerInNamesrv).toBeUndefined();
+    const namesrv = props(
+      renderNamesrvConfig({ listenPort: 9876, rocketmqHome: '/h', controller: { port: 9878, storePath: '/c' } }),
+    );
+    expect(namesrv).toMatchObject({
+      enableControllerInNamesrv: 'true',
+      controllerDLegerPeers: 'n0-127.0.0.1:9878',
+      controllerDLegerSelfId: 'n0',
+      controllerStorePath: '/c',
+    });
+    expect(
+      props(renderNamesrvConfig({ listenPort: 9876, rocketmqHome: '/h' })).enableControllerInNamesrv,
+    ).toBeUndefined();
   });
 });
 
@@ -60,12 +109,21 @@ describe('harness pieces that need no Java', () => {
       accessKey: 'mqkitAdmin',
       secretKey: 'mqkit-Secret-1',
     });
-    expect(signed).toEqual({ AccessKey: 'mqkitAdmin', a: 'pg', b: 'TopicTest', g: '1700000000000', Signature: 'QHUgJl2Zo50710RV6VnEiVba17s=' });
+    expect(signed).toEqual({
+      AccessKey: 'mqkitAdmin',
+      a: 'pg',
+      b: 'TopicTest',
+      g: '1700000000000',
+      Signature: 'QHUgJl2Zo50710RV6VnEiVba17s=',
+    });
   });
 
   it('parses fastjson bodies with unquoted integer keys, leaving strings and arrays alone', () => {
     const text = '{"brokerAddrTable":{"b":{"brokerAddrs":{0:"127.0.0.1:1",-1:"x"},"s":"{0:\\"no\\"}"}},"list":[1, 2]}';
-    expect(parseFastjson(text)).toEqual({ brokerAddrTable: { b: { brokerAddrs: { '0': '127.0.0.1:1', '-1': 'x' }, s: '{0:"no"}' } }, list: [1, 2] });
+    expect(parseFastjson(text)).toEqual({
+      brokerAddrTable: { b: { brokerAddrs: { '0': '127.0.0.1:1', '-1': 'x' }, s: '{0:"no"}' } },
+      list: [1, 2],
+    });
   });
 
   it('round-trips a frame and keeps a partial one for later', () => {
@@ -86,13 +144,19 @@ describe('harness pieces that need no Java', () => {
 
   it('says what to install when Java or Maven is missing', () => {
     expect(() => findJavaToolchain({ JAVA_HOME: '/nonexistent-jdk', PATH: process.env['PATH'] })).toThrow(
-      expect.objectContaining({ failure: 'java-missing', message: expect.stringContaining('apt-get install openjdk-17-jdk-headless maven') }),
+      expect.objectContaining({
+        failure: 'java-missing',
+        message: expect.stringContaining('apt-get install openjdk-17-jdk-headless maven'),
+      }),
     );
     const javaHome = javaHomeOnPath();
     if (javaHome) {
       // Java found through JAVA_HOME, but no mvn on an empty PATH.
       expect(() => findJavaToolchain({ JAVA_HOME: javaHome, PATH: '/nonexistent' })).toThrow(
-        expect.objectContaining({ failure: 'maven-missing', message: expect.stringContaining('MQKIT_ROCKETMQ_NAMESRV') }),
+        expect.objectContaining({
+          failure: 'maven-missing',
+          message: expect.stringContaining('MQKIT_ROCKETMQ_NAMESRV'),
+        }),
       );
     }
   });
@@ -134,7 +198,11 @@ describe('harness pieces that need no Java', () => {
   it('turns TLS off unless asked, and enforces it with our certificate when asked', () => {
     const base = { heapMb: 128, home: '/h', logbackFile: '/l.xml' };
     expect(rocketMqJvmArguments(base)).toContain('-Dtls.server.mode=disabled');
-    const tls = rocketMqJvmArguments({ ...base, tls: { certPath: '/c.pem', keyPath: '/k.pem' }, lockMaxLiveTimeMs: 5000 });
+    const tls = rocketMqJvmArguments({
+      ...base,
+      tls: { certPath: '/c.pem', keyPath: '/k.pem' },
+      lockMaxLiveTimeMs: 5000,
+    });
     expect(tls).toEqual(
       expect.arrayContaining([
         '-Dtls.server.mode=enforcing',

@@ -53,6 +53,7 @@ export function rocketMqJvmArguments(input: JvmArgumentsInput): string[] {
   } else {
     args.push('-Dtls.server.mode=disabled');
   }
-  if (input.lockMaxLiveTimeMs !== undefined) args.push(`-Drocketmq.broker.rebalance.lockMaxLiveTime=${input.lockMaxLiveTimeMs}`);
+  if (input.lockMaxLiveTimeMs !== undefined)
+    args.push(`-Drocketmq.broker.rebalance.lockMaxLiveTime=${input.lockMaxLiveTimeMs}`);
   return [...args, ...(input.extra ?? [])];
 }

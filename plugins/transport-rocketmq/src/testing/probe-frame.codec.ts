@@ -19,8 +19,16 @@ export interface ProbeCommand {
 const PROBE_VERSION = 479;
 
 /** Encodes a request. Language "JAVA" is accepted by every 5.x broker (NODE_JS only from 5.3.2). */
-export function encodeProbeRequest(code: number, opaque: number, extFields: Readonly<Record<string, string>>, body?: Buffer): Buffer {
-  const header = Buffer.from(JSON.stringify({ code, language: 'JAVA', version: PROBE_VERSION, opaque, flag: 0, extFields }), 'utf8');
+export function encodeProbeRequest(
+  code: number,
+  opaque: number,
+  extFields: Readonly<Record<string, string>>,
+  body?: Buffer,
+): Buffer {
+  const header = Buffer.from(
+    JSON.stringify({ code, language: 'JAVA', version: PROBE_VERSION, opaque, flag: 0, extFields }),
+    'utf8',
+  );
   const payload = body ?? Buffer.alloc(0);
   const frame = Buffer.alloc(8 + header.length + payload.length);
   frame.writeInt32BE(4 + header.length + payload.length, 0);
@@ -41,10 +49,18 @@ export function decodeProbeFrames(buffer: Buffer): { frames: ProbeCommand[]; res
     const mark = buffer.readUInt32BE(offset + 4);
     const serializeType = mark >>> 24;
     const headerLength = mark & 0xffffff;
-    if (serializeType !== 0) throw new ProtocolError(`probe decodes JSON headers only, got serialize type ${serializeType}`);
-    if (headerLength > length - 4) throw new ProtocolError(`header length ${headerLength} exceeds frame length ${length}`);
+    if (serializeType !== 0)
+      throw new ProtocolError(`probe decodes JSON headers only, got serialize type ${serializeType}`);
+    if (headerLength > length - 4)
+      throw new ProtocolError(`header length ${headerLength} exceeds frame length ${length}`);
     const headerText = buffer.toString('utf8', offset + 8, offset + 8 + headerLength);
-    const header = JSON.parse(headerText) as { code: number; opaque: number; flag?: number; remark?: string; extFields?: Record<string, string> };
+    const header = JSON.parse(headerText) as {
+      code: number;
+      opaque: number;
+      flag?: number;
+      remark?: string;
+      extFields?: Record<string, string>;
+    };
     frames.push({
       code: header.code,
       opaque: header.opaque,

@@ -65,7 +65,11 @@ const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * RocketMQ's shutdown hook, which flushes offsets and the store), then SIGKILL after `graceMs`. `force` sends
  * SIGKILL at once (a crash). Resolves when the process is gone.
  */
-export async function stopProcess(pid: number, marker: string, options: { graceMs?: number; force?: boolean } = {}): Promise<void> {
+export async function stopProcess(
+  pid: number,
+  marker: string,
+  options: { graceMs?: number; force?: boolean } = {},
+): Promise<void> {
   if (!isProcessAlive(pid) || !processMatches(pid, marker)) return;
   const graceMs = options.force ? 0 : (options.graceMs ?? 15_000);
   try {

@@ -39,7 +39,11 @@ function splitAddress(address: string): { host: string; port: number } {
  * Sends one request over a fresh connection and resolves with the matching response (any response code);
  * rejects on connection errors, a closed connection or the timeout. Requests the server sends to us are ignored.
  */
-export function sendProbeRequest(address: string, request: ProbeRequest, options: ProbeOptions = {}): Promise<ProbeCommand> {
+export function sendProbeRequest(
+  address: string,
+  request: ProbeRequest,
+  options: ProbeOptions = {},
+): Promise<ProbeCommand> {
   const { host, port } = splitAddress(address);
   const opaque = nextOpaque++ & 0x7fffffff;
   const extFields = options.credentials
@@ -77,6 +81,8 @@ export function sendProbeRequest(address: string, request: ProbeRequest, options
       }
     });
     socket.on('error', (error) => finish(error));
-    socket.on('close', () => finish(new Error(`${address} closed the connection before answering request ${request.code}`)));
+    socket.on('close', () =>
+      finish(new Error(`${address} closed the connection before answering request ${request.code}`)),
+    );
   });
 }

@@ -2,7 +2,12 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AclCredentials } from './acl-signature';
-import { readDescriptor, writeDescriptor, type ClusterDescriptor, type ClusterProcessRecord } from './cluster-descriptor';
+import {
+  readDescriptor,
+  writeDescriptor,
+  type ClusterDescriptor,
+  type ClusterProcessRecord,
+} from './cluster-descriptor';
 import { launchProcess, waitForInSync, waitForMaster, waitForUnregistered } from './cluster-process';
 import { readClusterInfo } from './cluster-readiness';
 import { isProcessAlive, stopProcess } from './process-control';
@@ -70,14 +75,22 @@ export class RocketMqCluster {
 
   /** Options for the harness's own probe requests against this cluster (TLS, signing). */
   get probeOptions(): ProbeOptions {
-    return { tls: this.descriptor.tls ? { ca: this.descriptor.tls.certPem } : undefined, credentials: this.descriptor.acl };
+    return {
+      tls: this.descriptor.tls ? { ca: this.descriptor.tls.certPem } : undefined,
+      credentials: this.descriptor.acl,
+    };
   }
 
   get brokers(): readonly RocketMqBrokerInfo[] {
     this.refresh();
     return this.descriptor.processes
       .filter((p) => p.role === 'broker')
-      .map((p) => ({ name: p.name, brokerName: p.brokerName ?? p.name, addr: p.addr, pid: p.pid !== undefined && isProcessAlive(p.pid) ? p.pid : undefined }));
+      .map((p) => ({
+        name: p.name,
+        brokerName: p.brokerName ?? p.name,
+        addr: p.addr,
+        pid: p.pid !== undefined && isProcessAlive(p.pid) ? p.pid : undefined,
+      }));
   }
 
   /** The pids of every process of the cluster that is still running. */
@@ -95,7 +108,11 @@ export class RocketMqCluster {
     if (record.pid !== undefined) await stopProcess(record.pid, this.descriptor.baseDir, { force: options.force });
     record.pid = undefined;
     this.save();
-    await waitForUnregistered(record.brokerName ?? record.name, record.addr, { namesrvAddr: this.namesrvAddr, probe: this.probeOptions, timeoutMs: 30_000 });
+    await waitForUnregistered(record.brokerName ?? record.name, record.addr, {
+      namesrvAddr: this.namesrvAddr,
+      probe: this.probeOptions,
+      timeoutMs: 30_000,
+    });
   }
 
   /**
@@ -113,11 +130,17 @@ export class RocketMqCluster {
   async startNameServer(options: { timeoutMs?: number } = {}): Promise<void> {
     const record = this.namesrvRecord();
     if (record.pid !== undefined && isProcessAlive(record.pid)) return;
-    await launchProcess(record, { namesrvAddr: this.namesrvAddr, probe: this.probeOptions, timeoutMs: options.timeoutMs ?? 120_000, detached: !this.owner }).finally(() => this.save());
+    await launchProcess(record, {
+      namesrvAddr: this.namesrvAddr,
+      probe: this.probeOptions,
+      timeoutMs: options.timeoutMs ?? 120_000,
+      detached: !this.owner,
+    }).finally(() => this.save());
   }
 
   private namesrvRecord(): ClusterProcessRecord {
-    if (!this.descriptorFile) throw new RocketMqHarnessError('start', `the cluster at ${this.namesrvAddr} is not managed by the harness`);
+    if (!this.descriptorFile)
+      throw new RocketMqHarnessError('start', `the cluster at ${this.namesrvAddr} is not managed by the harness`);
     this.refresh();
     return this.descriptor.processes.find((p) => p.role === 'namesrv')!;
   }
@@ -126,12 +149,17 @@ export class RocketMqCluster {
   async waitForInSync(brokerName: string, count = 2, options: { timeoutMs?: number } = {}): Promise<void> {
     const controller = this.descriptor.controllerAddr;
     if (!controller) throw new RocketMqHarnessError('start', 'this cluster has no controller');
-    await waitForInSync(controller, brokerName, count, { probe: this.probeOptions, timeoutMs: options.timeoutMs ?? 60_000 });
+    await waitForInSync(controller, brokerName, count, {
+      probe: this.probeOptions,
+      timeoutMs: options.timeoutMs ?? 60_000,
+    });
   }
 
   /** The process that is the master (brokerId 0) of `brokerName` now, as the name server lists it; undefined while none is. */
   async masterOf(brokerName: string): Promise<string | undefined> {
-    const addr = (await readClusterInfo(this.namesrvAddr, this.probeOptions)).find((b) => b.brokerName === brokerName)?.addr;
+    const addr = (await readClusterInfo(this.namesrvAddr, this.probeOptions)).find(
+      (b) => b.brokerName === brokerName,
+    )?.addr;
     return this.descriptor.processes.find((p) => p.role === 'broker' && p.addr === addr)?.name;
   }
 
@@ -141,7 +169,11 @@ export class RocketMqCluster {
    */
   async waitForMaster(brokerName: string, options: { notName?: string; timeoutMs?: number } = {}): Promise<string> {
     const not = options.notName ? this.record(options.notName).addr : undefined;
-    const addr = await waitForMaster(brokerName, { namesrvAddr: this.namesrvAddr, probe: this.probeOptions, timeoutMs: options.timeoutMs ?? 60_000 }, not);
+    const addr = await waitForMaster(
+      brokerName,
+      { namesrvAddr: this.namesrvAddr, probe: this.probeOptions, timeoutMs: options.timeoutMs ?? 60_000 },
+      not,
+    );
     return this.descriptor.processes.find((p) => p.role === 'broker' && p.addr === addr)?.name ?? addr;
   }
 
@@ -185,10 +217,15 @@ export class RocketMqCluster {
   }
 
   private record(name: string): ClusterProcessRecord {
-    if (!this.descriptorFile) throw new RocketMqHarnessError('start', `the cluster at ${this.namesrvAddr} is not managed by the harness`);
+    if (!this.descriptorFile)
+      throw new RocketMqHarnessError('start', `the cluster at ${this.namesrvAddr} is not managed by the harness`);
     this.refresh();
     const record = this.descriptor.processes.find((p) => p.role === 'broker' && p.name === name);
-    if (!record) throw new RocketMqHarnessError('start', `no broker ${name}; brokers: ${this.descriptor.processes.map((p) => p.name).join(', ')}`);
+    if (!record)
+      throw new RocketMqHarnessError(
+        'start',
+        `no broker ${name}; brokers: ${this.descriptor.processes.map((p) => p.name).join(', ')}`,
+      );
     return record;
   }
 
@@ -198,7 +235,8 @@ export class RocketMqCluster {
   }
 
   private save(): void {
-    if (this.descriptorFile && existsSync(this.descriptor.baseDir)) writeDescriptor(this.descriptorFile, this.descriptor);
+    if (this.descriptorFile && existsSync(this.descriptor.baseDir))
+      writeDescriptor(this.descriptorFile, this.descriptor);
   }
 }
 
@@ -215,7 +253,10 @@ export async function connectRocketMqCluster(
   namesrvAddr: string,
   options: { tlsCertificate?: string; acl?: AclCredentials } = {},
 ): Promise<RocketMqCluster> {
-  const probe: ProbeOptions = { tls: options.tlsCertificate ? { ca: options.tlsCertificate } : undefined, credentials: options.acl };
+  const probe: ProbeOptions = {
+    tls: options.tlsCertificate ? { ca: options.tlsCertificate } : undefined,
+    credentials: options.acl,
+  };
   const brokers = await readClusterInfo(namesrvAddr, probe);
   const descriptor: ClusterDescriptor = {
     version: '',

@@ -28,7 +28,10 @@ export interface ProvidingProject {
  * // test/rocketmq.global-setup.ts, listed in vitest's `globalSetup`
  * export { rocketMqGlobalSetup as default } from '@mqkit/transport-rocketmq/testing';
  */
-export async function rocketMqGlobalSetup(project?: ProvidingProject, options: RocketMqClusterOptions = {}): Promise<() => Promise<void>> {
+export async function rocketMqGlobalSetup(
+  project?: ProvidingProject,
+  options: RocketMqClusterOptions = {},
+): Promise<() => Promise<void>> {
   const existing = process.env[NAMESRV_ENV];
   if (existing && !process.env[CLUSTER_FILE_ENV]) {
     project?.provide('mqkitRocketMq', { namesrvAddr: existing, descriptorFile: undefined } satisfies ProvidedRocketMq);
@@ -36,11 +39,16 @@ export async function rocketMqGlobalSetup(project?: ProvidingProject, options: R
   }
   const started = Date.now();
   const cluster = await startRocketMqCluster(options);
-  process.stderr.write(`[mqkit] RocketMQ ${cluster.version} cluster at ${cluster.namesrvAddr} ready in ${Date.now() - started} ms\n`);
+  process.stderr.write(
+    `[mqkit] RocketMQ ${cluster.version} cluster at ${cluster.namesrvAddr} ready in ${Date.now() - started} ms\n`,
+  );
   // Workers are forked after global setup and inherit these.
   process.env[NAMESRV_ENV] = cluster.namesrvAddr;
   process.env[CLUSTER_FILE_ENV] = cluster.descriptorFile!;
-  project?.provide('mqkitRocketMq', { namesrvAddr: cluster.namesrvAddr, descriptorFile: cluster.descriptorFile } satisfies ProvidedRocketMq);
+  project?.provide('mqkitRocketMq', {
+    namesrvAddr: cluster.namesrvAddr,
+    descriptorFile: cluster.descriptorFile,
+  } satisfies ProvidedRocketMq);
   return async () => {
     delete process.env[NAMESRV_ENV];
     delete process.env[CLUSTER_FILE_ENV];

@@ -1,7 +1,15 @@
 import { MqkitError } from '@mqkit/core';
 
 /** What the harness could not find or do; `missing` names a tool to install when that is the cause. */
-export type RocketMqHarnessFailure = 'java-missing' | 'maven-missing' | 'provision' | 'disk-full' | 'port' | 'start' | 'stop' | 'tls';
+export type RocketMqHarnessFailure =
+  | 'java-missing'
+  | 'maven-missing'
+  | 'provision'
+  | 'disk-full'
+  | 'port'
+  | 'start'
+  | 'stop'
+  | 'tls';
 
 /**
  * The real-cluster test harness could not provision, start or stop RocketMQ. The message says what to do

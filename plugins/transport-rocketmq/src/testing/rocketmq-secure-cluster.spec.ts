@@ -23,12 +23,18 @@ describe('startRocketMqCluster with ACL and TLS (real RocketMQ)', () => {
   it('refuses plain TCP on the name server and the broker', async () => {
     const broker = cluster.brokers[0]!;
     await expect(sendProbeRequest(cluster.namesrvAddr, { code: 106 }, { timeoutMs: 3000 })).rejects.toThrow();
-    await expect(sendProbeRequest(broker.addr, { code: GET_BROKER_RUNTIME_INFO }, { timeoutMs: 3000 })).rejects.toThrow();
+    await expect(
+      sendProbeRequest(broker.addr, { code: GET_BROKER_RUNTIME_INFO }, { timeoutMs: 3000 }),
+    ).rejects.toThrow();
   });
 
   it('serves TLS with the harness certificate, verified against it', async () => {
     expect(cluster.tlsCertificate).toContain('BEGIN CERTIFICATE');
-    const response = await sendProbeRequest(cluster.namesrvAddr, { code: 106 }, { tls: { ca: cluster.tlsCertificate } });
+    const response = await sendProbeRequest(
+      cluster.namesrvAddr,
+      { code: 106 },
+      { tls: { ca: cluster.tlsCertificate } },
+    );
     expect(response.code).toBe(0);
   });
 
@@ -37,7 +43,11 @@ describe('startRocketMqCluster with ACL and TLS (real RocketMQ)', () => {
     const tls = { ca: cluster.tlsCertificate };
     const unsigned = await sendProbeRequest(broker.addr, { code: GET_BROKER_RUNTIME_INFO }, { tls });
     expect(unsigned.code).toBe(NO_PERMISSION);
-    const wrong = await sendProbeRequest(broker.addr, { code: GET_BROKER_RUNTIME_INFO }, { tls, credentials: { ...acl, secretKey: 'wrong' } });
+    const wrong = await sendProbeRequest(
+      broker.addr,
+      { code: GET_BROKER_RUNTIME_INFO },
+      { tls, credentials: { ...acl, secretKey: 'wrong' } },
+    );
     expect(wrong).toMatchObject({ code: NO_PERMISSION, remark: expect.stringContaining('signature') });
     const signed = await sendProbeRequest(broker.addr, { code: GET_BROKER_RUNTIME_INFO }, { tls, credentials: acl });
     expect(signed.code).toBe(0);

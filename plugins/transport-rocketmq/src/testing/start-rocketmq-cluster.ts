@@ -90,13 +90,23 @@ export async function startRocketMqCluster(options: RocketMqClusterOptions = {})
   const replicated = options.controller === true || options.replicas !== undefined;
   const slaveReadEnable = options.replicas?.slaveReadEnable ?? true;
 
-  const processRecord = async (role: 'namesrv' | 'broker', name: string, port: number, brokerName = name, member?: ReplicaMember): Promise<ClusterProcessRecord> => {
+  const processRecord = async (
+    role: 'namesrv' | 'broker',
+    name: string,
+    port: number,
+    brokerName = name,
+    member?: ReplicaMember,
+  ): Promise<ClusterProcessRecord> => {
     const home = join(baseDir, name);
     await mkdir(home, { recursive: true });
     const confFile = join(home, `${role}.conf`);
     const conf =
       role === 'namesrv'
-        ? renderNamesrvConfig({ listenPort: port, rocketmqHome: baseDir, controller: controllerPort ? { port: controllerPort, storePath: join(home, 'controller') } : undefined })
+        ? renderNamesrvConfig({
+            listenPort: port,
+            rocketmqHome: baseDir,
+            controller: controllerPort ? { port: controllerPort, storePath: join(home, 'controller') } : undefined,
+          })
         : renderBrokerConfig({
             clusterName: options.clusterName ?? 'DefaultCluster',
             brokerName,
@@ -117,7 +127,10 @@ export async function startRocketMqCluster(options: RocketMqClusterOptions = {})
       tls,
       lockMaxLiveTimeMs: role === 'broker' ? (options.lockMaxLiveTimeMs ?? 10_000) : undefined,
       // The embedded controller's serializer reflects into java.lang (InaccessibleObjectException traces otherwise).
-      extra: [...(role === 'namesrv' && controllerPort ? ['--add-opens', 'java.base/java.lang=ALL-UNNAMED'] : []), ...(options.jvmArgs ?? [])],
+      extra: [
+        ...(role === 'namesrv' && controllerPort ? ['--add-opens', 'java.base/java.lang=ALL-UNNAMED'] : []),
+        ...(options.jvmArgs ?? []),
+      ],
     });
     const main = role === 'namesrv' ? NAMESRV_MAIN : BROKER_MAIN;
     const args = [...jvm, '-cp', distribution.classpath, main, '-c', confFile];
@@ -130,13 +143,31 @@ export async function startRocketMqCluster(options: RocketMqClusterOptions = {})
   const brokerPort = () => findFreePortGroup([-2, 0, 1], taken);
   for (const brokerName of options.brokers ?? ['broker-a', 'broker-b']) {
     if (options.controller) {
-      const member: ReplicaMember = { mode: 'controller', controllerAddr: `127.0.0.1:${controllerPort}`, slaveReadEnable };
+      const member: ReplicaMember = {
+        mode: 'controller',
+        controllerAddr: `127.0.0.1:${controllerPort}`,
+        slaveReadEnable,
+      };
       processes.push(await processRecord('broker', brokerName, await brokerPort(), brokerName, member));
       processes.push(await processRecord('broker', replicaName(brokerName), await brokerPort(), brokerName, member));
     } else if (options.replicas) {
       const replication = options.replicas.replication ?? 'ASYNC';
-      processes.push(await processRecord('broker', brokerName, await brokerPort(), brokerName, { mode: 'classic', brokerId: 0, replication, slaveReadEnable }));
-      processes.push(await processRecord('broker', replicaName(brokerName), await brokerPort(), brokerName, { mode: 'classic', brokerId: 1, replication, slaveReadEnable }));
+      processes.push(
+        await processRecord('broker', brokerName, await brokerPort(), brokerName, {
+          mode: 'classic',
+          brokerId: 0,
+          replication,
+          slaveReadEnable,
+        }),
+      );
+      processes.push(
+        await processRecord('broker', replicaName(brokerName), await brokerPort(), brokerName, {
+          mode: 'classic',
+          brokerId: 1,
+          replication,
+          slaveReadEnable,
+        }),
+      );
     } else {
       processes.push(await processRecord('broker', brokerName, await brokerPort()));
     }
@@ -161,7 +192,11 @@ export async function startRocketMqCluster(options: RocketMqClusterOptions = {})
   try {
     await launchProcess(processes[0]!, context);
     writeDescriptor(file, descriptor);
-    await Promise.all(processes.slice(1).map((record) => launchProcess(record, context).finally(() => writeDescriptor(file, descriptor))));
+    await Promise.all(
+      processes
+        .slice(1)
+        .map((record) => launchProcess(record, context).finally(() => writeDescriptor(file, descriptor))),
+    );
     // Every member is registered; a replicated name also needs its master, and in controller mode both members in
     // the sync-state set: a master killed before its replica joined the set has nobody to hand over to.
     for (const name of options.brokers ?? ['broker-a', 'broker-b']) {
@@ -169,7 +204,9 @@ export async function startRocketMqCluster(options: RocketMqClusterOptions = {})
       if (controllerPort) await waitForInSync(`127.0.0.1:${controllerPort}`, name, 2, context);
     }
   } catch (error) {
-    await Promise.all(processes.map(async (p) => (p.pid !== undefined ? stopProcess(p.pid, baseDir, { force: true }) : undefined)));
+    await Promise.all(
+      processes.map(async (p) => (p.pid !== undefined ? stopProcess(p.pid, baseDir, { force: true }) : undefined)),
+    );
     if (process.env['MQKIT_ROCKETMQ_KEEP'] !== '1') await rm(baseDir, { recursive: true, force: true });
     throw error;
   }

@@ -24,8 +24,13 @@ export async function createTlsMaterial(dir: string): Promise<TlsMaterial> {
   try {
     result = await runCommand('openssl', args, { timeoutMs: 60_000 });
   } catch (error) {
-    throw new RocketMqHarnessError('tls', 'openssl is needed for the TLS cluster option (apt-get install openssl)', error);
+    throw new RocketMqHarnessError(
+      'tls',
+      'openssl is needed for the TLS cluster option (apt-get install openssl)',
+      error,
+    );
   }
-  if (result.code !== 0) throw new RocketMqHarnessError('tls', `openssl could not make a certificate:\n${result.output}`);
+  if (result.code !== 0)
+    throw new RocketMqHarnessError('tls', `openssl could not make a certificate:\n${result.output}`);
   return { certPath, keyPath, certPem: await readFile(certPath, 'utf8') };
 }

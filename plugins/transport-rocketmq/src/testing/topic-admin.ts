@@ -19,7 +19,11 @@ const GET_ROUTEINFO_BY_TOPIC = 105;
  * Creates `topic` with `queues` read/write queues on every running broker of the cluster (the test brokers run
  * with autoCreateTopicEnable=false), then waits until the name server routes it to all of them.
  */
-export async function createTopic(cluster: RocketMqCluster, topic: string, options: { queues?: number; timeoutMs?: number } = {}): Promise<void> {
+export async function createTopic(
+  cluster: RocketMqCluster,
+  topic: string,
+  options: { queues?: number; timeoutMs?: number } = {},
+): Promise<void> {
   const queues = String(options.queues ?? 4);
   const brokers = cluster.brokers.filter((b) => b.pid !== undefined || !cluster.managed);
   for (const broker of brokers) {

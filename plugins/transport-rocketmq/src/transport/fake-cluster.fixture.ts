@@ -22,7 +22,8 @@ export interface FakeBrokerRoute {
 export class FakeCluster {
   readonly routes = new Map<string, FakeBrokerRoute[]>();
   readonly brokers = new Map<string, FakeRemotingServer>();
-  onBroker: (name: string, request: RemotingCommand, peer: FakePeer) => void = (_name, request, peer) => peer.reply(request);
+  onBroker: (name: string, request: RemotingCommand, peer: FakePeer) => void = (_name, request, peer) =>
+    peer.reply(request);
   private readonly sessions: RocketMqSession[] = [];
 
   private constructor(readonly namesrv: FakeRemotingServer) {}
@@ -46,7 +47,11 @@ export class FakeCluster {
 
   /** A session on this cluster (fast profile), closed by {@link stop}. */
   session(options: Partial<RocketMqTransportOptions> = {}, clientId = '127.0.0.1@test'): RocketMqSession {
-    const session = new RocketMqSession(resolveTransportOptions({ nameServer: this.namesrv.address, ...options }, FAST_PROFILE), clientId, new EventBus());
+    const session = new RocketMqSession(
+      resolveTransportOptions({ nameServer: this.namesrv.address, ...options }, FAST_PROFILE),
+      clientId,
+      new EventBus(),
+    );
     this.sessions.push(session);
     return session;
   }
@@ -70,19 +75,33 @@ export class FakeCluster {
       }
       const body = {
         brokerDatas: route.map((b) => ({
-          brokerAddrs: Object.fromEntries(Object.entries(b.members ?? { 0: this.broker(b.name) }).map(([id, s]) => [id, s.address])),
+          brokerAddrs: Object.fromEntries(
+            Object.entries(b.members ?? { 0: this.broker(b.name) }).map(([id, s]) => [id, s.address]),
+          ),
           brokerName: b.name,
           cluster: 'DefaultCluster',
         })),
-        queueDatas: route.map((b) => ({ brokerName: b.name, perm: b.perm ?? 6, readQueueNums: b.queues, topicSysFlag: 0, writeQueueNums: b.queues })),
+        queueDatas: route.map((b) => ({
+          brokerName: b.name,
+          perm: b.perm ?? 6,
+          readQueueNums: b.queues,
+          topicSysFlag: 0,
+          writeQueueNums: b.queues,
+        })),
       };
       peer.reply(request, { body: Buffer.from(JSON.stringify(body)) });
       return;
     }
     if (request.code === RequestCode.GET_BROKER_CLUSTER_INFO) {
       // Plain fastjson: broker ids as bare numbers.
-      const table = [...this.brokers].map(([name, s]) => `"${name}":{"brokerAddrs":{0:"${s.address}"},"brokerName":"${name}","cluster":"DefaultCluster"}`);
-      peer.reply(request, { body: Buffer.from(`{"brokerAddrTable":{${table.join(',')}},"clusterAddrTable":{"DefaultCluster":[${[...this.brokers.keys()].map((n) => `"${n}"`).join(',')}]}}`) });
+      const table = [...this.brokers].map(
+        ([name, s]) => `"${name}":{"brokerAddrs":{0:"${s.address}"},"brokerName":"${name}","cluster":"DefaultCluster"}`,
+      );
+      peer.reply(request, {
+        body: Buffer.from(
+          `{"brokerAddrTable":{${table.join(',')}},"clusterAddrTable":{"DefaultCluster":[${[...this.brokers.keys()].map((n) => `"${n}"`).join(',')}]}}`,
+        ),
+      });
       return;
     }
     if (request.code === RequestCode.GET_ALL_TOPIC_LIST_FROM_NAMESERVER) {

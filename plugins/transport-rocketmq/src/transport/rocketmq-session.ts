@@ -38,11 +38,14 @@ export class RocketMqSession {
     });
     this.subscription = this.remoting.events$.subscribe((event) => {
       if (events.has('rocketmq.connection')) events.emit('rocketmq.connection', event);
-      if (event.type === 'request-handler-error') events.emit('rocketmq.error', { where: 'broker-request', error: event.error, address: event.address });
-      if (event.type === 'protocol-error') events.emit('rocketmq.error', { where: 'remoting', error: event.error, address: event.address });
+      if (event.type === 'request-handler-error')
+        events.emit('rocketmq.error', { where: 'broker-request', error: event.error, address: event.address });
+      if (event.type === 'protocol-error')
+        events.emit('rocketmq.error', { where: 'remoting', error: event.error, address: event.address });
       // A broker connection lost (crashed, partitioned, a master replaced): every member learns of it at once,
       // also one with no queue there, so routes are asked for now and every second until they settle.
-      if (event.type === 'disconnected' && !this.nameServers.addresses.includes(event.address)) this.routes.brokerConnectionLost(event.address);
+      if (event.type === 'disconnected' && !this.nameServers.addresses.includes(event.address))
+        this.routes.brokerConnectionLost(event.address);
     });
     this.nameServers = new NameServerClient(this.remoting, options.nameServers);
     this.routes = new TopicRouteTable(
@@ -55,7 +58,8 @@ export class RocketMqSession {
             if (!this.nameServers.addresses.includes(address)) void this.remoting.closeConnection(address);
           }
         },
-        refreshFailed: (topic, error) => events.emit('rocketmq.error', { where: `route-refresh ${topic}`, error, address: this.nameServers.active }),
+        refreshFailed: (topic, error) =>
+          events.emit('rocketmq.error', { where: `route-refresh ${topic}`, error, address: this.nameServers.active }),
       },
     );
   }
@@ -66,8 +70,15 @@ export class RocketMqSession {
   }
 
   /** A request to a broker, with the ordinary timeout unless given. */
-  request(address: string, request: OutgoingRequest, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<RemotingCommand> {
-    return this.remoting.request(address, request, { timeoutMs: options.timeoutMs ?? this.options.requestTimeoutMs, signal: options.signal });
+  request(
+    address: string,
+    request: OutgoingRequest,
+    options: { timeoutMs?: number; signal?: AbortSignal } = {},
+  ): Promise<RemotingCommand> {
+    return this.remoting.request(address, request, {
+      timeoutMs: options.timeoutMs ?? this.options.requestTimeoutMs,
+      signal: options.signal,
+    });
   }
 
   /** A oneway request: resolves once written. */

@@ -1,7 +1,11 @@
 import { ConfigurationError, FAST_PROFILE } from '@mqkit/core';
 import { describe, expect, it } from 'vitest';
 import { rocketmqTransport } from './rocketmq.transport';
-import { checkTransportOptions, resolveTransportOptions, type RocketMqTransportOptions } from './rocketmq-transport.options';
+import {
+  checkTransportOptions,
+  resolveTransportOptions,
+  type RocketMqTransportOptions,
+} from './rocketmq-transport.options';
 
 function issuesOf(options: unknown): Array<{ option: string; value: unknown }> {
   try {
@@ -15,8 +19,13 @@ function issuesOf(options: unknown): Array<{ option: string; value: unknown }> {
 
 describe('rocketmqTransport options', () => {
   it('accepts one name server, RocketMQ\'s "a;b" list, or an array', () => {
-    for (const nameServer of ['127.0.0.1:9876', '10.0.0.1:9876; 10.0.0.2:9876', ['a.example:9876', '[::1]:9876']]) expect(issuesOf({ nameServer })).toEqual([]);
-    expect(resolveTransportOptions({ nameServer: ['a:1;b:2', 'c:3'] }, FAST_PROFILE).nameServers).toEqual(['a:1', 'b:2', 'c:3']);
+    for (const nameServer of ['127.0.0.1:9876', '10.0.0.1:9876; 10.0.0.2:9876', ['a.example:9876', '[::1]:9876']])
+      expect(issuesOf({ nameServer })).toEqual([]);
+    expect(resolveTransportOptions({ nameServer: ['a:1;b:2', 'c:3'] }, FAST_PROFILE).nameServers).toEqual([
+      'a:1',
+      'b:2',
+      'c:3',
+    ]);
   });
 
   it('lists every bad option at once, with the value given', () => {
@@ -60,8 +69,15 @@ describe('rocketmqTransport options', () => {
 
   it('takes intervals from the profile unless given, and a plugin value is made only from valid options', () => {
     const resolved = resolveTransportOptions({ nameServer: 'h:1' }, FAST_PROFILE);
-    expect(resolved).toMatchObject({ requestTimeoutMs: FAST_PROFILE.requestTimeoutMs, routeRefreshMs: FAST_PROFILE.routeRefreshMs, language: 'JAVA', tls: undefined });
-    expect(resolveTransportOptions({ nameServer: 'h:1', routeRefreshMs: 7, requestTimeoutMs: 9, tls: true }, FAST_PROFILE)).toMatchObject({ routeRefreshMs: 7, requestTimeoutMs: 9, tls: true });
+    expect(resolved).toMatchObject({
+      requestTimeoutMs: FAST_PROFILE.requestTimeoutMs,
+      routeRefreshMs: FAST_PROFILE.routeRefreshMs,
+      language: 'JAVA',
+      tls: undefined,
+    });
+    expect(
+      resolveTransportOptions({ nameServer: 'h:1', routeRefreshMs: 7, requestTimeoutMs: 9, tls: true }, FAST_PROFILE),
+    ).toMatchObject({ routeRefreshMs: 7, requestTimeoutMs: 9, tls: true });
     expect(rocketmqTransport({ nameServer: 'h:1' })).toMatchObject({ kind: 'transport', name: 'rocketmq' });
     expect(() => rocketmqTransport({ nameServer: '' })).toThrow(ConfigurationError);
   });

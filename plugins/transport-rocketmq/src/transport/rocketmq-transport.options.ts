@@ -41,8 +41,13 @@ export interface ResolvedTransportOptions {
 const SOURCE = 'rocketmqTransport';
 
 function splitNameServers(value: unknown): string[] | undefined {
-  if (typeof value === 'string') return value.split(';').map((s) => s.trim()).filter((s) => s !== '');
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.flatMap((v: string) => splitNameServers(v) ?? []);
+  if (typeof value === 'string')
+    return value
+      .split(';')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string'))
+    return value.flatMap((v: string) => splitNameServers(v) ?? []);
   return undefined;
 }
 
@@ -60,23 +65,43 @@ function positiveInt(issues: ConfigurationIssue[], option: string, value: unknow
 export function checkTransportOptions(options: RocketMqTransportOptions): void {
   const issues: ConfigurationIssue[] = [];
   if (typeof options !== 'object' || options === null) {
-    throw new ConfigurationError({ source: SOURCE, option: 'options', value: options, allowed: 'an object with at least nameServer' });
+    throw new ConfigurationError({
+      source: SOURCE,
+      option: 'options',
+      value: options,
+      allowed: 'an object with at least nameServer',
+    });
   }
   const servers = splitNameServers(options.nameServer);
   if (!servers || servers.length === 0) {
-    issues.push({ source: SOURCE, option: 'nameServer', value: options.nameServer, allowed: "'host:port', 'host:port;host:port' or an array of 'host:port'" });
+    issues.push({
+      source: SOURCE,
+      option: 'nameServer',
+      value: options.nameServer,
+      allowed: "'host:port', 'host:port;host:port' or an array of 'host:port'",
+    });
   } else {
     for (const server of servers) {
       try {
         parseAddress(server);
       } catch {
-        issues.push({ source: SOURCE, option: 'nameServer', value: server, allowed: 'host:port or [ipv6]:port with a port in 1..65535' });
+        issues.push({
+          source: SOURCE,
+          option: 'nameServer',
+          value: server,
+          allowed: 'host:port or [ipv6]:port with a port in 1..65535',
+        });
       }
     }
   }
   if (options.credentials !== undefined) {
     if (typeof options.credentials !== 'object' || options.credentials === null) {
-      issues.push({ source: SOURCE, option: 'credentials', value: options.credentials, allowed: '{ accessKey, secretKey }' });
+      issues.push({
+        source: SOURCE,
+        option: 'credentials',
+        value: options.credentials,
+        allowed: '{ accessKey, secretKey }',
+      });
     } else {
       try {
         checkCredentials(options.credentials, SOURCE);
@@ -86,14 +111,23 @@ export function checkTransportOptions(options: RocketMqTransportOptions): void {
       }
     }
   }
-  if (options.tls !== undefined && typeof options.tls !== 'boolean' && (typeof options.tls !== 'object' || options.tls === null)) {
+  if (
+    options.tls !== undefined &&
+    typeof options.tls !== 'boolean' &&
+    (typeof options.tls !== 'object' || options.tls === null)
+  ) {
     issues.push({ source: SOURCE, option: 'tls', value: options.tls, allowed: 'true, false or tls.ConnectionOptions' });
   }
   positiveInt(issues, 'requestTimeoutMs', options.requestTimeoutMs, 600_000);
   positiveInt(issues, 'routeRefreshMs', options.routeRefreshMs, 3_600_000);
   positiveInt(issues, 'createTopicTimeoutMs', options.createTopicTimeoutMs, 3_600_000);
   if (options.language !== undefined && !['JAVA', 'OTHER', 'NODE_JS'].includes(options.language)) {
-    issues.push({ source: SOURCE, option: 'language', value: options.language, allowed: 'one of JAVA, OTHER, NODE_JS' });
+    issues.push({
+      source: SOURCE,
+      option: 'language',
+      value: options.language,
+      allowed: 'one of JAVA, OTHER, NODE_JS',
+    });
   }
   if (issues.length > 0) throw new ConfigurationError(issues);
 }

@@ -12,7 +12,11 @@ import { RocketMqRetryChannel } from '../roles/retry-channel.role';
 import { RocketMqSubscriptionCheck } from '../roles/subscription-check.role';
 import { RocketMqTopicAdmin } from '../roles/topic-admin.role';
 import { RocketMqSession } from './rocketmq-session';
-import { checkTransportOptions, resolveTransportOptions, type RocketMqTransportOptions } from './rocketmq-transport.options';
+import {
+  checkTransportOptions,
+  resolveTransportOptions,
+  type RocketMqTransportOptions,
+} from './rocketmq-transport.options';
 
 /**
  * The RocketMQ transport: every role core needs, over RocketMQ's remoting protocol to a real cluster's name
@@ -35,7 +39,11 @@ export function rocketmqTransport(options: RocketMqTransportOptions): TransportP
     kind: 'transport',
     name: 'rocketmq',
     async connect(context): Promise<TransportRoles> {
-      const session = new RocketMqSession(resolveTransportOptions(options, context.profile), context.clientId, context.events);
+      const session = new RocketMqSession(
+        resolveTransportOptions(options, context.profile),
+        context.clientId,
+        context.events,
+      );
       const membership = new RocketMqGroupMembership(session);
       const locks = new RocketMqQueueLocks(session);
       session.onBrokerRequest(brokerRequestHandler({ session, membership, locks, callbacks: context.callbacks }));

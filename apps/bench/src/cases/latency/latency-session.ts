@@ -111,28 +111,59 @@ export async function runSession(o: SessionOptions): Promise<PhaseRun[]> {
     let expected = 0;
     for (let phase = 0; phase < o.rates.length; phase++) {
       const rate = o.rates[phase]!;
-      const settings = { namesrvAddr: o.namesrvAddr, topic: o.topic, phase, rate, seconds: o.seconds, warmupSec: o.warmupSec, size: o.size, batchMax: o.batchMax, maxInFlight: o.maxInFlight };
+      const settings = {
+        namesrvAddr: o.namesrvAddr,
+        topic: o.topic,
+        phase,
+        rate,
+        seconds: o.seconds,
+        warmupSec: o.warmupSec,
+        size: o.size,
+        batchMax: o.batchMax,
+        maxInFlight: o.maxInFlight,
+      };
       const cpuBefore = processCpu(consumer.process.pid!);
       const brokerBefore = o.brokerPid === undefined ? undefined : processCpu(o.brokerPid);
       // The producer is load, not the client under test: it shares the broker's CPU, the consumer has its own.
-      const run = (await runNodeChild('latency-producer.child.cjs', settings, { timeoutMs: (o.seconds + 60) * 1000, cpus: 'server' }).result) as unknown as ProducerRun;
+      const run = (await runNodeChild('latency-producer.child.cjs', settings, {
+        timeoutMs: (o.seconds + 60) * 1000,
+        cpus: 'server',
+      }).result) as unknown as ProducerRun;
       producers.push(run);
       expected += run.sent;
-      await drain(() => handled, expected, () => gone, o.log, `${o.side} at ${rate} msg/s`);
+      await drain(
+        () => handled,
+        expected,
+        () => gone,
+        o.log,
+        `${o.side} at ${rate} msg/s`,
+      );
       cpuPct.push(cpuPctBetween(cpuBefore, processCpu(consumer.process.pid!)));
       brokerPct.push(brokerBefore === undefined ? undefined : cpuPctBetween(brokerBefore, processCpu(o.brokerPid!)));
-      if (run.failed > 0) o.log(`  producer at ${rate} msg/s: ${run.failed} sends failed (${run.firstError ?? 'no error text'})`);
+      if (run.failed > 0)
+        o.log(`  producer at ${rate} msg/s: ${run.failed} sends failed (${run.firstError ?? 'no error text'})`);
     }
     consumer.process.kill('SIGTERM');
     const report = await consumer.result;
-    const recorded = String(report['recorded'] ?? '').split(',').map(Number);
-    if (Number(report['overflow'] ?? 0) > 0) o.log(`  ${o.side}: ${String(report['overflow'])} latencies past the capacity were not kept`);
+    const recorded = String(report['recorded'] ?? '')
+      .split(',')
+      .map(Number);
+    if (Number(report['overflow'] ?? 0) > 0)
+      o.log(`  ${o.side}: ${String(report['overflow'])} latencies past the capacity were not kept`);
     return o.rates.map((rate, phase) => {
       const latencies = readLatencies(join(outDir, `${o.side}-${phase}.f64`), recorded[phase]!);
       const deliveries = readLatencies(join(outDir, `${o.side}-${phase}.deliver.f64`), recorded[phase]!);
       const loopDelay = (report['loopDelay'] as (LoopDelay | null)[] | undefined)?.[phase] ?? undefined;
       const brokerCpuPct = brokerPct[phase];
-      return { rate, producer: producers[phase]!, latencies, deliveries, consumerCpuPct: cpuPct[phase]!, ...(brokerCpuPct === undefined ? {} : { brokerCpuPct }), ...(loopDelay ? { loopDelay } : {}) };
+      return {
+        rate,
+        producer: producers[phase]!,
+        latencies,
+        deliveries,
+        consumerCpuPct: cpuPct[phase]!,
+        ...(brokerCpuPct === undefined ? {} : { brokerCpuPct }),
+        ...(loopDelay ? { loopDelay } : {}),
+      };
     });
   } finally {
     if (!gone) consumer.process.kill('SIGKILL');
@@ -149,10 +180,15 @@ function processCpu(pid: number): { ticks: number; at: number } {
 
 /** CPU used between two readings, as % of one core, one decimal. */
 function cpuPctBetween(before: { ticks: number; at: number }, after: { ticks: number; at: number }): number {
-  return Math.round(((after.ticks - before.ticks) / clockTicksPerSecond() / ((after.at - before.at) / 1000)) * 1000) / 10;
+  return (
+    Math.round(((after.ticks - before.ticks) / clockTicksPerSecond() / ((after.at - before.at) / 1000)) * 1000) / 10
+  );
 }
 
-function startConsumer(o: SessionOptions, c: { outDir: string; capacityPerPhase: number; timeoutSec: number; onLine: (line: string) => void }): BenchChild {
+function startConsumer(
+  o: SessionOptions,
+  c: { outDir: string; capacityPerPhase: number; timeoutSec: number; onLine: (line: string) => void },
+): BenchChild {
   const killAfterMs = (c.timeoutSec + 30) * 1000;
   if (o.side === 'mqkit') {
     const settings = {
@@ -170,7 +206,19 @@ function startConsumer(o: SessionOptions, c: { outDir: string; capacityPerPhase:
     };
     return runNodeChild('mqkit-latency.child.cjs', settings, { timeoutMs: killAfterMs, onLine: c.onLine });
   }
-  const args = [o.namesrvAddr, o.topic, o.group, o.threads, o.handlerMs, o.pullBatchSize, 'LAST', c.outDir, o.rates.length, c.capacityPerPhase, c.timeoutSec].map(String);
+  const args = [
+    o.namesrvAddr,
+    o.topic,
+    o.group,
+    o.threads,
+    o.handlerMs,
+    o.pullBatchSize,
+    'LAST',
+    c.outDir,
+    o.rates.length,
+    c.capacityPerPhase,
+    c.timeoutSec,
+  ].map(String);
   return o.java.run('LatencyConsumerBench', args, killAfterMs, c.onLine);
 }
 
@@ -182,8 +230,10 @@ async function probeUntilReady(o: SessionOptions, probed: Set<string>, gone: () 
   const started = Date.now();
   while (probed.size < o.queueCount) {
     if (gone()) throw new Error(`${o.side} consumer exited before it pulled every queue`);
-    if (Date.now() - started > 90_000) throw new Error(`${o.side} consumer pulled ${probed.size} of ${o.queueCount} queues after 90 s`);
-    for (let i = 0; i < o.queueCount; i++) await o.prober.send({ topic: o.topic, body: 'probe', properties: { mqkitProbe: '1' } });
+    if (Date.now() - started > 90_000)
+      throw new Error(`${o.side} consumer pulled ${probed.size} of ${o.queueCount} queues after 90 s`);
+    for (let i = 0; i < o.queueCount; i++)
+      await o.prober.send({ topic: o.topic, body: 'probe', properties: { mqkitProbe: '1' } });
     const until = Date.now() + 500;
     while (probed.size < o.queueCount && Date.now() < until) await sleep(10);
   }
@@ -191,7 +241,13 @@ async function probeUntilReady(o: SessionOptions, probed: Set<string>, gone: () 
 }
 
 /** Waits until the consumer handled `expected` messages; gives up after 10 s without progress (then says so). */
-async function drain(handled: () => number, expected: number, gone: () => boolean, log: (line: string) => void, what: string): Promise<void> {
+async function drain(
+  handled: () => number,
+  expected: number,
+  gone: () => boolean,
+  log: (line: string) => void,
+  what: string,
+): Promise<void> {
   let last = handled();
   let lastChange = Date.now();
   while (handled() < expected) {
@@ -210,7 +266,8 @@ async function drain(handled: () => number, expected: number, gone: () => boolea
 /** A consumer's latency file (float64, little endian, ms) as an ascending Float64Array; it must hold what RESULT says it recorded. */
 function readLatencies(path: string, recorded: number): Float64Array {
   const bytes = readFileSync(path);
-  if (bytes.length !== recorded * 8) throw new Error(`${path} holds ${bytes.length / 8} latencies, the consumer's RESULT says ${recorded}`);
+  if (bytes.length !== recorded * 8)
+    throw new Error(`${path} holds ${bytes.length / 8} latencies, the consumer's RESULT says ${recorded}`);
   const values = new Float64Array(bytes.length / 8);
   for (let i = 0; i < values.length; i++) values[i] = bytes.readDoubleLE(i * 8);
   return values.sort();

@@ -11,7 +11,13 @@ export interface RunPercentiles {
 }
 
 export function percentilesOf(sorted: Float64Array): RunPercentiles {
-  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), p999: percentile(sorted, 99.9), max: percentile(sorted, 100), samples: sorted.length };
+  return {
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    p999: percentile(sorted, 99.9),
+    max: percentile(sorted, 100),
+    samples: sorted.length,
+  };
 }
 
 /** Every run of one rate in one variant, per side, in the order they ran. */
@@ -89,12 +95,16 @@ export function describeRun(side: Side, run: PhaseRun): string {
   const f = (v: number): string => v.toFixed(2);
   return (
     `${side} ${run.rate} msg/s: p50 ${f(p.p50)} p99 ${f(p.p99)} p99.9 ${f(p.p999)} max ${f(p.max)} ms over ${p.samples} messages` +
-    (run.deliveries ? ` (stored to handler: p50 ${f(percentilesOf(run.deliveries).p50)} p99 ${f(percentilesOf(run.deliveries).p99)})` : '') +
+    (run.deliveries
+      ? ` (stored to handler: p50 ${f(percentilesOf(run.deliveries).p50)} p99 ${f(percentilesOf(run.deliveries).p99)})`
+      : '') +
     '; ' +
     `producer ${run.producer.sentPerSec} msg/s (${run.producer.steadySentPerSec} after warm-up, ${run.producer.requests} requests, ` +
     `at most ${run.producer.maxBehindMs} ms behind schedule${run.producer.failed ? `, ${run.producer.failed} failed` : ''})` +
     (run.loopDelay ? `; event loop late p99 ${f(run.loopDelay.p99Ms)} max ${f(run.loopDelay.maxMs)} ms` : '') +
-    (run.loopDelay?.gcMaxMs !== undefined ? `; GC ${run.loopDelay.gcCount} pauses, ${f(run.loopDelay.gcMs ?? 0)} ms in all, longest ${f(run.loopDelay.gcMaxMs)} ms` : '') +
+    (run.loopDelay?.gcMaxMs !== undefined
+      ? `; GC ${run.loopDelay.gcCount} pauses, ${f(run.loopDelay.gcMs ?? 0)} ms in all, longest ${f(run.loopDelay.gcMaxMs)} ms`
+      : '') +
     (run.consumerCpuPct === undefined ? '' : `; consumer CPU ${run.consumerCpuPct} % of a core`) +
     (run.brokerCpuPct === undefined ? '' : `, broker CPU ${run.brokerCpuPct} %`)
   );

@@ -1,4 +1,13 @@
-import { Consumer, createConsumerApp, EventBus, FAST_PROFILE, parseSubscription, PullStatus, type MessagePuller, type MessageQueue } from '@mqkit/core';
+import {
+  Consumer,
+  createConsumerApp,
+  EventBus,
+  FAST_PROFILE,
+  parseSubscription,
+  PullStatus,
+  type MessagePuller,
+  type MessageQueue,
+} from '@mqkit/core';
 import { EmbeddedBroker, memoryTransport } from '@mqkit/transport-memory';
 import { container } from 'tsyringe';
 import { settleHeap, until } from '../bench-util';
@@ -51,7 +60,10 @@ function filledBroker(count: number, size: number): EmbeddedBroker {
   broker.createTopic({ topic: TOPIC, queues: QUEUES });
   const body = Buffer.alloc(size, 0x61);
   for (let i = 0; i < count; i++) {
-    broker.send({ topic: TOPIC, brokerName: 'broker-a', queueId: i % QUEUES }, { topic: TOPIC, body, flag: 0, properties: { UNIQ_KEY: `K${i}` }, sysFlag: 0, bornTimestamp: Date.now() });
+    broker.send(
+      { topic: TOPIC, brokerName: 'broker-a', queueId: i % QUEUES },
+      { topic: TOPIC, body, flag: 0, properties: { UNIQ_KEY: `K${i}` }, sysFlag: 0, bornTimestamp: Date.now() },
+    );
   }
   settleHeap();
   return broker;
@@ -72,15 +84,36 @@ class OneHandler {
 }
 
 /** One pass of the engine over the whole backlog with a fresh group from the first offset, metered by `meter`. */
-async function enginePass(broker: EmbeddedBroker, settings: VariantSettings, batchSize: number, group: string, meter: SteadyMeter): Promise<void> {
+async function enginePass(
+  broker: EmbeddedBroker,
+  settings: VariantSettings,
+  batchSize: number,
+  group: string,
+  meter: SteadyMeter,
+): Promise<void> {
   const scope = container.createChildContainer();
   scope.register(SteadyMeter, { useValue: meter });
   // A subclass per pass carries this pass's @Consumer (its group); handle() is the one inherited function.
   const handler = batchSize > 1 ? class extends BatchHandler {} : class extends OneHandler {};
   Reflect.defineMetadata('design:paramtypes', [SteadyMeter], handler);
-  Consumer({ group, topic: TOPIC, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', pullBatchSize: PULL_BATCH, consumeThreadMin: 20, consumeThreadMax: 20, consumeMessageBatchMaxSize: batchSize, batch: batchSize > 1 })(handler);
+  Consumer({
+    group,
+    topic: TOPIC,
+    consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
+    pullBatchSize: PULL_BATCH,
+    consumeThreadMin: 20,
+    consumeThreadMax: 20,
+    consumeMessageBatchMaxSize: batchSize,
+    batch: batchSize > 1,
+  })(handler);
   const observed = observabilityPlugins(settings.observe);
-  const app = await createConsumerApp({ transport: memoryTransport({ broker }), consumers: [handler], container: scope, maxCachedBytes: 1024 * 1024 * 1024, plugins: observed.plugins });
+  const app = await createConsumerApp({
+    transport: memoryTransport({ broker }),
+    consumers: [handler],
+    container: scope,
+    maxCachedBytes: 1024 * 1024 * 1024,
+    plugins: observed.plugins,
+  });
   // The meter's clock starts here, at start(): the total rate includes start-up, the steady one does not.
   meter.begin();
   await app.start();
@@ -88,14 +121,18 @@ async function enginePass(broker: EmbeddedBroker, settings: VariantSettings, bat
   await app.stop();
   // With tracing on, every handler call must have produced a span: a cost measured without them would flatter it.
   const spans = await observed.spans();
-  if (settings.observe.includes('tracing') && spans < settings.messages / batchSize) throw new Error(`tracing exported ${spans} spans for ${settings.messages / batchSize} calls`);
+  if (settings.observe.includes('tracing') && spans < settings.messages / batchSize)
+    throw new Error(`tracing exported ${spans} spans for ${settings.messages / batchSize} calls`);
 }
 
 /**
  * Runs `warmups` untimed passes, then timed ones, each metered afresh, until their steady windows add up to
  * `windowSec`, and pools the timed ones.
  */
-async function passes(settings: VariantSettings, pass: (name: string, meter: SteadyMeter) => Promise<void>): Promise<VariantResult> {
+async function passes(
+  settings: VariantSettings,
+  pass: (name: string, meter: SteadyMeter) => Promise<void>,
+): Promise<VariantResult> {
   for (let w = 0; w < settings.warmups; w++) {
     await pass(`warm-${w}`, new SteadyMeter(settings.messages));
     settleHeap();
@@ -106,7 +143,10 @@ async function passes(settings: VariantSettings, pass: (name: string, meter: Ste
     await pass(`timed-${p}`, meter);
     if (meter.count !== settings.messages) throw new Error(`pass ${p} read ${meter.count} of ${settings.messages}`);
     // A backlog smaller than a pull's batch steps over both marks at once: no window, and no end to this loop.
-    if (meter.window().ns === 0) throw new Error(`a pass over ${settings.messages} messages has no steady window to time: use a larger --messages`);
+    if (meter.window().ns === 0)
+      throw new Error(
+        `a pass over ${settings.messages} messages has no steady window to time: use a larger --messages`,
+      );
     meters.push(meter);
     windowNs += meter.window().ns;
   }
@@ -122,7 +162,9 @@ async function passes(settings: VariantSettings, pass: (name: string, meter: Ste
 
 async function runEngine(settings: VariantSettings, batchSize: number): Promise<VariantResult> {
   const broker = filledBroker(settings.messages, settings.size);
-  const result = await passes(settings, (name, meter) => enginePass(broker, settings, batchSize, `bench-pipeline-${batchSize}-${name}`, meter));
+  const result = await passes(settings, (name, meter) =>
+    enginePass(broker, settings, batchSize, `bench-pipeline-${batchSize}-${name}`, meter),
+  );
   broker.close();
   return result;
 }
@@ -138,7 +180,19 @@ async function ceilingPass(puller: MessagePuller, batchSize: number, meter: Stea
       const mq: MessageQueue = { topic: TOPIC, brokerName: 'broker-a', queueId };
       let offset = 0;
       for (;;) {
-        const r = await puller.pull({ group: 'ceiling', mq, offset, maxMsgs: PULL_BATCH, maxBytes: 256 * 1024, subscription, suspendMs: 1, timeoutMs: 30_000 }, signal);
+        const r = await puller.pull(
+          {
+            group: 'ceiling',
+            mq,
+            offset,
+            maxMsgs: PULL_BATCH,
+            maxBytes: 256 * 1024,
+            subscription,
+            suspendMs: 1,
+            timeoutMs: 30_000,
+          },
+          signal,
+        );
         if (r.status !== PullStatus.FOUND) break;
         if (batchSize > 1) await batch(r.messages);
         else for (const m of r.messages) await one(m);
@@ -150,7 +204,11 @@ async function ceilingPass(puller: MessagePuller, batchSize: number, meter: Stea
 
 async function runCeiling(settings: VariantSettings, batchSize: number): Promise<VariantResult> {
   const broker = filledBroker(settings.messages, settings.size);
-  const transport = await memoryTransport({ broker }).connect({ clientId: '127.0.0.1@ceiling', profile: FAST_PROFILE, events: new EventBus() });
+  const transport = await memoryTransport({ broker }).connect({
+    clientId: '127.0.0.1@ceiling',
+    profile: FAST_PROFILE,
+    events: new EventBus(),
+  });
   const result = await passes(settings, async (_name, meter) => {
     meter.begin();
     await ceilingPass(transport.puller, batchSize, meter);

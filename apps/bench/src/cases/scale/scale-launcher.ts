@@ -107,15 +107,25 @@ export class ScaleLauncher {
    * A group member on `topics` that runs until stopped. mqkit only, for the diagnosis: with `diagnoseDir`, SIGUSR2
    * profiles it; `nodeOptions` (e.g. a V8 heap flag) go to its NODE_OPTIONS.
    */
-  member(side: Side, group: string, topics: readonly string[], diagnose: { dir?: string; nodeOptions?: string } = {}): LineChild {
+  member(
+    side: Side,
+    group: string,
+    topics: readonly string[],
+    diagnose: { dir?: string; nodeOptions?: string } = {},
+  ): LineChild {
     const timeoutMs = 30 * 60_000; // a safety net only: stop() ends it
     return new LineChild((onLine) => {
-      if (side === 'java') return this.java.run('ScaleMember', ['member', this.namesrvAddr, group, topics.join(',')], timeoutMs, onLine);
+      if (side === 'java')
+        return this.java.run('ScaleMember', ['member', this.namesrvAddr, group, topics.join(',')], timeoutMs, onLine);
       // runNodeChild spawns at once with this process's environment: NODE_OPTIONS is set for that call only.
       const saved = process.env['NODE_OPTIONS'];
       if (diagnose.nodeOptions) process.env['NODE_OPTIONS'] = diagnose.nodeOptions;
       try {
-        return runNodeChild('mqkit-scale.child.cjs', { mode: 'member', namesrvAddr: this.namesrvAddr, group, topics, diagnoseDir: diagnose.dir }, { timeoutMs, onLine });
+        return runNodeChild(
+          'mqkit-scale.child.cjs',
+          { mode: 'member', namesrvAddr: this.namesrvAddr, group, topics, diagnoseDir: diagnose.dir },
+          { timeoutMs, onLine },
+        );
       } finally {
         if (saved === undefined) delete process.env['NODE_OPTIONS'];
         else process.env['NODE_OPTIONS'] = saved;
@@ -124,12 +134,44 @@ export class ScaleLauncher {
   }
 
   /** A fresh group reading the backlog of `topics`; resolves with its RESULT. */
-  async backlog(side: Side, group: string, topics: readonly string[], expected: number, marks: { from: number; to: number }, timeoutSec: number): Promise<BacklogRun> {
+  async backlog(
+    side: Side,
+    group: string,
+    topics: readonly string[],
+    expected: number,
+    marks: { from: number; to: number },
+    timeoutSec: number,
+  ): Promise<BacklogRun> {
     const timeoutMs = (timeoutSec + 60) * 1000;
     const child =
       side === 'mqkit'
-        ? runNodeChild('mqkit-scale.child.cjs', { mode: 'backlog', namesrvAddr: this.namesrvAddr, group, topics, expected, ...marks, timeoutMs: timeoutSec * 1000 }, { timeoutMs })
-        : this.java.run('ScaleMember', ['backlog', this.namesrvAddr, group, topics.join(','), String(expected), String(marks.from), String(marks.to), String(timeoutSec)], timeoutMs);
+        ? runNodeChild(
+            'mqkit-scale.child.cjs',
+            {
+              mode: 'backlog',
+              namesrvAddr: this.namesrvAddr,
+              group,
+              topics,
+              expected,
+              ...marks,
+              timeoutMs: timeoutSec * 1000,
+            },
+            { timeoutMs },
+          )
+        : this.java.run(
+            'ScaleMember',
+            [
+              'backlog',
+              this.namesrvAddr,
+              group,
+              topics.join(','),
+              String(expected),
+              String(marks.from),
+              String(marks.to),
+              String(timeoutSec),
+            ],
+            timeoutMs,
+          );
     return (await child.result) as unknown as BacklogRun;
   }
 
@@ -138,8 +180,17 @@ export class ScaleLauncher {
     const timeoutMs = 10 * 60_000;
     return new LineChild((onLine) =>
       side === 'mqkit'
-        ? runNodeChild('mqkit-scale.child.cjs', { mode: 'groups', namesrvAddr: this.namesrvAddr, groups }, { timeoutMs, onLine })
-        : this.java.run('ScaleGroups', [this.namesrvAddr, groups.map((g) => g.group).join(','), groups.map((g) => g.topic).join(',')], timeoutMs, onLine),
+        ? runNodeChild(
+            'mqkit-scale.child.cjs',
+            { mode: 'groups', namesrvAddr: this.namesrvAddr, groups },
+            { timeoutMs, onLine },
+          )
+        : this.java.run(
+            'ScaleGroups',
+            [this.namesrvAddr, groups.map((g) => g.group).join(','), groups.map((g) => g.topic).join(',')],
+            timeoutMs,
+            onLine,
+          ),
     );
   }
 }

@@ -23,7 +23,9 @@ async function waitFor(check: () => boolean, timeoutMs: number, what: () => stri
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 function describe(members: readonly LineChild[]): string {
-  return members.map((m, i) => `member ${i + 1}: ${m.owned()} queues in ${m.latest.size} topics${m.alive ? '' : ' (exited)'}`).join('; ');
+  return members
+    .map((m, i) => `member ${i + 1}: ${m.owned()} queues in ${m.latest.size} topics${m.alive ? '' : ' (exited)'}`)
+    .join('; ');
 }
 
 /**
@@ -54,15 +56,30 @@ function balancedAt(members: readonly LineChild[], set: TopicSet): number | unde
  * info), which works for both clients alike: every queue owned, by `members` clients with equal shares. Running
  * info can trail a rebalance by a moment, so it is asked a few times.
  */
-async function confirmByAdmin(admin: Admin, group: string, set: TopicSet, members: number, log: (line: string) => void): Promise<boolean> {
+async function confirmByAdmin(
+  admin: Admin,
+  group: string,
+  set: TopicSet,
+  members: number,
+  log: (line: string) => void,
+): Promise<boolean> {
   const total = set.topics.length * set.queuesPerTopic;
   let seen = '';
   for (let attempt = 0; attempt < 10; attempt++) {
     const rows = (await admin.consumerProgress(group)).filter((r) => set.topics.includes(r.topic));
     const byOwner = new Map<string, number>();
     for (const r of rows) byOwner.set(r.clientId ?? '(none)', (byOwner.get(r.clientId ?? '(none)') ?? 0) + 1);
-    seen = rows.length === 0 ? 'no rows (no offsets committed yet)' : `${rows.length} rows, owners ${[...byOwner].map(([c, n]) => `${c}=${n}`).join(' ')}`;
-    if (rows.length === total && !byOwner.has('(none)') && byOwner.size === members && [...byOwner.values()].every((n) => n * members === total)) return true;
+    seen =
+      rows.length === 0
+        ? 'no rows (no offsets committed yet)'
+        : `${rows.length} rows, owners ${[...byOwner].map(([c, n]) => `${c}=${n}`).join(' ')}`;
+    if (
+      rows.length === total &&
+      !byOwner.has('(none)') &&
+      byOwner.size === members &&
+      [...byOwner.values()].every((n) => n * members === total)
+    )
+      return true;
     await sleep(1000);
   }
   log(`  admin.consumerProgress did not confirm the assignment of ${group}: ${seen}`);
@@ -111,7 +128,11 @@ export async function idleAndJoin(
   try {
     await Promise.all(
       each.map(async ({ i, side, set, first }) => {
-        await waitFor(() => first.owned() === totalOf(set) && first.latest.size === set.topics.length, 120_000, () => `one member ${label(i, side)} owning them all (${describe([first])})`);
+        await waitFor(
+          () => first.owned() === totalOf(set) && first.latest.size === set.topics.length,
+          120_000,
+          () => `one member ${label(i, side)} owning them all (${describe([first])})`,
+        );
         options.log(`  ${label(i, side)}: one member owns them all ${Date.now() - first.spawnedAt} ms after spawn`);
       }),
     );
@@ -139,20 +160,36 @@ export async function idleAndJoin(
       for (let trial = 1; trial <= options.joinTrials; trial++) {
         if (second) {
           await second.stop();
-          await waitFor(() => balancedAt([first], set) !== undefined, 90_000, () => `the first member ${label(i, side)} owning them all again (${describe([first])})`);
+          await waitFor(
+            () => balancedAt([first], set) !== undefined,
+            90_000,
+            () => `the first member ${label(i, side)} owning them all again (${describe([first])})`,
+          );
         }
         second = launcher.member(side, group, set.topics);
         seconds.push(second);
         const pair = [first, second];
         let at: number | undefined;
-        await waitFor(() => (at = balancedAt(pair, set)) !== undefined, 90_000, () => `two members ${label(i, side)} sharing them (${describe(pair)})`);
+        await waitFor(
+          () => (at = balancedAt(pair, set)) !== undefined,
+          90_000,
+          () => `two members ${label(i, side)} sharing them (${describe(pair)})`,
+        );
         fromStart.push(Math.max(0, at! - (second.startingAt ?? second.spawnedAt)));
         fromSpawn.push(Math.max(0, at! - second.spawnedAt));
-        options.log(`  ${label(i, side)}: join ${trial}: balanced ${fromStart.at(-1)} ms after the second member's start() (${fromSpawn.at(-1)} ms after spawn)`);
+        options.log(
+          `  ${label(i, side)}: join ${trial}: balanced ${fromStart.at(-1)} ms after the second member's start() (${fromSpawn.at(-1)} ms after spawn)`,
+        );
         confirmedByAdmin &&= await confirmByAdmin(admin, group, set, 2, options.log);
       }
       await second?.stop();
-      figures[i]![side] = { idle: idle[k]!, convergeMs: median(fromStart), convergeRunsMs: fromStart, convergeFromSpawnMs: median(fromSpawn), confirmedByAdmin };
+      figures[i]![side] = {
+        idle: idle[k]!,
+        convergeMs: median(fromStart),
+        convergeRunsMs: fromStart,
+        convergeFromSpawnMs: median(fromSpawn),
+        confirmedByAdmin,
+      };
     }
     return figures;
   } finally {
@@ -167,12 +204,33 @@ export interface BacklogFigures {
 }
 
 /** A fresh group reads the stored backlog of the set: the steady rate between the 10 % and the 90 % message. */
-export async function backlog(launcher: ScaleLauncher, side: Side, set: TopicSet, expected: number, timeoutSec: number, log: (line: string) => void): Promise<BacklogFigures> {
+export async function backlog(
+  launcher: ScaleLauncher,
+  side: Side,
+  set: TopicSet,
+  expected: number,
+  timeoutSec: number,
+  log: (line: string) => void,
+): Promise<BacklogFigures> {
   const marks = steadyMarks(expected);
-  const run = await launcher.backlog(side, uniqueName(`scale_backlog_${side}`), set.topics, expected, marks, timeoutSec);
-  if (!run.ok || run.fromMs < 0 || run.toMs < 0) throw new Error(`${side} read ${run.received} of ${expected} messages within ${timeoutSec} s`);
-  const figures = { steadyMsgsPerSec: Math.round(steadyRate(marks, run.fromMs * 1e6, run.toMs * 1e6)), firstMessageMs: Math.round(run.firstMessageMs), peakRssMb: round(run.peakRssKib / 1024, 1) };
-  log(`  ${side} backlog: ${figures.steadyMsgsPerSec} msg/s steady (10 %-90 %), first message after ${figures.firstMessageMs} ms, all ${expected} in ${run.elapsedMs} ms, peak RSS ${figures.peakRssMb} MB`);
+  const run = await launcher.backlog(
+    side,
+    uniqueName(`scale_backlog_${side}`),
+    set.topics,
+    expected,
+    marks,
+    timeoutSec,
+  );
+  if (!run.ok || run.fromMs < 0 || run.toMs < 0)
+    throw new Error(`${side} read ${run.received} of ${expected} messages within ${timeoutSec} s`);
+  const figures = {
+    steadyMsgsPerSec: Math.round(steadyRate(marks, run.fromMs * 1e6, run.toMs * 1e6)),
+    firstMessageMs: Math.round(run.firstMessageMs),
+    peakRssMb: round(run.peakRssKib / 1024, 1),
+  };
+  log(
+    `  ${side} backlog: ${figures.steadyMsgsPerSec} msg/s steady (10 %-90 %), first message after ${figures.firstMessageMs} ms, all ${expected} in ${run.elapsedMs} ms, peak RSS ${figures.peakRssMb} MB`,
+  );
   return figures;
 }
 
@@ -185,15 +243,27 @@ export interface GroupsFigures {
 }
 
 /** Many groups in one process: spawn to every group's first message, then RSS after `settleSec`. */
-export async function manyGroups(launcher: ScaleLauncher, side: Side, groups: readonly { group: string; topic: string }[], settleSec: number, log: (line: string) => void): Promise<GroupsFigures> {
+export async function manyGroups(
+  launcher: ScaleLauncher,
+  side: Side,
+  groups: readonly { group: string; topic: string }[],
+  settleSec: number,
+  log: (line: string) => void,
+): Promise<GroupsFigures> {
   const child = launcher.groups(side, groups);
   try {
-    await waitFor(() => child.firstAt !== undefined, 180_000, () => `${groups.length} groups' first messages (${side}${child.alive ? '' : ', exited'})`);
+    await waitFor(
+      () => child.firstAt !== undefined,
+      180_000,
+      () => `${groups.length} groups' first messages (${side}${child.alive ? '' : ', exited'})`,
+    );
     const startMs = child.firstAt! - child.spawnedAt;
     await sleep(settleSec * 1000);
     const memory = memoryMb(child.pid);
     const since = child.groupFirstAts.map((at) => at - child.spawnedAt);
-    log(`  ${side} ${groups.length} groups: first messages ${since[0]} ms (first group), ${since[since.length >> 1]} ms (median), ${startMs} ms (last) after spawn; RSS ${memory.rssMb} MB ${settleSec} s later, HWM ${memory.hwmMb} MB`);
+    log(
+      `  ${side} ${groups.length} groups: first messages ${since[0]} ms (first group), ${since[since.length >> 1]} ms (median), ${startMs} ms (last) after spawn; RSS ${memory.rssMb} MB ${settleSec} s later, HWM ${memory.hwmMb} MB`,
+    );
     return { startMs, medianGroupMs: since[since.length >> 1]!, ...memory };
   } finally {
     await child.stop();
