@@ -64,7 +64,8 @@ export function replyRecord(request: MessageRecord, body: Buffer, uniqKey: strin
     [MessageConst.WAIT]: 'true',
     [MessageConst.UNIQ_KEY]: uniqKey,
   };
-  if (p[MessageConst.TTL] !== undefined) properties[MessageConst.TTL] = p[MessageConst.TTL];
+  const ttl = p[MessageConst.TTL];
+  if (ttl !== undefined) properties[MessageConst.TTL] = ttl;
   const wire = compressBody(body, COMPRESS_OVER);
   return {
     topic: replyTopicOf(cluster),

@@ -80,7 +80,18 @@ export const pipelineCase: BenchCase = {
     };
   },
   readmeRow(file) {
-    const r = file.result as Record<string, number> & {
+    type Figure =
+      | 'batchSteadyMsgsPerSec'
+      | 'batchOfCeiling'
+      | 'batchCeilingSteadyMsgsPerSec'
+      | 'oneSteadyMsgsPerSec'
+      | 'oneOfCeiling'
+      | 'oneCeilingSteadyMsgsPerSec'
+      | 'batchTotalMsgsPerSec'
+      | 'oneTotalMsgsPerSec'
+      | 'batchFirstMessageMs'
+      | 'oneFirstMessageMs';
+    const r = file.result as Record<Figure, number> & {
       spreads: Record<string, number>;
       rerunDifferences?: Record<string, number>;
       targets: Record<string, boolean>;
