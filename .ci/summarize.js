@@ -18,7 +18,7 @@ for (const dir of projectDirs) {
   const pkgFile = path.join(root, dir, 'package.json');
   if (!fs.existsSync(pkgFile)) continue;
   const pkg = JSON.parse(fs.readFileSync(pkgFile, 'utf8'));
-  if (!pkg.scripts || !pkg.scripts.test) continue;
+  if (!pkg.scripts?.test) continue;
   const report = path.join(root, 'reports', 'vitest', `${path.basename(dir)}.json`);
   if (!fs.existsSync(report)) {
     console.error(`[ci] ${pkg.name}: no test report (${path.relative(root, report)}): counted as failed`);

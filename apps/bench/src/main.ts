@@ -35,8 +35,8 @@ async function main(argv: readonly string[]): Promise<void> {
     const line = { case: c.name, ...result };
     process.stdout.write(`${JSON.stringify(line)}\n`);
     // compare runs cases on two trees for a ratio: those runs are not the case's results.
-    if ((c.writesResults ?? true) && !process.env['MQKIT_BENCH_NO_RESULTS']) {
-      const trial = process.env['MQKIT_BENCH_TRIAL'];
+    if ((c.writesResults ?? true) && !process.env.MQKIT_BENCH_NO_RESULTS) {
+      const trial = process.env.MQKIT_BENCH_TRIAL;
       const command = commandLine(c.name, args);
       const written = writeResults(
         {

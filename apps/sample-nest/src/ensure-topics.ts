@@ -1,4 +1,4 @@
-import { createConsumerApp, type TopicAdmin, type TransportPlugin } from '@mqkit/core';
+import { createConsumerApp, type TransportPlugin } from '@mqkit/core';
 
 /**
  * Creates the sample's topics on a real cluster (whose brokers usually run with autoCreateTopicEnable=false)

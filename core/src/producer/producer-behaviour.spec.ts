@@ -34,7 +34,7 @@ function scripted(
         if (outcome instanceof Error) throw outcome;
         return {
           status: outcome,
-          msgId: record.properties['UNIQ_KEY']!,
+          msgId: record.properties.UNIQ_KEY!,
           offsetMsgId: 'O',
           messageQueue: mq,
           queueOffset: 0,
@@ -47,7 +47,7 @@ function scripted(
         for (const record of records) attempts.push({ mq, record });
         return {
           status: 'SEND_OK',
-          msgId: records.map((r) => r.properties['UNIQ_KEY']).join(','),
+          msgId: records.map((r) => r.properties.UNIQ_KEY).join(','),
           offsetMsgId: 'O',
           messageQueue: mq,
           queueOffset: 0,
@@ -70,7 +70,7 @@ describe('send retries (sendDefaultImpl)', () => {
     for (const f of failed) {
       const next = attempts[attempts.indexOf(f) + 1]!;
       expect(next.mq.brokerName).toBe('broker-b');
-      expect(next.record.properties['UNIQ_KEY']).toBe(f.record.properties['UNIQ_KEY']);
+      expect(next.record.properties.UNIQ_KEY).toBe(f.record.properties.UNIQ_KEY);
     }
   });
 
@@ -147,7 +147,7 @@ describe('compression, oneway and batches', () => {
       { topic: 'T', body: 'y' },
     ]);
     expect(attempts.map((a) => a.record.sysFlag)).toEqual([0, 0]);
-    expect(result.map((r) => r.msgId)).toEqual(attempts.map((a) => a.record.properties['UNIQ_KEY']));
+    expect(result.map((r) => r.msgId)).toEqual(attempts.map((a) => a.record.properties.UNIQ_KEY));
     const rules = async (messages: object[]) =>
       (await producer.sendBatch(messages as never).catch((e: MessageValidationError) => e)) as MessageValidationError;
     expect((await rules([])).rule).toBe('batch.empty');
@@ -182,7 +182,7 @@ describe('compression, oneway and batches', () => {
       bodies.slice(2, 4),
       bodies.slice(4),
     ]);
-    expect(results.map((r) => r.msgId)).toEqual(batches.flat().map((r) => r.properties['UNIQ_KEY']));
+    expect(results.map((r) => r.msgId)).toEqual(batches.flat().map((r) => r.properties.UNIQ_KEY));
   });
 
   it('a split batch that fails after others were stored says which messages are stored', async () => {
@@ -240,7 +240,7 @@ describe('compression, oneway and batches', () => {
       sender: {
         send: async (mq, record) => ({
           status: 'SEND_OK',
-          msgId: record.properties['UNIQ_KEY']!,
+          msgId: record.properties.UNIQ_KEY!,
           offsetMsgId: 'O',
           messageQueue: mq,
           queueOffset: 0,

@@ -17,7 +17,7 @@ function producer(queues: MessageQueue[] = [{ topic: 'T', brokerName: 'a', queue
         sent.push([mq, record]);
         return {
           status: 'SEND_OK',
-          msgId: record.properties['UNIQ_KEY']!,
+          msgId: record.properties.UNIQ_KEY!,
           offsetMsgId: 'X',
           messageQueue: mq,
           queueOffset: sent.length - 1,
@@ -73,8 +73,8 @@ describe('Producer sends', () => {
     });
     const [, record] = sent[0]!;
     expect(record.properties).toMatchObject({ TAGS: 'created', KEYS: 'k1 k2', WAIT: 'true', DELAY: '3', traceId: 't' });
-    expect(record.properties['UNIQ_KEY']).toMatch(/^[0-9A-F]{32}$/);
-    expect(r.msgId).toBe(record.properties['UNIQ_KEY']);
+    expect(record.properties.UNIQ_KEY).toMatch(/^[0-9A-F]{32}$/);
+    expect(r.msgId).toBe(record.properties.UNIQ_KEY);
     expect(JSON.parse(record.body.toString())).toEqual({ a: 1 });
   });
 

@@ -18,7 +18,6 @@ import {
   record,
   records,
   testGroup,
-  type TestGroup,
 } from './runtime.fixture';
 
 function setup(

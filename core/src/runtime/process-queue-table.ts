@@ -195,7 +195,7 @@ export class ProcessQueueTable {
   seek(mq: MessageQueue, offset: number): void {
     const key = mqKey(mq);
     const pq = this.table.get(key);
-    if (!pq || !pq.active) {
+    if (!pq?.active) {
       this.seeks.set(key, offset);
       return;
     }

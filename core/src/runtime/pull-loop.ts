@@ -190,7 +190,7 @@ export class PullLoop {
   private filter(records: readonly MessageRecord[]): readonly MessageRecord[] {
     const sub = this.pq.subscription;
     if (sub.tags.size === 0) return records;
-    return records.filter((r) => tagMatches(sub, r.properties['TAGS']));
+    return records.filter((r) => tagMatches(sub, r.properties.TAGS));
   }
 
   private emitPull(result: PullResult, found: number, durationMs: number): void {

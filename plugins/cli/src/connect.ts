@@ -23,7 +23,7 @@ export class Cluster {
   readonly nameServer: string;
 
   constructor(options: GlobalOptions, env: NodeJS.ProcessEnv = process.env) {
-    const nameServer = options.namesrv ?? env['MQKIT_NAMESRV'];
+    const nameServer = options.namesrv ?? env.MQKIT_NAMESRV;
     if (!nameServer || nameServer.trim() === '')
       throw new UsageError('no name server: give --namesrv host:port (several: a;b) or set MQKIT_NAMESRV');
     this.nameServer = nameServer;

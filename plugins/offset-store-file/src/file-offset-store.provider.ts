@@ -24,7 +24,7 @@ export interface FileOffsetStoreOptions {
  * ```
  */
 export function fileOffsetStore(options: FileOffsetStoreOptions = {}): OffsetStoreProvider {
-  const dir = options.dir ?? process.env['MQKIT_OFFSETS_DIR'] ?? join(homedir(), '.mqkit', 'offsets');
+  const dir = options.dir ?? process.env.MQKIT_OFFSETS_DIR ?? join(homedir(), '.mqkit', 'offsets');
   return {
     name: 'file',
     models: ['BROADCASTING'],

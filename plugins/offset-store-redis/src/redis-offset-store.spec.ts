@@ -72,7 +72,7 @@ describe('RedisOffsetStore on a real redis-server', () => {
     await s.persist(queues);
     // commandstats also counts the HGET/HSET the script runs inside Redis: one per queue, not round trips.
     const delta = Object.fromEntries(await callsSince(before));
-    expect((delta['eval'] ?? 0) + (delta['evalsha'] ?? 0)).toBe(1);
+    expect((delta.eval ?? 0) + (delta.evalsha ?? 0)).toBe(1);
     expect(delta).toMatchObject({ hget: 1_000, hset: 1_000 });
     expect(Object.keys(delta).filter((c) => !['eval', 'evalsha', 'hget', 'hset'].includes(c))).toEqual([]);
     expect(flushes).toEqual([1_000]);

@@ -47,7 +47,7 @@ describe('send spans', () => {
     const received = await untracedReader(topic);
     await waitFor(() => received.length === 1);
     const { traceId, spanId } = span!.spanContext();
-    expect(received[0]!.properties['traceparent']).toBe(`00-${traceId}-${spanId}-01`);
+    expect(received[0]!.properties.traceparent).toBe(`00-${traceId}-${spanId}-01`);
   });
 
   it('a send inside an active span is its child; the namespace is reported apart from the topic', async () => {
@@ -81,7 +81,7 @@ describe('send spans', () => {
     expect(spans[0]!.attributes).not.toHaveProperty('messaging.rocketmq.message.tag');
     const received = await untracedReader(topic);
     await waitFor(() => received.length === 3);
-    expect(new Set(received.map((m) => m.properties['traceparent']))).toEqual(
+    expect(new Set(received.map((m) => m.properties.traceparent))).toEqual(
       new Set([`00-${spans[0]!.spanContext().traceId}-${spans[0]!.spanContext().spanId}-01`]),
     );
   });
@@ -149,7 +149,7 @@ describe('send spans', () => {
     ]);
     const received = await untracedReader(topic);
     await waitFor(() => received.length === 1);
-    expect(received[0]!.properties['traceparent']).toBe(own);
+    expect(received[0]!.properties.traceparent).toBe(own);
   });
 
   it('a request is "request <topic>" covering the reply; the replier processes it as a child; a timeout is an error', async () => {

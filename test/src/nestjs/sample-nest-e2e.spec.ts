@@ -66,7 +66,7 @@ describe('npm run start:nest (the built NestJS sample)', () => {
       committed: 1500,
       drained: true,
     });
-    expect(summary['duplicates']).toBe((summary['shipments'] as number) - 1500);
+    expect(summary.duplicates).toBe((summary.shipments as number) - 1500);
     expect(run.stderr).toMatch(/produced 1500 orders/);
     expect(code).toBe(0);
   }, 60_000);
@@ -78,11 +78,11 @@ describe('npm run start:nest (the built NestJS sample)', () => {
     const { signal } = await run.exited;
     expect(signal).toBe('SIGTERM'); // Nest re-raises the signal once its shutdown hooks ran
     const summary = summaryOf(run.stdout);
-    expect(summary['drained']).toBe(true);
-    expect(summary['billed']).toBeGreaterThan(0);
-    expect(summary['billed']).toBeLessThan(4000); // stopped mid-run
+    expect(summary.drained).toBe(true);
+    expect(summary.billed).toBeGreaterThan(0);
+    expect(summary.billed).toBeLessThan(4000); // stopped mid-run
     // Every finished handler call was committed, and nothing unfinished was: no message is skipped on restart.
-    expect(summary['committed']).toBe(summary['billed']);
+    expect(summary.committed).toBe(summary.billed);
     expect(run.stderr).toMatch(/SIGTERM received; consumers drained: true/);
   }, 60_000);
 

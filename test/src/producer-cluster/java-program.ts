@@ -25,7 +25,7 @@ export async function runJavaProgram(
 ): Promise<JavaRun> {
   const { classpath } = await ensureJavaBench();
   const logs = mkdtempSync(join(tmpdir(), 'mqkit-java-interop-'));
-  const java = process.env['JAVA_HOME'] ? join(process.env['JAVA_HOME'], 'bin', 'java') : 'java';
+  const java = process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'java') : 'java';
   const child = spawn(
     java,
     [

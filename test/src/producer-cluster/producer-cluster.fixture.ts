@@ -1,9 +1,7 @@
 import {
   createConsumerApp,
   createProducer,
-  type BrokerOffsets,
   type ConsumerApp,
-  type RouteResolver,
   type SendResult,
   type StandaloneProducerOptions,
   type TransportPlugin,

@@ -201,10 +201,10 @@ describe('the pull consumer on the embedded broker', () => {
     expect(harness.broker.queryConsumerOffset(group, moved)).toBe(0);
     const onMoved = harness.broker
       .messages(topic, moved.brokerName, moved.queueId)
-      .filter((m) => m.properties['region'] === 'eu').length;
+      .filter((m) => m.properties.region === 'eu').length;
     expect(onMoved).toBe(7);
     const again = (await pollUntil(b, onMoved)).flat();
-    expect(again.every((m) => m.queueId === moved.queueId && m.properties['region'] === 'eu')).toBe(true);
+    expect(again.every((m) => m.queueId === moved.queueId && m.properties.region === 'eu')).toBe(true);
   });
 
   it('offsetForTimestamp finds the first message stored at or after the time', async () => {

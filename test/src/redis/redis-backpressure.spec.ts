@@ -55,7 +55,7 @@ describe('offset-store backpressure', () => {
             signals.push(e.reason);
             if (e.reason === 'offset-store') paused();
           });
-          app.on('consumer.resumed', (e) => signals.push('resumed-' + e.reason));
+          app.on('consumer.resumed', (e) => signals.push(`resumed-${e.reason}`));
         },
       });
       const status = () => apps[0]!.consumer(group).status();

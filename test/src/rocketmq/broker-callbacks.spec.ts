@@ -51,13 +51,13 @@ describe('requests brokers send to the client, on a real cluster', () => {
     expect(response.code).toBe(0);
     const info = parseFastJsonBody(response.body) as FastJsonObject;
     expect(isFastJsonObject(info)).toBe(true);
-    expect(info['properties']).toMatchObject({
+    expect(info.properties).toMatchObject({
       PROP_CONSUME_TYPE: 'CONSUME_PASSIVELY',
       PROP_NAMESERVER_ADDR: cluster.namesrvAddr,
       consumerGroup: group,
       messageModel: 'CLUSTERING',
     });
-    const subscriptions = (info['subscriptionSet'] as FastJsonObject[]).map((s) => [s['topic'], s['subString']]);
+    const subscriptions = (info.subscriptionSet as FastJsonObject[]).map((s) => [s.topic, s.subString]);
     expect(subscriptions).toEqual(
       expect.arrayContaining([
         [topic, 'A || B'],
@@ -65,18 +65,18 @@ describe('requests brokers send to the client, on a real cluster', () => {
       ]),
     );
     // mqTable's keys are MessageQueue objects (fastjson's non-standard form), each with the committed offset.
-    const table = fastJsonEntries(info['mqTable']).map(([key, value]) => ({
+    const table = fastJsonEntries(info.mqTable).map(([key, value]) => ({
       mq: key as FastJsonObject,
       pq: value as FastJsonObject,
     }));
-    const own = table.filter((e) => e.mq['topic'] === topic);
-    expect(own.map((e) => `${e.mq['brokerName']}/${e.mq['queueId']}`).sort()).toEqual([
+    const own = table.filter((e) => e.mq.topic === topic);
+    expect(own.map((e) => `${e.mq.brokerName}/${e.mq.queueId}`).sort()).toEqual([
       'broker-a/0',
       'broker-a/1',
       'broker-b/0',
       'broker-b/1',
     ]);
-    const committed = own.reduce((sum, e) => sum + (e.pq['commitOffset'] as number), 0);
+    const committed = own.reduce((sum, e) => sum + (e.pq.commitOffset as number), 0);
     expect(committed).toBe(40);
     // A group this client does not run: SYSTEM_ERROR, as the Java client answers.
     const unknown = await sendProbeRequest(

@@ -136,7 +136,7 @@ describe('a consumer group of child processes on a real cluster', () => {
       const killedAt = Date.now();
       await first[2]!.kill();
       await waitFor(converged, { timeoutMs: DEADLINE_MS, intervalMs: 10, message: describeOwners });
-      timings['afterSigkillMs'] = Date.now() - killedAt;
+      timings.afterSigkillMs = Date.now() - killedAt;
 
       // A fourth process joins: its heartbeat makes the brokers notify the others.
       const joiner = spawn('m4');
@@ -146,7 +146,7 @@ describe('a consumer group of child processes on a real cluster', () => {
         intervalMs: 10,
         message: describeOwners,
       });
-      timings['afterJoinMs'] = Date.now() - joiner.startingAt;
+      timings.afterJoinMs = Date.now() - joiner.startingAt;
 
       await waitFor(() => acked.size >= consumed.size + 200 || acked.size > 4_000, { timeoutMs: 30_000 });
       producing = false;

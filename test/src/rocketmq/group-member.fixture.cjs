@@ -85,6 +85,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  process.stderr.write(`group member failed: ${error && error.stack ? error.stack : error}\n`);
+  process.stderr.write(`group member failed: ${error?.stack ? error.stack : error}\n`);
   process.exit(1);
 });

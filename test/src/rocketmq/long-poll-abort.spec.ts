@@ -1,4 +1,4 @@
-import { parseSubscription, type MessagePuller, type PullResult } from '@mqkit/core';
+import { parseSubscription, type PullResult } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import type { RemotingEvent } from '@mqkit/transport-rocketmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -50,7 +50,7 @@ async function queryTrace(
     },
     { timeoutMs: 90_000, intervalMs: 1_000, message: () => `trace rows of ${msgId}: ${last.out}` },
   );
-  if (process.env['MQKIT_PRINT_TRACE'])
+  if (process.env.MQKIT_PRINT_TRACE)
     process.stdout.write(`\n$ mqadmin queryMsgTraceById -n ${cluster.namesrvAddr} -i ${msgId}\n${last.out}\n`);
   return last;
 }

@@ -1,4 +1,4 @@
-import { mqKey, type ConsumerApp, type QueueLocks } from '@mqkit/core';
+import { mqKey, type ConsumerApp } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consumerClass } from '../support/fixtures';

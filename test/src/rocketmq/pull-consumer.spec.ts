@@ -95,9 +95,7 @@ describe('the pull consumer on a real cluster', () => {
       cluster.probeOptions,
     );
     const body = parseFastJsonBody(info.body) as FastJsonObject;
-    expect(isFastJsonObject(body) && (body['properties'] as FastJsonObject)['PROP_CONSUME_TYPE']).toBe(
-      'CONSUME_ACTIVELY',
-    );
+    expect(isFastJsonObject(body) && (body.properties as FastJsonObject).PROP_CONSUME_TYPE).toBe('CONSUME_ACTIVELY');
   }, 120_000);
 
   it('two subscribers of one group split the queues and read every message once', async () => {
@@ -139,7 +137,7 @@ describe('the pull consumer on a real cluster', () => {
         cluster.probeOptions,
       );
       expect(answer.code).toBe(0);
-      expect(await consumer.offsetForTimestamp(mq!, time)).toBe(Number(answer.extFields['offset']));
+      expect(await consumer.offsetForTimestamp(mq!, time)).toBe(Number(answer.extFields.offset));
     }
     expect(await consumer.offsetForTimestamp(mq!, got[4]!.storeTimestamp)).toBeLessThanOrEqual(4);
   }, 60_000);

@@ -6,7 +6,6 @@ import {
   type ConsumerAppOptions,
   type OffsetAdmin,
   type RouteResolver,
-  type TopicAdmin,
   type TransportPlugin,
 } from '@mqkit/core';
 import { rocketmqTransport, type RocketMqTransportOptions } from '@mqkit/transport-rocketmq';

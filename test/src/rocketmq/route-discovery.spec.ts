@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { compareMessageQueues, createConsumerApp, type Message, type RouteResolver } from '@mqkit/core';
+import { compareMessageQueues, createConsumerApp, type Message } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import { Deliveries, consumerClass } from '../support/fixtures';
 import { RemotingConnectionError } from '@mqkit/transport-rocketmq';

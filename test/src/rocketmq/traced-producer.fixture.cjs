@@ -58,6 +58,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  process.send?.({ type: 'error', message: String(error && error.stack) });
+  process.send?.({ type: 'error', message: String(error?.stack) });
   process.exit(1);
 });

@@ -83,7 +83,7 @@ describe('transactional messages on a real broker (checks every 1 s after 2 s, a
             if (reader.assignment().length !== queues.length) await reader.assign(queues);
             found.push(
               ...(await reader.poll({ timeoutMs: 500 }))
-                .filter((m) => m.properties['REAL_TOPIC'] === topic || m.topic === topic)
+                .filter((m) => m.properties.REAL_TOPIC === topic || m.topic === topic)
                 .map((m) => m.body.toString()),
             );
             return found.includes('forever');

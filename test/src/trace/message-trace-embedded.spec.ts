@@ -20,7 +20,7 @@ function storedTraces(topic = RMQ_SYS_TRACE_TOPIC): { records: TraceContext[]; k
   const stored = harness.broker.messages(topic);
   return {
     records: stored.flatMap((m) => decodeTraceData(m.body.toString('utf8'))),
-    keys: stored.map((m) => (m.properties['KEYS'] ?? '').split(' ')),
+    keys: stored.map((m) => (m.properties.KEYS ?? '').split(' ')),
     bornHosts: stored.map((m) => m.bornHost),
   };
 }
@@ -81,7 +81,7 @@ describe('message trace on the embedded broker', () => {
     const { records, keys } = storedTraces();
     const pubs = records.filter((r) => r.traceType === 'Pub');
     expect(pubs.map((p) => p.traceBeans[0]!.msgId).sort()).toEqual([...ids].sort());
-    const storedById = new Map(harness.broker.messages(topic).map((m) => [m.properties['UNIQ_KEY']!, m]));
+    const storedById = new Map(harness.broker.messages(topic).map((m) => [m.properties.UNIQ_KEY!, m]));
     for (const pub of pubs) {
       const bean = pub.traceBeans[0]!;
       const stored = storedById.get(bean.msgId)!;

@@ -1,13 +1,4 @@
-import {
-  Consumer,
-  createAdmin,
-  createConsumerApp,
-  createProducer,
-  type Admin,
-  type BrokerOffsets,
-  type ConsumerApp,
-  type RouteResolver,
-} from '@mqkit/core';
+import { Consumer, createAdmin, createConsumerApp, createProducer, type Admin, type ConsumerApp } from '@mqkit/core';
 import { rocketmqTransport } from '@mqkit/transport-rocketmq';
 import { clearPlacement, pinServers } from './cpu-placement';
 import { planStorePlacement } from './store-placement';

@@ -33,7 +33,7 @@ describe('bench child processes', () => {
 
   it('MQKIT_BENCH_CHILD_LOG keeps the whole output of every child in a file of its own', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mqkit-child-log-'));
-    process.env['MQKIT_BENCH_CHILD_LOG'] = dir;
+    process.env.MQKIT_BENCH_CHILD_LOG = dir;
     try {
       const child = runNodeChild(
         'mqkit-produce.child.cjs',
@@ -48,19 +48,19 @@ describe('bench child processes', () => {
       });
       expect(readdirSync(dir)).toEqual([`mqkit-produce.child.cjs-${child.process.pid}.log`]);
     } finally {
-      delete process.env['MQKIT_BENCH_CHILD_LOG'];
+      delete process.env.MQKIT_BENCH_CHILD_LOG;
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
   it('MQKIT_BENCH_NODE_FLAGS replaces the client flags, none means no flags, and unpinned clients get none by default', async () => {
     try {
-      process.env['MQKIT_BENCH_NODE_FLAGS'] = 'none';
+      process.env.MQKIT_BENCH_NODE_FLAGS = 'none';
       expect(clientNodeFlags()).toEqual([]);
-      delete process.env['MQKIT_BENCH_NODE_FLAGS'];
+      delete process.env.MQKIT_BENCH_NODE_FLAGS;
       // No cluster pinned the clients here (cpu-placement.spec checks the pinned default).
       expect(clientNodeFlags()).toEqual([]);
-      process.env['MQKIT_BENCH_NODE_FLAGS'] = ' --stack-trace-limit=1  ';
+      process.env.MQKIT_BENCH_NODE_FLAGS = ' --stack-trace-limit=1  ';
       expect(clientNodeFlags()).toEqual(['--stack-trace-limit=1']);
       // They reach the child: its error stack is cut to one frame.
       const child = runNodeChild(
@@ -75,7 +75,7 @@ describe('bench child processes', () => {
       expect(error?.message).toMatch(/ConfigurationError/);
       expect(error!.message.match(/\n\s+at /g)).toHaveLength(1);
     } finally {
-      delete process.env['MQKIT_BENCH_NODE_FLAGS'];
+      delete process.env.MQKIT_BENCH_NODE_FLAGS;
     }
   });
 });

@@ -78,7 +78,7 @@ function run(command: string, args: readonly string[], options: ChildOptions & {
  * parent keeps only the tail it parses.
  */
 function keepChildOutput(child: ChildProcess, label: string): void {
-  const dir = process.env['MQKIT_BENCH_CHILD_LOG'];
+  const dir = process.env.MQKIT_BENCH_CHILD_LOG;
   if (!dir) return;
   mkdirSync(dir, { recursive: true });
   const file = createWriteStream(join(dir, `${label.replace(/[^\w.-]+/g, '_')}-${child.pid ?? 'nopid'}.log`));
@@ -96,7 +96,7 @@ function keepChildOutput(child: ChildProcess, label: string): void {
  * "A consumer on one CPU").
  */
 function clientNodeSetup(): { readonly flags: string[]; readonly why: string } {
-  const set = process.env['MQKIT_BENCH_NODE_FLAGS'];
+  const set = process.env.MQKIT_BENCH_NODE_FLAGS;
   if (set !== undefined)
     return { flags: set.split(/\s+/).filter((f) => f.length > 0 && f !== 'none'), why: 'MQKIT_BENCH_NODE_FLAGS' };
   if (activeClientCpus() === 1) {
@@ -159,7 +159,7 @@ export async function javaRunner(log: (line: string) => void): Promise<{
 }> {
   const { classpath } = await ensureJavaBench({ log });
   const logs = mkdtempSync(join(tmpdir(), 'mqkit-bench-java-'));
-  const java = process.env['JAVA_HOME'] ? join(process.env['JAVA_HOME'], 'bin', 'java') : 'java';
+  const java = process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'java') : 'java';
   // Read at the first run, when the cluster's CPU placement (which decides the JVM's choice) is in force.
   let collectorShown = false;
   return {

@@ -11,11 +11,11 @@ const allowedCpus = (pid: number): string =>
 describe('cpu placement of the RocketMQ benches', () => {
   afterEach(() => {
     clearPlacement();
-    delete process.env['MQKIT_BENCH_PIN'];
+    delete process.env.MQKIT_BENCH_PIN;
   });
 
   it('MQKIT_BENCH_PIN=off leaves every process to the scheduler', () => {
-    process.env['MQKIT_BENCH_PIN'] = 'off';
+    process.env.MQKIT_BENCH_PIN = 'off';
     expect(plannedPlacement()).toBeUndefined();
     expect(pinServers([])).toMatch(/^cpu placement: none/);
     expect(placeCommand('node', ['x.cjs'])).toEqual({ command: 'node', args: ['x.cjs'] });

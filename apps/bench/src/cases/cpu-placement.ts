@@ -36,7 +36,7 @@ function taskset(args: readonly string[]): void {
  * applying it; undefined when processes are left to the scheduler.
  */
 export function plannedPlacement(): CpuPlacement | undefined {
-  if (process.env['MQKIT_BENCH_PIN'] === 'off') return undefined;
+  if (process.env.MQKIT_BENCH_PIN === 'off') return undefined;
   const n = cpus().length;
   if (n < 2 || process.platform !== 'linux' || !tasksetWorks()) return undefined;
   return { server: '0', client: n === 2 ? '1' : `1-${n - 1}` };

@@ -76,7 +76,7 @@ async function main() {
           },
           (error) => {
             failed += n;
-            if (!firstError) firstError = String(error && error.message ? error.message : error);
+            if (!firstError) firstError = String(error?.message ? error.message : error);
           },
         )
         .then(() => {
@@ -123,6 +123,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  process.stderr.write(`${error && error.stack ? error.stack : String(error)}\n`);
+  process.stderr.write(`${error?.stack ? error.stack : String(error)}\n`);
   process.exit(1);
 });

@@ -170,8 +170,8 @@ type RateEntry = Record<string, number | boolean | number[]>;
 
 function latencyRow(file: ResultsFile): { measured: string; result: string; target: string } {
   const sections = [
-    ['no-op handler', (file.result['rates'] ?? {}) as Record<string, RateEntry>],
-    [`5 ms handler`, (file.result['handlerRates'] ?? {}) as Record<string, RateEntry>],
+    ['no-op handler', (file.result.rates ?? {}) as Record<string, RateEntry>],
+    [`5 ms handler`, (file.result.handlerRates ?? {}) as Record<string, RateEntry>],
   ] as const;
   const parts: string[] = [];
   const misses: string[] = [];
@@ -181,21 +181,18 @@ function latencyRow(file: ResultsFile): { measured: string; result: string; targ
   for (const [label, entries] of sections) {
     const rates = Object.entries(entries).map(([rate, e]) => {
       total++;
-      runs = Math.max(
-        runs,
-        Array.isArray(e['mqkitP99RunsMs']) ? (e['mqkitP99RunsMs'] as unknown as number[]).length : 0,
-      );
-      if (e['p99TargetMet']) met++;
-      if (!e['p99TargetMet']) misses.push(`${label} ${Number(rate).toLocaleString('en-US')}/s`);
+      runs = Math.max(runs, Array.isArray(e.mqkitP99RunsMs) ? (e.mqkitP99RunsMs as unknown as number[]).length : 0);
+      if (e.p99TargetMet) met++;
+      if (!e.p99TargetMet) misses.push(`${label} ${Number(rate).toLocaleString('en-US')}/s`);
       const sent =
-        Number(e['sentPerSec']) < Number(rate) * 0.95
-          ? ` (producer reached ${Number(e['sentPerSec']).toLocaleString('en-US')})`
+        Number(e.sentPerSec) < Number(rate) * 0.95
+          ? ` (producer reached ${Number(e.sentPerSec).toLocaleString('en-US')})`
           : '';
       const deliver =
-        e['mqkitDeliverP99Ms'] !== undefined
-          ? ` (stored to handler p99: mqkit ${e['mqkitDeliverP99Ms']}, Java ${e['javaDeliverP99Ms']})`
+        e.mqkitDeliverP99Ms !== undefined
+          ? ` (stored to handler p99: mqkit ${e.mqkitDeliverP99Ms}, Java ${e.javaDeliverP99Ms})`
           : '';
-      return `${Number(rate).toLocaleString('en-US')}/s${sent}: mqkit **${e['mqkitP50Ms']} / ${e['mqkitP99Ms']}**, Java ${e['javaP50Ms']} / ${e['javaP99Ms']}${deliver}`;
+      return `${Number(rate).toLocaleString('en-US')}/s${sent}: mqkit **${e.mqkitP50Ms} / ${e.mqkitP99Ms}**, Java ${e.javaP50Ms} / ${e.javaP99Ms}${deliver}`;
     });
     if (rates.length > 0) parts.push(`${label}: ${rates.join('; ')}`);
   }

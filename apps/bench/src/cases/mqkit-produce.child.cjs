@@ -35,7 +35,7 @@ async function main() {
   };
   const fail = (error) => {
     failed++;
-    if (!firstError) firstError = String(error && error.message ? error.message : error);
+    if (!firstError) firstError = String(error?.message ? error.message : error);
   };
   meter = new SteadyMeter(count);
   if (mode === 'sync') {
@@ -88,6 +88,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  process.stderr.write(`${error && error.stack ? error.stack : String(error)}\n`);
+  process.stderr.write(`${error?.stack ? error.stack : String(error)}\n`);
   process.exit(1);
 });

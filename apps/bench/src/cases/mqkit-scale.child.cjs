@@ -88,7 +88,7 @@ function diagnoseOnSignal(dir, running) {
   const gcs = { minor: 0, major: 0, other: 0, ms: 0 };
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
-      const kind = entry.detail && entry.detail.kind;
+      const kind = entry.detail?.kind;
       gcs[
         kind === constants.NODE_PERFORMANCE_GC_MINOR
           ? 'minor'
@@ -206,6 +206,6 @@ const MODES = { member, backlog, groups };
 
 const settings = JSON.parse(process.argv[2]);
 MODES[settings.mode](settings).catch((error) => {
-  process.stderr.write(`${error && error.stack ? error.stack : String(error)}\n`);
+  process.stderr.write(`${error?.stack ? error.stack : String(error)}\n`);
   process.exit(1);
 });

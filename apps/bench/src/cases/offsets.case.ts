@@ -170,11 +170,11 @@ export const offsetsCase: BenchCase = {
       const roundTripsPerFlush = median([...fast, ...slow].map((x) => x.roundTripsPerFlush));
       return {
         queues,
-        fieldWritesPerSec: Math.round(spreads['fieldWritesPerSec']!.median),
+        fieldWritesPerSec: Math.round(spreads.fieldWritesPerSec!.median),
         flushP50Ms: fl.p50,
         flushP99Ms: fl.p99,
         flushes: fl.n,
-        fieldWritesPerSec5s: Math.round(spreads['fieldWritesPerSec5s']!.median),
+        fieldWritesPerSec5s: Math.round(spreads.fieldWritesPerSec5s!.median),
         flush5sP50Ms: sl.p50,
         // Over only rounds x flushes5s flushes: the slowest of them, not a tail estimate.
         flush5sMaxMs: round(Math.max(...slow.flatMap((x) => x.flushLatenciesMs)), 2),
@@ -193,13 +193,13 @@ export const offsetsCase: BenchCase = {
     const fmt = (n: unknown): string => (typeof n === 'number' ? Math.round(n).toLocaleString('en-US') : String(n));
     return {
       measured:
-        `Redis offset store, ${fmt(r['queues'])} queues updated continuously and persisted every 100 ms and every 5 s; what reaches Redis: ` +
+        `Redis offset store, ${fmt(r.queues)} queues updated continuously and persisted every 100 ms and every 5 s; what reaches Redis: ` +
         `offset fields written per second (at most one per queue per flush) and the latency of a flush (persist() to resolved)`,
       result:
-        `100 ms flushes: **${fmt(r['fieldWritesPerSec'])} field writes/s**, flush p50 **${String(r['flushP50Ms'])} ms**, p99 ${String(r['flushP99Ms'])} ms over ${fmt(r['flushes'])} flushes; ` +
-        `5 s flushes: ${fmt(r['fieldWritesPerSec5s'])} field writes/s, p50 ${String(r['flush5sP50Ms'])} ms; ${String(r['roundTripsPerFlush'])} round trip(s) per flush ` +
-        `(in memory, before coalescing: ${fmt(r['inMemoryUpdatesPerSec'])} updates/s)`,
-      target: `1 round trip per flush: ${r['oneRoundTripPerFlush'] === true ? 'met' : 'missed'}`,
+        `100 ms flushes: **${fmt(r.fieldWritesPerSec)} field writes/s**, flush p50 **${String(r.flushP50Ms)} ms**, p99 ${String(r.flushP99Ms)} ms over ${fmt(r.flushes)} flushes; ` +
+        `5 s flushes: ${fmt(r.fieldWritesPerSec5s)} field writes/s, p50 ${String(r.flush5sP50Ms)} ms; ${String(r.roundTripsPerFlush)} round trip(s) per flush ` +
+        `(in memory, before coalescing: ${fmt(r.inMemoryUpdatesPerSec)} updates/s)`,
+      target: `1 round trip per flush: ${r.oneRoundTripPerFlush === true ? 'met' : 'missed'}`,
     };
   },
 };

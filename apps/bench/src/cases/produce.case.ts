@@ -160,16 +160,16 @@ export const produceCase: BenchCase = {
   },
   readmeRow(file) {
     const r = file.result;
-    const spreads = r['spreads'] as Record<Series, Spread> | undefined;
-    const met = r['ratioAtLeast1'] === true && r['storedEqualsSent'] === true;
+    const spreads = r.spreads as Record<Series, Spread> | undefined;
+    const met = r.ratioAtLeast1 === true && r.storedEqualsSent === true;
     return {
       measured:
-        `${fmt(r['size'])} B sends to a real two-broker cluster by mqkit and Java's DefaultMQProducer, each in its own process${runtimeNote(file)}: async ${fmt(r['messages'])} with at most ` +
-        `${fmt(r['inFlight'])} in flight, sync ${fmt(r['syncMessages'])} one at a time; steady rate between the 10 % and the 90 % acknowledged send, median of ${fmt(r['rounds'])} interleaved rounds; runs with failed sends discarded`,
+        `${fmt(r.size)} B sends to a real two-broker cluster by mqkit and Java's DefaultMQProducer, each in its own process${runtimeNote(file)}: async ${fmt(r.messages)} with at most ` +
+        `${fmt(r.inFlight)} in flight, sync ${fmt(r.syncMessages)} one at a time; steady rate between the 10 % and the 90 % acknowledged send, median of ${fmt(r.rounds)} interleaved rounds; runs with failed sends discarded`,
       result:
-        `async: mqkit **${fmt(r['mqkitSteadyMsgsPerSec'])} msg/s** steady, Java ${fmt(r['javaSteadyMsgsPerSec'])} (ratio **${String(r['ratio'])}**; mqkit ${shortSpread(spreads?.['mqkit-async'])}, Java ${shortSpread(spreads?.['java-async'])}); ` +
-        `first send to last answer ${fmt(r['mqkitTotalMsgsPerSec'])} against ${fmt(r['javaTotalMsgsPerSec'])}; sync: mqkit ${fmt(r['mqkitSyncSteadyMsgsPerSec'])}, Java ${fmt(r['javaSyncSteadyMsgsPerSec'])} msg/s; ` +
-        `stored == acknowledged in every kept run, ${fmt(r['discardedRuns'])} run(s) discarded for failed sends`,
+        `async: mqkit **${fmt(r.mqkitSteadyMsgsPerSec)} msg/s** steady, Java ${fmt(r.javaSteadyMsgsPerSec)} (ratio **${String(r.ratio)}**; mqkit ${shortSpread(spreads?.['mqkit-async'])}, Java ${shortSpread(spreads?.['java-async'])}); ` +
+        `first send to last answer ${fmt(r.mqkitTotalMsgsPerSec)} against ${fmt(r.javaTotalMsgsPerSec)}; sync: mqkit ${fmt(r.mqkitSyncSteadyMsgsPerSec)}, Java ${fmt(r.javaSyncSteadyMsgsPerSec)} msg/s; ` +
+        `stored == acknowledged in every kept run, ${fmt(r.discardedRuns)} run(s) discarded for failed sends`,
       target: `ratio >= 1 and stored == sent: ${met ? 'met' : 'missed'}`,
     };
   },

@@ -60,13 +60,13 @@ async function main() {
   await stopProfile();
   const ok = !error && meter.done;
   const result = { client: 'raw-pull', ok, expected, queues: queues.length, ...meterReport(meter) };
-  if (error) result.error = String(error && error.message ? error.message : error);
+  if (error) result.error = String(error?.message ? error.message : error);
   process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
   await transport.close();
   process.exit(ok ? 0 : 1);
 }
 
 main().catch((error) => {
-  process.stderr.write(`${error && error.stack ? error.stack : String(error)}\n`);
+  process.stderr.write(`${error?.stack ? error.stack : String(error)}\n`);
   process.exit(1);
 });

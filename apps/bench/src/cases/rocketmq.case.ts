@@ -179,18 +179,18 @@ export const rocketmqCase: BenchCase = {
   },
   readmeRow(file) {
     const r = file.result;
-    const spreads = r['spreads'] as Record<Side, Spread> | undefined;
-    const met = r['mqkitAtLeast2xJava'] === true && r['mqkitAtLeast90pctOfRaw'] === true;
+    const spreads = r.spreads as Record<Side, Spread> | undefined;
+    const met = r.mqkitAtLeast2xJava === true && r.mqkitAtLeast90pctOfRaw === true;
     return {
       measured:
-        `${fmt(r['messages'])} x ${fmt(r['size'])} B already stored on one RocketMQ ${String(r['brokerVersion'])} broker, ${fmt(r['queues'])} queues; the transport's raw pull (records decoded and dropped), ` +
-        `mqkit and Java's DefaultMQPushConsumer, each in its own process, same settings${runtimeNote(file)}; steady rate between the 10 % and the 90 % message, median of ${fmt(r['rounds'])} interleaved rounds`,
+        `${fmt(r.messages)} x ${fmt(r.size)} B already stored on one RocketMQ ${String(r.brokerVersion)} broker, ${fmt(r.queues)} queues; the transport's raw pull (records decoded and dropped), ` +
+        `mqkit and Java's DefaultMQPushConsumer, each in its own process, same settings${runtimeNote(file)}; steady rate between the 10 % and the 90 % message, median of ${fmt(r.rounds)} interleaved rounds`,
       result:
-        `mqkit **${fmt(r['mqkitSteadyMsgsPerSec'])} msg/s** steady (${fmt(Number(r['mqkitOfRaw']) * 100)} % of raw ${fmt(r['rawMsgsPerSec'])}), ` +
-        `Java ${fmt(r['javaSteadyMsgsPerSec'])} (ratio **${String(r['ratio'])}**); raw ${shortSpread(spreads?.raw)}, mqkit ${shortSpread(spreads?.mqkit)}, Java ${shortSpread(spreads?.java)}; ` +
-        `start() to last message: mqkit ${fmt(r['mqkitTotalMsgsPerSec'])}, Java ${fmt(r['javaTotalMsgsPerSec'])} msg/s; ` +
-        `peak RSS ${String(r['mqkitPeakRssMb'])} MB against ${String(r['javaPeakRssMb'])} MB; every queue covered again ${fmt(r['convergenceMs'])} ms after SIGKILL of one of 3 members`,
-      target: `mqkit steady >= ${TARGET_OF_JAVA} x Java and >= ${TARGET_OF_RAW} x raw: ${met ? 'met' : `missed (>= 2 x Java: ${r['mqkitAtLeast2xJava'] ? 'met' : 'missed'}; >= 0.9 x raw: ${r['mqkitAtLeast90pctOfRaw'] ? 'met' : 'missed'})`}`,
+        `mqkit **${fmt(r.mqkitSteadyMsgsPerSec)} msg/s** steady (${fmt(Number(r.mqkitOfRaw) * 100)} % of raw ${fmt(r.rawMsgsPerSec)}), ` +
+        `Java ${fmt(r.javaSteadyMsgsPerSec)} (ratio **${String(r.ratio)}**); raw ${shortSpread(spreads?.raw)}, mqkit ${shortSpread(spreads?.mqkit)}, Java ${shortSpread(spreads?.java)}; ` +
+        `start() to last message: mqkit ${fmt(r.mqkitTotalMsgsPerSec)}, Java ${fmt(r.javaTotalMsgsPerSec)} msg/s; ` +
+        `peak RSS ${String(r.mqkitPeakRssMb)} MB against ${String(r.javaPeakRssMb)} MB; every queue covered again ${fmt(r.convergenceMs)} ms after SIGKILL of one of 3 members`,
+      target: `mqkit steady >= ${TARGET_OF_JAVA} x Java and >= ${TARGET_OF_RAW} x raw: ${met ? 'met' : `missed (>= 2 x Java: ${r.mqkitAtLeast2xJava ? 'met' : 'missed'}; >= 0.9 x raw: ${r.mqkitAtLeast90pctOfRaw ? 'met' : 'missed'})`}`,
     };
   },
 };

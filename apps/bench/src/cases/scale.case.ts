@@ -261,7 +261,7 @@ export const scaleCase: BenchCase = {
     const spreadAt = (s: Record<string, unknown>, side: string): Partial<Spread> | undefined =>
       s[`${side}BacklogSpread`] as Partial<Spread> | undefined;
     const windowsOf = (s: Record<string, unknown>): string => {
-      const [m, j] = [s['mqkitIdleCpuWindowsPct'], s['javaIdleCpuWindowsPct']] as (number[] | undefined)[];
+      const [m, j] = [s.mqkitIdleCpuWindowsPct, s.javaIdleCpuWindowsPct] as (number[] | undefined)[];
       return m && j ? ` (windows: mqkit ${m.join(' / ')}, Java ${j.join(' / ')})` : '';
     };
     const met = (b: boolean | null | undefined): string =>
@@ -269,13 +269,13 @@ export const scaleCase: BenchCase = {
     return {
       measured:
         `One member owning ${f(r.growth.fromQueues)} to ${f(r.growth.toQueues)} queues (8 topics on two brokers): idle CPU and RSS, steady rate on a backlog and the time until a second member's join is balanced; ` +
-        `${f(r.groups50['groups'])} groups in one process: start time and RSS; mqkit vs Java's DefaultMQPushConsumer, same settings${runtimeNote(file)}; backlog: median of several reads, join: median of trials`,
+        `${f(r.groups50.groups)} groups in one process: start time and RSS; mqkit vs Java's DefaultMQPushConsumer, same settings${runtimeNote(file)}; backlog: median of several reads, join: median of trials`,
       result:
         `${f(r.growth.toQueues)} queues: idle CPU **${pair(big, 'IdleCpuPct', ' %')}** of a core${windowsOf(big)}, RSS **${pair(big, 'RssMb', ' MB')}**, ` +
         `backlog ${pair(big, 'BacklogMsgsPerSec', ' msg/s')} (mqkit ${shortSpread(spreadAt(big, 'mqkit'))}, Java ${shortSpread(spreadAt(big, 'java'))}), join ${pair(big, 'ConvergeMs', ' ms')}; ` +
         `${f(r.growth.fromQueues)} queues: idle CPU ${pair(small, 'IdleCpuPct', ' %')}, RSS ${pair(small, 'RssMb', ' MB')}; ` +
-        `${f(r.groups50['groups'])} groups: RSS ${pair(r.groups50, 'RssMb', ' MB')}, start ${pair(r.groups50, 'StartMs', ' ms')}`,
-      target: `idle CPU at 1,024 queues at most Java's: ${met(r.targets['idleCpuAtMostJavaAt1024'])}; RSS at most half of Java's at every size: ${met(r.targets['rssAtMostHalfOfJavaAtEverySize'])}`,
+        `${f(r.groups50.groups)} groups: RSS ${pair(r.groups50, 'RssMb', ' MB')}, start ${pair(r.groups50, 'StartMs', ' ms')}`,
+      target: `idle CPU at 1,024 queues at most Java's: ${met(r.targets.idleCpuAtMostJavaAt1024)}; RSS at most half of Java's at every size: ${met(r.targets.rssAtMostHalfOfJavaAtEverySize)}`,
     };
   },
 };

@@ -44,7 +44,7 @@ const hostProbe: StoreProbe = {
 };
 
 export function planStorePlacement(
-  setting: string | undefined = process.env['MQKIT_BENCH_STORE'],
+  setting: string | undefined = process.env.MQKIT_BENCH_STORE,
   probe: StoreProbe = hostProbe,
 ): StorePlacement {
   if (setting === 'disk')

@@ -33,7 +33,7 @@ let cachedJava: string | undefined;
 /** The machine a run measured: cores, CPU model, memory, and the Node.js and Java versions. */
 export function describeMachine(): MachineDescription {
   if (cachedJava === undefined) {
-    const java = process.env['JAVA_HOME'] ? join(process.env['JAVA_HOME'], 'bin', 'java') : 'java';
+    const java = process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'java') : 'java';
     const probe = spawnSync(java, ['-version'], { encoding: 'utf8', timeout: 30_000 });
     cachedJava = probe.error ? 'not found' : (probe.stderr || probe.stdout).split('\n')[0]!.trim();
   }

@@ -29,7 +29,7 @@ export function runCli(argv: readonly string[], io: CliIo): number {
     }
     const run = simulate(parsed.options);
     if (parsed.svg) writeFileSync(parsed.svg, renderSvg(run.report));
-    if (parsed.json) io.stdout(JSON.stringify(run.report) + '\n');
+    if (parsed.json) io.stdout(`${JSON.stringify(run.report)}\n`);
     else {
       io.stdout(formatTable(run, parsed.options));
       if (parsed.svg) io.stdout(`Chart written to ${parsed.svg}\n`);

@@ -59,5 +59,5 @@ export function formatTable(run: SimulationRun, options: SimulationOptions): str
       ]),
     ),
   );
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }

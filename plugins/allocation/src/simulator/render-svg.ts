@@ -85,5 +85,5 @@ export function renderSvg(report: SimulationReport): string {
     });
   });
   parts.push('</svg>');
-  return parts.join('\n') + '\n';
+  return `${parts.join('\n')}\n`;
 }

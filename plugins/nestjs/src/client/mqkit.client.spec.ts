@@ -3,7 +3,7 @@ import { IllegalStateError, RequestTimeoutError, type SendResult } from '@mqkit/
 import { waitFor } from '@mqkit/core/testing';
 import { memoryTransport, type EmbeddedBroker } from '@mqkit/transport-memory';
 import { fastBroker } from '@mqkit/transport-memory/testing';
-import { Controller, Inject, Injectable, type INestApplicationContext, type INestMicroservice } from '@nestjs/common';
+import { Controller, type INestApplicationContext, type INestMicroservice } from '@nestjs/common';
 import { ClientsModule, Ctx, EventPattern, MessagePattern, Payload, RpcException } from '@nestjs/microservices';
 import { Test } from '@nestjs/testing';
 import { firstValueFrom, interval, map, take, type Observable } from 'rxjs';
@@ -97,7 +97,7 @@ describe('MqkitClient and MqkitServer: a Nest app answers a Nest client', () => 
       }
       @EventPattern<string>(orders)
       placed(@Payload() order: unknown, @Ctx() ctx: MqkitContext): void {
-        placed.push({ order, trace: ctx.getMessage().properties['trace'] });
+        placed.push({ order, trace: ctx.getMessage().properties.trace });
       }
     }
     await server([Math]);
@@ -134,7 +134,7 @@ describe('MqkitClient and MqkitServer: a Nest app answers a Nest client', () => 
       JSON.parse(
         broker
           .messages(orders)
-          .find((m) => m.properties['trace'] === 'trace-1')!
+          .find((m) => m.properties.trace === 'trace-1')!
           .body.toString(),
       ),
     ).toEqual({ id: 'o1' });

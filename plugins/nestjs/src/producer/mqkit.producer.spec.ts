@@ -61,7 +61,7 @@ describe('MqkitProducer', () => {
     expect(
       broker
         .messages(orders)
-        .map((m) => m.properties['KEYS'])
+        .map((m) => m.properties.KEYS)
         .sort(),
     ).toEqual(['o1', 'o2']);
     const producer = app.get(MqkitProducer);

@@ -13,12 +13,12 @@ const isAlive = (pid: number) => {
 };
 
 describe('startRedisServer', () => {
-  const savedPath = process.env['PATH'];
-  const savedUrl = process.env['REDIS_URL'];
+  const savedPath = process.env.PATH;
+  const savedUrl = process.env.REDIS_URL;
   afterEach(() => {
-    process.env['PATH'] = savedPath;
-    if (savedUrl === undefined) delete process.env['REDIS_URL'];
-    else process.env['REDIS_URL'] = savedUrl;
+    process.env.PATH = savedPath;
+    if (savedUrl === undefined) delete process.env.REDIS_URL;
+    else process.env.REDIS_URL = savedUrl;
   });
 
   it('starts redis-server with an AOF in its dir, restarts it on the same port with the data, stops it by pid and removes the dir', async () => {
@@ -44,14 +44,14 @@ describe('startRedisServer', () => {
   });
 
   it('says what to install when redis-server is not on PATH', async () => {
-    process.env['PATH'] = '/nonexistent';
+    process.env.PATH = '/nonexistent';
     await expect(startRedisServer({ useRedisUrl: false })).rejects.toThrow(
       /redis-server was not found on PATH.*apt-get install -y redis-server/,
     );
   });
 
   it('uses REDIS_URL when set, and refuses to restart a server it did not start', async () => {
-    process.env['REDIS_URL'] = 'redis://10.1.2.3:6390';
+    process.env.REDIS_URL = 'redis://10.1.2.3:6390';
     const redis = await startRedisServer();
     expect(redis).toMatchObject({
       external: true,

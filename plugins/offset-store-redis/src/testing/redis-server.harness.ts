@@ -53,7 +53,7 @@ export interface RedisServerHandle {
  * ```
  */
 export async function startRedisServer(options: StartRedisServerOptions = {}): Promise<RedisServerHandle> {
-  const fromEnv = process.env['REDIS_URL'];
+  const fromEnv = process.env.REDIS_URL;
   if (fromEnv && options.useRedisUrl !== false && options.port === undefined && options.dir === undefined)
     return externalServer(fromEnv);
   const ownDir = options.dir === undefined;

@@ -19,7 +19,7 @@ export class MessageIndex {
   lookup(topic: string, key: string): readonly StoredMessage[] {
     return this.stored
       .messages(topic)
-      .filter((m) => m.properties['UNIQ_KEY'] === key || (m.properties['KEYS'] ?? '').split(' ').includes(key));
+      .filter((m) => m.properties.UNIQ_KEY === key || (m.properties.KEYS ?? '').split(' ').includes(key));
   }
 
   /** The message a broker stored at this commit-log offset. */

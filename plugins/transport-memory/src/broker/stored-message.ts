@@ -28,7 +28,7 @@ export class StoredMessage implements MessageRecord {
     readonly storeHost: string,
     readonly reconsumeTimes: number,
   ) {
-    const tags = properties['TAGS'];
+    const tags = properties.TAGS;
     this.tagsCode = tags ? javaStringHashCode(tags) : 0;
   }
 

@@ -30,7 +30,7 @@ describe('ACL signing (AclClientRPCHook)', () => {
       securityToken: 'tok',
     });
     // AccessKey, SecurityToken, a
-    expect(signed['Signature']).toBe(createHmac('sha1', 'sk').update('aktok1').digest('base64'));
+    expect(signed.Signature).toBe(createHmac('sha1', 'sk').update('aktok1').digest('base64'));
   });
 
   // Produced by RocketMQ 5.3.3's own AclClientRPCHook (rocketmq-client jar) on the same requests.
@@ -40,18 +40,18 @@ describe('ACL signing (AclClientRPCHook)', () => {
       Buffer.from('hello body'),
       { accessKey: 'myAccessKey', secretKey: 'mySecretKey' },
     );
-    expect(one['Signature']).toBe('tuw2YmLxzZ2pjdNjwBtrQFO4Tis=');
+    expect(one.Signature).toBe('tuw2YmLxzZ2pjdNjwBtrQFO4Tis=');
     const two = signExtFields({ a: '1' }, Buffer.alloc(0), {
       accessKey: 'ak',
       secretKey: 'sk',
       securityToken: 'token-1',
     });
-    expect(two['Signature']).toBe('uzSIWkkq1FZAek1gG1+7heK4wLI=');
+    expect(two.Signature).toBe('uzSIWkkq1FZAek1gG1+7heK4wLI=');
   });
 
   it('replaces a stale Signature instead of signing it', () => {
     const signed = signExtFields({ a: '1', Signature: 'old' }, Buffer.alloc(0), { accessKey: 'ak', secretKey: 'sk' });
-    expect(signed['Signature']).toBe(createHmac('sha1', 'sk').update('ak1').digest('base64'));
+    expect(signed.Signature).toBe(createHmac('sha1', 'sk').update('ak1').digest('base64'));
   });
 
   it('refuses blank keys with a ConfigurationError that hides the secret', () => {

@@ -29,7 +29,7 @@ export function parseResetOffsetRequest(request: RemotingCommand): ResetOffsetRe
     group: required(request, 'group'),
     topic: required(request, 'topic'),
     timestamp: parseLong(required(request, 'timestamp'), 'timestamp'),
-    isForce: request.extFields['isForce'] === 'true',
+    isForce: request.extFields.isForce === 'true',
     offsets: parseOffsetTable(request.body),
   };
 }
@@ -44,12 +44,12 @@ export function parseOffsetTable(bytes: Buffer): Array<{ mq: MessageQueue; offse
   if (bytes.length === 0) return offsets;
   const body = parseFastJsonBody(bytes);
   if (!isFastJsonObject(body)) throw new ProtocolError('ResetOffsetBody is not an object');
-  for (const [key, value] of fastJsonEntries(body['offsetTable'])) {
+  for (const [key, value] of fastJsonEntries(body.offsetTable)) {
     if (!isFastJsonObject(key)) throw new ProtocolError('ResetOffsetBody.offsetTable key is not a MessageQueue');
     const mq = {
-      topic: asString(key['topic'], 'offsetTable key.topic'),
-      brokerName: asString(key['brokerName'], 'offsetTable key.brokerName'),
-      queueId: asInt(key['queueId'], 'offsetTable key.queueId'),
+      topic: asString(key.topic, 'offsetTable key.topic'),
+      brokerName: asString(key.brokerName, 'offsetTable key.brokerName'),
+      queueId: asInt(key.queueId, 'offsetTable key.queueId'),
     };
     let offset: number;
     if (typeof value === 'bigint') offset = toSafeNumber(value, 'offsetTable offset');
@@ -68,8 +68,8 @@ export function parseConsumerRunningInfoRequest(request: RemotingCommand): {
 } {
   return {
     group: required(request, 'consumerGroup'),
-    clientId: request.extFields['clientId'] ?? '',
-    jstackEnable: request.extFields['jstackEnable'] === 'true',
+    clientId: request.extFields.clientId ?? '',
+    jstackEnable: request.extFields.jstackEnable === 'true',
   };
 }
 
@@ -83,7 +83,7 @@ export function parseConsumeMessageDirectlyRequest(request: RemotingCommand): {
   readonly brokerName: string;
   readonly record: MessageRecord;
 } {
-  const brokerName = request.extFields['brokerName'] ?? '';
+  const brokerName = request.extFields.brokerName ?? '';
   const [record] = decodeMessageRecords(request.body, { brokerName });
   if (!record) throw new ProtocolError('CONSUME_MESSAGE_DIRECTLY has no message in its body');
   return { group: required(request, 'consumerGroup'), brokerName, record };
@@ -96,8 +96,8 @@ export function consumeMessageDirectlyResultBody(result: DirectConsumeResult): B
     consumeResult: result.result,
     order: result.order,
   };
-  if (result.remark !== undefined) body['remark'] = result.remark;
-  body['spentTimeMills'] = result.spentTimeMs;
+  if (result.remark !== undefined) body.remark = result.remark;
+  body.spentTimeMills = result.spentTimeMs;
   return Buffer.from(JSON.stringify(body), 'utf8');
 }
 

@@ -105,8 +105,8 @@ export function asLong(value: FastJsonValue | undefined, path: string): number {
 export function asMessageQueue(value: FastJsonValue | undefined, path: string): MessageQueue {
   const o = asObject(value, path);
   return {
-    topic: asString(o['topic'], `${path}.topic`),
-    brokerName: asString(o['brokerName'], `${path}.brokerName`),
-    queueId: asInt(o['queueId'], `${path}.queueId`),
+    topic: asString(o.topic, `${path}.topic`),
+    brokerName: asString(o.brokerName, `${path}.brokerName`),
+    queueId: asInt(o.queueId, `${path}.queueId`),
   };
 }

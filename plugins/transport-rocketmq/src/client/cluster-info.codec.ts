@@ -21,19 +21,19 @@ export function parseClusterInfo(response: RemotingCommand): BrokerData[] {
   if (response.body.length === 0) return [];
   const body = asObject(jsonBody(response, 'ClusterInfo'), 'ClusterInfo');
   const out: BrokerData[] = [];
-  for (const [name, value] of fastJsonEntries(body['brokerAddrTable'])) {
+  for (const [name, value] of fastJsonEntries(body.brokerAddrTable)) {
     const o = asObject(value, `brokerAddrTable.${String(name)}`);
     const addrs = new Map<number, string>();
-    for (const [key, addr] of fastJsonEntries(o['brokerAddrs'] as FastJsonValue)) {
+    for (const [key, addr] of fastJsonEntries(o.brokerAddrs as FastJsonValue)) {
       const id = typeof key === 'number' ? key : typeof key === 'string' && /^-?\d+$/.test(key) ? Number(key) : NaN;
       if (!Number.isSafeInteger(id))
         throw new ProtocolError(`brokerAddrTable.${String(name)}.brokerAddrs has a non-numeric broker id`);
       addrs.set(id, asString(addr, `brokerAddrTable.${String(name)}.brokerAddrs.${id}`));
     }
-    const zone = o['zoneName'];
+    const zone = o.zoneName;
     out.push({
-      cluster: typeof o['cluster'] === 'string' ? o['cluster'] : '',
-      brokerName: asString(o['brokerName'], `brokerAddrTable.${String(name)}.brokerName`),
+      cluster: typeof o.cluster === 'string' ? o.cluster : '',
+      brokerName: asString(o.brokerName, `brokerAddrTable.${String(name)}.brokerName`),
       brokerAddrs: addrs,
       zoneName: typeof zone === 'string' ? zone : undefined,
     });

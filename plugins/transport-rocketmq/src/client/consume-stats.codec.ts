@@ -22,16 +22,15 @@ export function consumeStatsRequest(group: string): OutgoingRequest {
 export function parseConsumeStats(response: RemotingCommand, group: string, brokerName: string): QueueConsumeStats[] {
   expectCode(response, `consume stats of group ${group}`, { brokerName });
   const body = asObject(jsonBody(response, 'ConsumeStats'), 'ConsumeStats');
-  return fastJsonEntries(body['offsetTable']).map(([key, value], i) => {
+  return fastJsonEntries(body.offsetTable).map(([key, value], i) => {
     const mq = asMessageQueue(key, `offsetTable[${i}] key`);
     const o = asObject(value, `offsetTable[${i}]`);
     return {
       mq,
-      brokerOffset: asLong(o['brokerOffset'], `offsetTable[${i}].brokerOffset`),
-      consumerOffset: asLong(o['consumerOffset'], `offsetTable[${i}].consumerOffset`),
+      brokerOffset: asLong(o.brokerOffset, `offsetTable[${i}].brokerOffset`),
+      consumerOffset: asLong(o.consumerOffset, `offsetTable[${i}].consumerOffset`),
       // fastjson writes every field of the wrapper, 0 included; an older broker may leave it out.
-      lastTimestamp:
-        o['lastTimestamp'] === undefined ? 0 : asLong(o['lastTimestamp'], `offsetTable[${i}].lastTimestamp`),
+      lastTimestamp: o.lastTimestamp === undefined ? 0 : asLong(o.lastTimestamp, `offsetTable[${i}].lastTimestamp`),
     };
   });
 }

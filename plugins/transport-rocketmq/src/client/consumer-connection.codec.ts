@@ -33,27 +33,27 @@ export function parseConsumerConnection(
   if (response.code === ResponseCode.CONSUMER_NOT_ONLINE) return undefined;
   expectCode(response, `connections of group ${group}`, { brokerName });
   const body = asObject(jsonBody(response, 'ConsumerConnection'), 'ConsumerConnection');
-  const connections = asArray(body['connectionSet'], 'connectionSet').map((value, i) => {
+  const connections = asArray(body.connectionSet, 'connectionSet').map((value, i) => {
     const o = asObject(value, `connectionSet[${i}]`);
     return {
-      clientId: asString(o['clientId'], `connectionSet[${i}].clientId`),
-      clientAddr: asString(o['clientAddr'], `connectionSet[${i}].clientAddr`),
+      clientId: asString(o.clientId, `connectionSet[${i}].clientId`),
+      clientAddr: asString(o.clientAddr, `connectionSet[${i}].clientAddr`),
       // A LanguageCode the broker does not know decodes as null, which fastjson leaves out.
       language:
-        o['language'] === undefined || o['language'] === null
+        o.language === undefined || o.language === null
           ? 'OTHER'
-          : asString(o['language'], `connectionSet[${i}].language`),
-      version: asInt(o['version'], `connectionSet[${i}].version`),
+          : asString(o.language, `connectionSet[${i}].language`),
+      version: asInt(o.version, `connectionSet[${i}].version`),
     };
   });
-  const subscriptions = fastJsonEntries(body['subscriptionTable']).map(([, value], i) =>
+  const subscriptions = fastJsonEntries(body.subscriptionTable).map(([, value], i) =>
     parseSubscriptionData(value, `subscriptionTable[${i}]`),
   );
-  const where = asString(body['consumeFromWhere'], 'consumeFromWhere');
+  const where = asString(body.consumeFromWhere, 'consumeFromWhere');
   return {
     connections,
-    consumeType: oneOf(body['consumeType'], 'consumeType', CONSUME_TYPES),
-    messageModel: oneOf(body['messageModel'], 'messageModel', MESSAGE_MODELS),
+    consumeType: oneOf(body.consumeType, 'consumeType', CONSUME_TYPES),
+    messageModel: oneOf(body.messageModel, 'messageModel', MESSAGE_MODELS),
     consumeFromWhere: LEGACY_WHERE_FROM[where] ?? oneOf(where, 'consumeFromWhere', WHERE_FROM),
     subscriptions: subscriptions.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : 0)),
   };
@@ -63,16 +63,16 @@ export function parseConsumerConnection(
 export function parseSubscriptionData(value: FastJsonValue | undefined, path: string): SubscriptionData {
   const o = asObject(value, path);
   return {
-    topic: asString(o['topic'], `${path}.topic`),
-    expression: asString(o['subString'], `${path}.subString`),
+    topic: asString(o.topic, `${path}.topic`),
+    expression: asString(o.subString, `${path}.subString`),
     // Java leaves expressionType null for subscriptions of clients older than 4.1: those are TAG.
     expressionType:
-      o['expressionType'] === undefined || o['expressionType'] === null
+      o.expressionType === undefined || o.expressionType === null
         ? 'TAG'
-        : oneOf(o['expressionType'], `${path}.expressionType`, ['TAG', 'SQL92'] as const),
-    tags: new Set(asArray(o['tagsSet'], `${path}.tagsSet`).map((t, i) => asString(t, `${path}.tagsSet[${i}]`))),
-    codes: new Set(asArray(o['codeSet'], `${path}.codeSet`).map((c, i) => asInt(c, `${path}.codeSet[${i}]`))),
-    subVersion: asLong(o['subVersion'], `${path}.subVersion`),
+        : oneOf(o.expressionType, `${path}.expressionType`, ['TAG', 'SQL92'] as const),
+    tags: new Set(asArray(o.tagsSet, `${path}.tagsSet`).map((t, i) => asString(t, `${path}.tagsSet[${i}]`))),
+    codes: new Set(asArray(o.codeSet, `${path}.codeSet`).map((c, i) => asInt(c, `${path}.codeSet[${i}]`))),
+    subVersion: asLong(o.subVersion, `${path}.subVersion`),
   };
 }
 

@@ -19,5 +19,5 @@ export function parseConsumerListResponse(response: RemotingCommand, group: stri
   expectCode(response, `consumer list of group ${group}`, { brokerName });
   if (response.body.length === 0) return [];
   const body = asObject(jsonBody(response, 'GetConsumerListByGroupResponseBody'), 'GetConsumerListByGroupResponseBody');
-  return asArray(body['consumerIdList'], 'consumerIdList').map((id, i) => asString(id, `consumerIdList[${i}]`));
+  return asArray(body.consumerIdList, 'consumerIdList').map((id, i) => asString(id, `consumerIdList[${i}]`));
 }

@@ -80,7 +80,7 @@ describe('ConsumerRunningInfo body', () => {
     const text = body.toString();
     expect(text).toContain('"mqTable":{{"brokerName":"broker-a","queueId":1,"topic":"T"}:{');
     const info = parseFastJsonBody(body) as FastJsonObject;
-    expect(info['properties']).toMatchObject({
+    expect(info.properties).toMatchObject({
       PROP_CLIENT_VERSION: 'V5_3_3',
       PROP_CONSUME_TYPE: 'CONSUME_PASSIVELY',
       PROP_CONSUMER_START_TIMESTAMP: '1234',
@@ -92,14 +92,12 @@ describe('ConsumerRunningInfo body', () => {
       PROP_CONSUMEORDERLY: 'false',
       PROP_THREADPOOL_CORE_SIZE: '20',
     });
-    expect(
-      (info['subscriptionSet'] as FastJsonObject[]).map((s) => [s['topic'], s['subString'], s['codeSet']]),
-    ).toEqual([
+    expect((info.subscriptionSet as FastJsonObject[]).map((s) => [s.topic, s.subString, s.codeSet])).toEqual([
       ['%RETRY%g', '*', []],
       ['T', 'A || B', [65, 66]],
     ]);
-    const table = fastJsonEntries(info['mqTable']);
-    expect(table.map(([k]) => (k as FastJsonObject)['brokerName'])).toEqual(['broker-a', 'broker-b']);
+    const table = fastJsonEntries(info.mqTable);
+    expect(table.map(([k]) => (k as FastJsonObject).brokerName)).toEqual(['broker-a', 'broker-b']);
     expect(table[1]![1]).toMatchObject({
       commitOffset: 17,
       cachedMsgCount: 3,
@@ -113,8 +111,8 @@ describe('ConsumerRunningInfo body', () => {
       lastConsumeTimestamp: 4_900,
     });
     expect(table[0]![1]).toMatchObject({ droped: true, locked: false, cachedMsgMinOffset: 0 });
-    expect(Object.keys(info['statusTable'] as FastJsonObject)).toEqual(['%RETRY%g', 'T']);
-    expect((info['statusTable'] as FastJsonObject)['T']).toEqual({
+    expect(Object.keys(info.statusTable as FastJsonObject)).toEqual(['%RETRY%g', 'T']);
+    expect((info.statusTable as FastJsonObject).T).toEqual({
       consumeFailedMsgs: 40,
       consumeFailedTPS: 2,
       consumeOKTPS: 118,
@@ -122,7 +120,7 @@ describe('ConsumerRunningInfo body', () => {
       pullRT: 3.5,
       pullTPS: 120,
     });
-    expect((info['statusTable'] as FastJsonObject)['%RETRY%g']).toMatchObject({ consumeOKTPS: 0, pullTPS: 0 });
+    expect((info.statusTable as FastJsonObject)['%RETRY%g']).toMatchObject({ consumeOKTPS: 0, pullTPS: 0 });
   });
 
   it("recognizes core's status object", () => {

@@ -39,19 +39,19 @@ export function consumerRunningInfoBody(input: RunningInfoInput): Buffer {
     PROP_NAMESERVER_ADDR: input.nameServers.join(';'),
   };
   if (registration) {
-    properties['consumerGroup'] = registration.group;
-    properties['messageModel'] = registration.messageModel;
-    properties['consumeFromWhere'] = registration.consumeFromWhere;
+    properties.consumerGroup = registration.group;
+    properties.messageModel = registration.messageModel;
+    properties.consumeFromWhere = registration.consumeFromWhere;
   }
   if (status) {
-    properties['clientId'] = status.clientId;
-    properties['allocateMessageQueueStrategy'] = status.strategy;
-    properties['state'] = status.state;
-    properties['paused'] = String(status.paused);
-    properties['inFlight'] = String(status.inFlight);
-    properties['lag'] = String(status.lag);
-    properties['PROP_CONSUMEORDERLY'] = String(status.consumeMode === 'ORDERLY');
-    properties['PROP_THREADPOOL_CORE_SIZE'] = String(status.consumeThreadMin);
+    properties.clientId = status.clientId;
+    properties.allocateMessageQueueStrategy = status.strategy;
+    properties.state = status.state;
+    properties.paused = String(status.paused);
+    properties.inFlight = String(status.inFlight);
+    properties.lag = String(status.lag);
+    properties.PROP_CONSUMEORDERLY = String(status.consumeMode === 'ORDERLY');
+    properties.PROP_THREADPOOL_CORE_SIZE = String(status.consumeThreadMin);
   }
   const queues = [...(status?.queues ?? [])].sort((a, b) => compareMessageQueues(a.mq, b.mq));
   const mqTable = new Map<FastJsonWritable, FastJsonWritable>();

@@ -30,12 +30,12 @@ export function parseLockBatchResponse(response: RemotingCommand, brokerName: st
   expectCode(response, `lock batch on ${brokerName}`, { brokerName });
   if (response.body.length === 0) return [];
   const body = asObject(jsonBody(response, 'LockBatchResponseBody'), 'LockBatchResponseBody');
-  return asArray(body['lockOKMQSet'], 'lockOKMQSet').map((entry, i) => {
+  return asArray(body.lockOKMQSet, 'lockOKMQSet').map((entry, i) => {
     const o = asObject(entry, `lockOKMQSet[${i}]`);
     return {
-      topic: asString(o['topic'], `lockOKMQSet[${i}].topic`),
-      brokerName: asString(o['brokerName'], `lockOKMQSet[${i}].brokerName`),
-      queueId: asInt(o['queueId'], `lockOKMQSet[${i}].queueId`),
+      topic: asString(o.topic, `lockOKMQSet[${i}].topic`),
+      brokerName: asString(o.brokerName, `lockOKMQSet[${i}].brokerName`),
+      queueId: asInt(o.queueId, `lockOKMQSet[${i}].queueId`),
     };
   });
 }

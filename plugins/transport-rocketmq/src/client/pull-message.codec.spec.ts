@@ -74,9 +74,9 @@ describe('pull message codec', () => {
     expect(
       result.messages.map((m) => [
         m.queueOffset,
-        m.properties['TAGS'],
-        m.properties['MIN_OFFSET'],
-        m.properties['MAX_OFFSET'],
+        m.properties.TAGS,
+        m.properties.MIN_OFFSET,
+        m.properties.MAX_OFFSET,
         m.brokerName,
       ]),
     ).toEqual([

@@ -65,14 +65,7 @@ describe('query message codec', () => {
       'broker-a',
     );
     expect(
-      hits.map((m) => [
-        m.brokerName,
-        m.queueId,
-        m.queueOffset,
-        m.commitLogOffset,
-        m.properties['KEYS'],
-        m.storeTimestamp,
-      ]),
+      hits.map((m) => [m.brokerName, m.queueId, m.queueOffset, m.commitLogOffset, m.properties.KEYS, m.storeTimestamp]),
     ).toEqual([
       ['broker-a', 2, 0, 0, 'k1 other', 1718000000100],
       ['broker-a', 2, 5, 4096, 'k1', 1718000000105],

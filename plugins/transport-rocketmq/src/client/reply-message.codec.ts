@@ -47,24 +47,24 @@ export function parseReplyResponse(response: RemotingCommand, request: ReplyRequ
  */
 export function parsePushReply(request: RemotingCommand, brokerName: string): MessageRecord {
   const f = request.extFields;
-  const topic = f['topic'];
+  const topic = f.topic;
   if (topic === undefined) throw new ProtocolError('PUSH_REPLY_MESSAGE_TO_CLIENT has no topic');
-  const { body, sysFlag } = inflateBody(request.body ?? Buffer.alloc(0), int(f['sysFlag'], 'sysFlag'));
+  const { body, sysFlag } = inflateBody(request.body ?? Buffer.alloc(0), int(f.sysFlag, 'sysFlag'));
   return {
     topic,
     brokerName,
-    queueId: int(f['queueId'], 'queueId'),
+    queueId: int(f.queueId, 'queueId'),
     queueOffset: -1,
     commitLogOffset: -1,
-    flag: int(f['flag'], 'flag'),
+    flag: int(f.flag, 'flag'),
     sysFlag,
     body,
-    properties: decodeProperties(f['properties'] ?? ''),
+    properties: decodeProperties(f.properties ?? ''),
     bornTimestamp: optionalLongField(request, 'bornTimestamp') ?? 0,
-    bornHost: f['bornHost'] ?? '',
+    bornHost: f.bornHost ?? '',
     storeTimestamp: optionalLongField(request, 'storeTimestamp') ?? 0,
-    storeHost: f['storeHost'] ?? '',
-    reconsumeTimes: int(f['reconsumeTimes'], 'reconsumeTimes'),
+    storeHost: f.storeHost ?? '',
+    reconsumeTimes: int(f.reconsumeTimes, 'reconsumeTimes'),
     preparedTransactionOffset: 0,
     offsetMsgId: '',
     bodyCRC: 0,

@@ -29,5 +29,5 @@ export function parseOwnedQueues(
 ): MessageQueue[] {
   expectCode(response, `running info of ${clientId} in group ${group}`, { brokerName });
   const body = asObject(jsonBody(response, 'ConsumerRunningInfo'), 'ConsumerRunningInfo');
-  return fastJsonEntries(body['mqTable']).map(([key], i) => asMessageQueue(key, `mqTable[${i}] key`));
+  return fastJsonEntries(body.mqTable).map(([key], i) => asMessageQueue(key, `mqTable[${i}] key`));
 }

@@ -51,7 +51,7 @@ describe('send codec', () => {
     });
     const fields = sendMessageRequest({ ...mq, topic: '%RETRY%g' }, retry, 'pg').extFields as Record<string, unknown>;
     expect(fields).toMatchObject({ j: 3, l: 16 });
-    expect(decodeProperties(fields['i'] as string)).toEqual({ RETRY_TOPIC: 'T' });
+    expect(decodeProperties(fields.i as string)).toEqual({ RETRY_TOPIC: 'T' });
   });
 
   it('encodes a batch: each record with its own properties, the header with batch=true, sysFlag 0 and only WAIT', () => {
@@ -62,7 +62,7 @@ describe('send codec', () => {
     const request = sendBatchRequest(mq, records, 'pg');
     expect(request.code).toBe(320);
     expect(request.extFields).toMatchObject({ m: true, f: 0, i: 'WAIT\u0001true\u0002' });
-    expect(decodeBatchBody(request.body!).map((e) => [e.body.toString(), e.properties['UNIQ_KEY'], e.flag])).toEqual([
+    expect(decodeBatchBody(request.body!).map((e) => [e.body.toString(), e.properties.UNIQ_KEY, e.flag])).toEqual([
       ['hello', 'U1', 7],
       ['second', 'U2', 7],
     ]);

@@ -137,10 +137,10 @@ export function parseSendResponse(
       },
     );
   }
-  const offsetMsgId = response.extFields['msgId'] ?? '';
+  const offsetMsgId = response.extFields.msgId ?? '';
   const uniq = records.map((r) => r.properties[MessageConst.UNIQ_KEY] ?? '');
   const queueId =
-    response.extFields['queueId'] === undefined ? mq.queueId : asIntText(response.extFields['queueId'], 'queueId');
+    response.extFields.queueId === undefined ? mq.queueId : asIntText(response.extFields.queueId, 'queueId');
   return {
     status,
     msgId: uniq.every((u) => u !== '') ? uniq.join(',') : offsetMsgId,

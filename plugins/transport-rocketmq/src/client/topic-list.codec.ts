@@ -15,5 +15,5 @@ export function topicListRequest(): OutgoingRequest {
 export function parseTopicList(response: RemotingCommand): string[] {
   expectCode(response, 'topic list');
   const body = asObject(jsonBody(response, 'TopicList'), 'TopicList');
-  return asArray(body['topicList'], 'topicList').map((t, i) => asString(t, `topicList[${i}]`));
+  return asArray(body.topicList, 'topicList').map((t, i) => asString(t, `topicList[${i}]`));
 }

@@ -53,35 +53,35 @@ export const STANDARD_JSON_VERSION = MQVersion.V4_9_4;
 export function parseTopicRoute(response: RemotingCommand, topic: string): TopicRoute {
   expectCode(response, `route of topic ${topic}`);
   const body = asObject(jsonBody(response, `route of topic ${topic}`), 'TopicRouteData');
-  const queueDatas = asArray(body['queueDatas'], 'queueDatas').map((q, i) => {
+  const queueDatas = asArray(body.queueDatas, 'queueDatas').map((q, i) => {
     const o = asObject(q, `queueDatas[${i}]`);
     return {
-      brokerName: asString(o['brokerName'], `queueDatas[${i}].brokerName`),
-      readQueueNums: asInt(o['readQueueNums'], `queueDatas[${i}].readQueueNums`),
-      writeQueueNums: asInt(o['writeQueueNums'], `queueDatas[${i}].writeQueueNums`),
-      perm: asInt(o['perm'], `queueDatas[${i}].perm`),
-      topicSysFlag: o['topicSysFlag'] === undefined ? 0 : asInt(o['topicSysFlag'], `queueDatas[${i}].topicSysFlag`),
+      brokerName: asString(o.brokerName, `queueDatas[${i}].brokerName`),
+      readQueueNums: asInt(o.readQueueNums, `queueDatas[${i}].readQueueNums`),
+      writeQueueNums: asInt(o.writeQueueNums, `queueDatas[${i}].writeQueueNums`),
+      perm: asInt(o.perm, `queueDatas[${i}].perm`),
+      topicSysFlag: o.topicSysFlag === undefined ? 0 : asInt(o.topicSysFlag, `queueDatas[${i}].topicSysFlag`),
     };
   });
-  const brokerDatas = asArray(body['brokerDatas'], 'brokerDatas').map((b, i) => {
+  const brokerDatas = asArray(body.brokerDatas, 'brokerDatas').map((b, i) => {
     const o = asObject(b, `brokerDatas[${i}]`);
     const addrs = new Map<number, string>();
-    for (const [key, value] of fastJsonEntries(o['brokerAddrs'] as FastJsonValue)) {
+    for (const [key, value] of fastJsonEntries(o.brokerAddrs as FastJsonValue)) {
       const id = typeof key === 'string' && /^-?\d+$/.test(key) ? Number(key) : typeof key === 'number' ? key : NaN;
       if (!Number.isSafeInteger(id))
         throw new ProtocolError(`brokerDatas[${i}].brokerAddrs has a non-numeric broker id`);
       addrs.set(id, asString(value, `brokerDatas[${i}].brokerAddrs.${id}`));
     }
-    const zone = o['zoneName'];
+    const zone = o.zoneName;
     return {
-      cluster: typeof o['cluster'] === 'string' ? o['cluster'] : '',
-      brokerName: asString(o['brokerName'], `brokerDatas[${i}].brokerName`),
+      cluster: typeof o.cluster === 'string' ? o.cluster : '',
+      brokerName: asString(o.brokerName, `brokerDatas[${i}].brokerName`),
       brokerAddrs: addrs,
       zoneName: typeof zone === 'string' ? zone : undefined,
     };
   });
-  const order = body['orderTopicConf'];
-  const mapping = body['topicQueueMappingByBroker'];
+  const order = body.orderTopicConf;
+  const mapping = body.topicQueueMappingByBroker;
   return {
     orderTopicConf: typeof order === 'string' && order.length > 0 ? order : undefined,
     queueDatas,
@@ -127,7 +127,7 @@ export function publishQueuesOf(topic: string, route: TopicRoute): MessageQueue[
   for (const qd of sorted) {
     if ((qd.perm & PermName.WRITE) === 0) continue;
     const broker = route.brokerDatas.find((b) => b.brokerName === qd.brokerName);
-    if (!broker || !broker.brokerAddrs.has(MASTER_ID)) continue;
+    if (!broker?.brokerAddrs.has(MASTER_ID)) continue;
     for (let queueId = 0; queueId < qd.writeQueueNums; queueId++)
       out.push({ topic, brokerName: qd.brokerName, queueId });
   }

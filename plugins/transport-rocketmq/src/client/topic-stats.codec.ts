@@ -18,13 +18,13 @@ export function topicStatsRequest(topic: string): OutgoingRequest {
 export function parseTopicStats(response: RemotingCommand, topic: string, brokerName: string): TopicQueueStats[] {
   expectCode(response, `stats of topic ${topic}`, { brokerName });
   const body = asObject(jsonBody(response, 'TopicStatsTable'), 'TopicStatsTable');
-  return fastJsonEntries(body['offsetTable']).map(([key, value], i) => {
+  return fastJsonEntries(body.offsetTable).map(([key, value], i) => {
     const o = asObject(value, `offsetTable[${i}]`);
     return {
       mq: asMessageQueue(key, `offsetTable[${i}] key`),
-      minOffset: asLong(o['minOffset'], `offsetTable[${i}].minOffset`),
-      maxOffset: asLong(o['maxOffset'], `offsetTable[${i}].maxOffset`),
-      lastUpdateTimestamp: asLong(o['lastUpdateTimestamp'], `offsetTable[${i}].lastUpdateTimestamp`),
+      minOffset: asLong(o.minOffset, `offsetTable[${i}].minOffset`),
+      maxOffset: asLong(o.maxOffset, `offsetTable[${i}].maxOffset`),
+      lastUpdateTimestamp: asLong(o.lastUpdateTimestamp, `offsetTable[${i}].lastUpdateTimestamp`),
     };
   });
 }

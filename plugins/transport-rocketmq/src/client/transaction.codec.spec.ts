@@ -41,12 +41,11 @@ describe('transaction codec', () => {
     });
     expect(
       endTransactionRequest({ producerGroup: 'pg', result, state: 'ROLLBACK_MESSAGE', transactionId: 'UNIQ1' })
-        .extFields!['commitOrRollback'],
+        .extFields!.commitOrRollback,
     ).toBe(12);
     expect(
-      endTransactionRequest({ producerGroup: 'pg', result, state: 'UNKNOW', transactionId: 'UNIQ1' }).extFields![
-        'commitOrRollback'
-      ],
+      endTransactionRequest({ producerGroup: 'pg', result, state: 'UNKNOW', transactionId: 'UNIQ1' }).extFields!
+        .commitOrRollback,
     ).toBe(0);
     expect(() => commitLogOffsetOf('nope')).toThrow(/no commit-log offset/);
   });

@@ -59,18 +59,18 @@ export function endTransactionRequest(request: EndTransactionRequest): OutgoingR
  */
 export function parseCheckTransactionState(request: RemotingCommand): TransactionCheck {
   const f = request.extFields;
-  const [record] = decodeMessageRecords(request.body, { brokerName: f['bname'] ?? '' });
+  const [record] = decodeMessageRecords(request.body, { brokerName: f.bname ?? '' });
   if (!record) throw new ProtocolError('CHECK_TRANSACTION_STATE has no message in its body');
-  const producerGroup = record.properties['PGROUP'];
+  const producerGroup = record.properties.PGROUP;
   if (!producerGroup) throw new ProtocolError('CHECK_TRANSACTION_STATE: the half message has no PGROUP property');
-  if (f['tranStateTableOffset'] === undefined || f['commitLogOffset'] === undefined)
+  if (f.tranStateTableOffset === undefined || f.commitLogOffset === undefined)
     throw new ProtocolError('CHECK_TRANSACTION_STATE lacks tranStateTableOffset or commitLogOffset');
   return {
-    topic: f['topic'] ?? '',
-    tranStateTableOffset: f['tranStateTableOffset'],
-    commitLogOffset: f['commitLogOffset'],
-    transactionId: f['transactionId'],
-    brokerName: f['bname'],
+    topic: f.topic ?? '',
+    tranStateTableOffset: f.tranStateTableOffset,
+    commitLogOffset: f.commitLogOffset,
+    transactionId: f.transactionId,
+    brokerName: f.bname,
     producerGroup,
     record,
   };
@@ -87,7 +87,7 @@ export function checkAnswerRequest(check: TransactionCheck, state: keyof typeof 
       commitLogOffset: check.commitLogOffset,
       commitOrRollback: COMMIT_OR_ROLLBACK[state],
       fromTransactionCheck: true,
-      msgId: check.record.properties['UNIQ_KEY'] ?? check.record.offsetMsgId,
+      msgId: check.record.properties.UNIQ_KEY ?? check.record.offsetMsgId,
       transactionId: check.transactionId,
       bname: check.brokerName,
     },

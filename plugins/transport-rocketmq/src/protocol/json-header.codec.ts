@@ -30,9 +30,9 @@ export function jsonHeaderText(header: CommandHeader): string {
     language: header.language ?? 'JAVA',
     opaque: header.opaque,
   };
-  if (header.remark !== undefined) json['remark'] = header.remark;
-  json['serializeTypeCurrentRPC'] = 'JSON';
-  json['version'] = header.version;
+  if (header.remark !== undefined) json.remark = header.remark;
+  json.serializeTypeCurrentRPC = 'JSON';
+  json.version = header.version;
   return JSON.stringify(json);
 }
 
@@ -59,7 +59,7 @@ export function decodeJsonHeader(bytes: Buffer): CommandHeader {
     opaque: int32Field(o, 'opaque', true),
     flag: int32Field(o, 'flag', false),
     remark: optionalString(o, 'remark'),
-    extFields: extFieldsOf(o['extFields']),
+    extFields: extFieldsOf(o.extFields),
   };
 }
 

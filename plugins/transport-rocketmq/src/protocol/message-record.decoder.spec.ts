@@ -147,7 +147,7 @@ describe('message record decoder', () => {
     const bytes = encodeMessageRecord({ ...base, sysFlag, body: inner, properties: {} });
     const records = decodeMessageRecords(bytes, { brokerName: 'b' });
     expect(
-      records.map((r) => [r.queueOffset, r.flag, r.body.toString(), r.properties['TAGS'], r.commitLogOffset]),
+      records.map((r) => [r.queueOffset, r.flag, r.body.toString(), r.properties.TAGS, r.commitLogOffset]),
     ).toEqual([
       [41, 1, 'a', 'x', 123456],
       [42, 2, 'bb', 'y', 123456],

@@ -28,8 +28,8 @@ describe('properties codec', () => {
     const props = decodeProperties('__proto__\u0001x\u0002TAGS\u0001t\u0002');
     expect(Object.keys(props)).toEqual(['__proto__', 'TAGS']);
     expect(Object.getPrototypeOf(props)).toBe(Object.prototype);
-    expect(props['__proto__']).toBe('x');
-    expect(props.hasOwnProperty('TAGS')).toBe(true);
+    expect(props.__proto__).toBe('x');
+    expect(Object.hasOwn(props, 'TAGS')).toBe(true);
   });
 
   it.each([[{ '': 'v' }], [{ k: '' }], [{ 'a\u0001b': 'v' }], [{ k: 'a\u0002b' }]])(

@@ -19,7 +19,7 @@ describe('IPv4 host cache', () => {
       expect(entry.host).toBe(formatSocketAddress(address, port));
       const portBytes = Buffer.alloc(4);
       portBytes.writeInt32BE(port);
-      expect(entry.idPrefix + '0000000000000000').toBe(offsetMsgIdOf(address, portBytes, Buffer.alloc(8)));
+      expect(`${entry.idPrefix}0000000000000000`).toBe(offsetMsgIdOf(address, portBytes, Buffer.alloc(8)));
     }
     expect(v4HostAt(ip(127, 0, 0, 1), 0, 10911)).toBe(v4HostAt(Buffer.from([9, 127, 0, 0, 1]), 1, 10911));
   });

@@ -24,8 +24,8 @@ describe('RemotingClient', () => {
     ]);
     expect(a.peers).toHaveLength(1);
     expect(b.peers).toHaveLength(1);
-    expect(a.requests.map((r) => r.extFields['to'])).toEqual(['a', 'a']);
-    expect(b.requests.map((r) => r.extFields['to'])).toEqual(['b']);
+    expect(a.requests.map((r) => r.extFields.to)).toEqual(['a', 'a']);
+    expect(b.requests.map((r) => r.extFields.to)).toEqual(['b']);
     expect(client.connection(a.address)).toBe(client.connection(a.address));
     expect(
       events

@@ -51,13 +51,13 @@ describe('RemotingConnection', () => {
     const { server, connection } = await setup();
     const held: Array<() => void> = [];
     server.onRequest = (request, peer) =>
-      held.push(() => peer.reply(request, { extFields: { i: request.extFields['i']! } }));
+      held.push(() => peer.reply(request, { extFields: { i: request.extFields.i! } }));
     const answers = Array.from({ length: 200 }, (_, i) =>
       connection.request({ code: 11, extFields: { i } }, { timeoutMs: 5000 }),
     );
     await waitFor(() => held.length === 200);
     for (const answer of held.reverse()) answer();
-    expect((await Promise.all(answers)).map((r) => r.extFields['i'])).toEqual(
+    expect((await Promise.all(answers)).map((r) => r.extFields.i)).toEqual(
       Array.from({ length: 200 }, (_, i) => String(i)),
     );
     expect(server.peers).toHaveLength(1);
@@ -65,7 +65,7 @@ describe('RemotingConnection', () => {
 
   it("coalesces the frames written in one tick into one socket write, and a later tick's into the next", async () => {
     const { server, connection } = await setup();
-    server.onRequest = (request, peer) => peer.reply(request, { extFields: { i: request.extFields['i'] ?? '' } });
+    server.onRequest = (request, peer) => peer.reply(request, { extFields: { i: request.extFields.i ?? '' } });
     await connection.connect();
     // Every socket write of the client's socket (its remote port is the server's), with the frames it carried.
     const serverPort = Number(server.address.split(':').pop());
@@ -89,7 +89,7 @@ describe('RemotingConnection', () => {
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) => connection.request({ code: 11, extFields: { i } }, { timeoutMs: 2000 })),
     );
-    expect(answers.map((a) => a.extFields['i'])).toEqual(Array.from({ length: 20 }, (_, i) => String(i)));
+    expect(answers.map((a) => a.extFields.i)).toEqual(Array.from({ length: 20 }, (_, i) => String(i)));
     expect(writes).toEqual([20]);
     await connection.oneway({ code: 11, extFields: { i: 'oneway' } });
     await connection.request({ code: 11, extFields: { i: 'after' } }, { timeoutMs: 2000 });
@@ -303,11 +303,11 @@ describe('RemotingConnection', () => {
       { timeoutMs: 1000 },
     );
     const fields = server.requests[0]!.extFields;
-    expect(fields['AccessKey']).toBe('ak');
+    expect(fields.AccessKey).toBe('ak');
     const expected = createHmac('sha1', 'sk')
       .update(aclSigningContent(fields, Buffer.from('x')))
       .digest('base64');
-    expect(fields['Signature']).toBe(expected);
+    expect(fields.Signature).toBe(expected);
     expect(aclSigningContent(fields, Buffer.from('x')).toString()).toBe('ak0Tx');
   });
 

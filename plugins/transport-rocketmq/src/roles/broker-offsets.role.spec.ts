@@ -23,7 +23,7 @@ describe('RocketMqBrokerOffsets', () => {
   it('queries with setZeroIfNotFound=false: an offset, or -1 for QUERY_NOT_FOUND', async () => {
     const { offsets } = await setup();
     cluster.onBroker = (_n, request, peer) =>
-      request.extFields['consumerGroup'] === 'known'
+      request.extFields.consumerGroup === 'known'
         ? peer.reply(request, { extFields: { offset: '17' } })
         : peer.reply(request, { code: 22 });
     expect(await offsets.queryConsumerOffset('known', mq)).toBe(17);
@@ -64,7 +64,7 @@ describe('RocketMqBrokerOffsets', () => {
     const second = offsets.commitConsumerOffset('g', mq, 12);
     const other = offsets.commitConsumerOffset('g', { ...mq, queueId: 3 }, 1);
     await waitFor(() => held.length === 2);
-    expect(held.map(([r]) => r.extFields['commitOffset'])).toEqual(['10', '1']);
+    expect(held.map(([r]) => r.extFields.commitOffset)).toEqual(['10', '1']);
     held[0]![1].reply(held[0]![0]);
     await first;
     await waitFor(() => held.length === 3);
@@ -85,9 +85,7 @@ describe('RocketMqBrokerOffsets', () => {
     });
     refuse = false;
     await offsets.commitConsumerOffset('g', mq, 11);
-    const sent = cluster
-      .received('broker-a', RequestCode.UPDATE_CONSUMER_OFFSET)
-      .map((r) => r.extFields['commitOffset']);
+    const sent = cluster.received('broker-a', RequestCode.UPDATE_CONSUMER_OFFSET).map((r) => r.extFields.commitOffset);
     expect(sent).toEqual(['10', '11']);
   });
 });

@@ -70,7 +70,7 @@ describe('answers to broker requests', () => {
       extFields: { consumerGroup: 'g', clientId: '10.0.0.1@app', jstackEnable: 'false' },
     }).answer;
     expect(known.code).toBe(ResponseCode.SUCCESS);
-    expect((parseFastJsonBody(known.body) as FastJsonObject)['properties']).toMatchObject({
+    expect((parseFastJsonBody(known.body) as FastJsonObject).properties).toMatchObject({
       consumerGroup: 'g',
       PROP_CONSUME_TYPE: 'CONSUME_PASSIVELY',
     });

@@ -69,7 +69,7 @@ describe('RocketMqClusterAdmin', () => {
               ? connections(connection('c1', 1001))
               : connections(connection('c1', 2001), connection('c2', 2002)),
         });
-      } else if (name === 'broker-a' && request.extFields['clientId'] === 'c2') {
+      } else if (name === 'broker-a' && request.extFields.clientId === 'c2') {
         peer.reply(request, { code: 1, remark: 'The Consumer <g> <c2> not online' });
       } else {
         peer.reply(request, { body: json(`{"mqTable":{${mqKey('T', 'broker-b', 3)}:{}},"properties":{}}`) });
@@ -103,11 +103,11 @@ describe('RocketMqClusterAdmin', () => {
       storeHost: address,
     });
     cluster.onBroker = (_name, request, peer) =>
-      request.extFields['offset'] === '512'
+      request.extFields.offset === '512'
         ? peer.reply(request, { body: stored })
         : peer.reply(request, {
             code: 1,
-            remark: `can not find message by the offset, ${request.extFields['offset']}`,
+            remark: `can not find message by the offset, ${request.extFields.offset}`,
           });
     const admin = new RocketMqClusterAdmin(cluster.session());
     const viewed = await admin.viewMessage(offsetIdOf(address, 512));

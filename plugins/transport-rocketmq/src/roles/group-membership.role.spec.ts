@@ -82,9 +82,9 @@ describe('RocketMqGroupMembership', () => {
     cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }]);
     const membership = new RocketMqGroupMembership(cluster.session());
     cluster.onBroker = (_name, request, peer) =>
-      request.extFields['consumerGroup'] === 'g'
+      request.extFields.consumerGroup === 'g'
         ? peer.reply(request, { body: Buffer.from('{"consumerIdList":["10.0.0.2@b","10.0.0.1@a"]}') })
-        : peer.reply(request, { code: 1, remark: `no consumer for this group, ${request.extFields['consumerGroup']}` });
+        : peer.reply(request, { code: 1, remark: `no consumer for this group, ${request.extFields.consumerGroup}` });
     expect(await membership.consumerIds('g', 'T')).toEqual(['10.0.0.2@b', '10.0.0.1@a']);
     expect(await membership.consumerIds('empty', 'T')).toEqual([]);
     expect(await membership.consumerIds('g', 'UNROUTED')).toEqual([]);

@@ -119,8 +119,8 @@ describe('RocketMqMessagePuller', () => {
     await puller.pull(base, new AbortController().signal);
     await puller.pull({ ...base, commitOffset: 4 }, new AbortController().signal);
     const pulls = cluster.received('broker-a', RequestCode.PULL_MESSAGE);
-    expect(pulls.map((r) => Number(r.extFields['sysFlag']) & 1)).toEqual([0, 1]);
-    expect(pulls[1]!.extFields['commitOffset']).toBe('4');
+    expect(pulls.map((r) => Number(r.extFields.sysFlag) & 1)).toEqual([0, 1]);
+    expect(pulls[1]!.extFields.commitOffset).toBe('4');
   });
 
   it('pulls from the broker the last answer suggested (a slave), without commits, and back to the master', async () => {
@@ -134,7 +134,7 @@ describe('RocketMqMessagePuller', () => {
     await puller.pull({ ...base, commitOffset: 3 }, new AbortController().signal);
     await puller.pull({ ...base, commitOffset: 4 }, new AbortController().signal);
     expect(cluster.received('broker-a', RequestCode.PULL_MESSAGE)).toHaveLength(2);
-    expect(slave.requests.map((r) => Number(r.extFields['sysFlag']) & 1)).toEqual([0]);
+    expect(slave.requests.map((r) => Number(r.extFields.sysFlag) & 1)).toEqual([0]);
   });
 
   it('a slave that refuses a pull (a topic it has not synced yet): the pull goes to the master at once, and its suggestions are ignored for a while', async () => {

@@ -1,4 +1,3 @@
-import { waitFor } from '@mqkit/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RequestCode } from '../protocol/remoting-codes';
 import { FakeCluster } from '../transport/fake-cluster.fixture';

@@ -27,7 +27,7 @@ describe('NameServerClient', () => {
     const names = new NameServerClient(client(), [a!.address, b!.address], () => 0.9);
     expect(names.active).toBe(b!.address);
     for (let i = 0; i < 3; i++)
-      expect((await names.request({ code: 105, extFields: { i } }, 1000)).extFields['i']).toBe(String(i));
+      expect((await names.request({ code: 105, extFields: { i } }, 1000)).extFields.i).toBe(String(i));
     expect(a!.requests).toHaveLength(0);
     expect(b!.requests).toHaveLength(3);
   });

@@ -41,7 +41,7 @@ describe('TopicRouteTable', () => {
     expect(routeRequests()).toHaveLength(1);
     expect(await routes.publishQueues('T')).toEqual([]);
     // TBW102 asked too: a broker with autoCreateTopicEnable would route it.
-    expect(routeRequests().map((r) => r.extFields['topic'])).toEqual(['T', 'T', 'TBW102']);
+    expect(routeRequests().map((r) => r.extFields.topic)).toEqual(['T', 'T', 'TBW102']);
   });
 
   it('a route with no writable queue (a broker name between masters) is asked for again on every send, until one is', async () => {
@@ -53,10 +53,10 @@ describe('TopicRouteTable', () => {
     expect(await routes.publishQueues('T')).toEqual([]);
     cluster.routes.set('T', [{ name: 'broker-a', queues: 2 }]);
     expect(await routes.publishQueues('T')).toHaveLength(2);
-    const asked = routeRequests().filter((r) => r.extFields['topic'] === 'T').length;
+    const asked = routeRequests().filter((r) => r.extFields.topic === 'T').length;
     expect(await routes.publishQueues('T')).toHaveLength(2);
     // Writable again: served from the cache.
-    expect(routeRequests().filter((r) => r.extFields['topic'] === 'T')).toHaveLength(asked);
+    expect(routeRequests().filter((r) => r.extFields.topic === 'T')).toHaveLength(asked);
     expect(asked).toBe(3);
   });
 

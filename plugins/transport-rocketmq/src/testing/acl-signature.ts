@@ -17,7 +17,7 @@ export function signExtFields(
   credentials: AclCredentials,
 ): Record<string, string> {
   const fields: Record<string, string> = { ...extFields, AccessKey: credentials.accessKey };
-  delete fields['Signature'];
+  delete fields.Signature;
   // Java's TreeMap orders by String.compareTo (UTF-16 code units), as does the default JS sort.
   const content = Object.keys(fields)
     .sort()

@@ -15,7 +15,7 @@ import { delimiter, dirname, join } from 'node:path';
 
 /** The JDK home of the `java` on PATH (bin/java's grandparent), if any. */
 function javaHomeOnPath(): string | undefined {
-  for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
     const candidate = join(dir, 'java');
     if (existsSync(candidate)) return dirname(dirname(realpathSync(candidate)));
   }
@@ -143,7 +143,7 @@ describe('harness pieces that need no Java', () => {
   });
 
   it('says what to install when Java or Maven is missing', () => {
-    expect(() => findJavaToolchain({ JAVA_HOME: '/nonexistent-jdk', PATH: process.env['PATH'] })).toThrow(
+    expect(() => findJavaToolchain({ JAVA_HOME: '/nonexistent-jdk', PATH: process.env.PATH })).toThrow(
       expect.objectContaining({
         failure: 'java-missing',
         message: expect.stringContaining('apt-get install openjdk-17-jdk-headless maven'),

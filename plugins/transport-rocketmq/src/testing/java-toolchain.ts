@@ -29,7 +29,7 @@ export function findJavaToolchain(
   env: NodeJS.ProcessEnv = process.env,
   options: { maven?: boolean } = {},
 ): JavaToolchain {
-  const java = env['JAVA_HOME'] ? join(env['JAVA_HOME'], 'bin', 'java') : 'java';
+  const java = env.JAVA_HOME ? join(env.JAVA_HOME, 'bin', 'java') : 'java';
   const probe = spawnSync(java, ['-version'], { encoding: 'utf8', timeout: 30_000, env });
   if (probe.error || probe.status !== 0) {
     throw new RocketMqHarnessError(

@@ -101,7 +101,7 @@ describe('startRocketMqCluster (real RocketMQ)', () => {
       },
     });
     expect(pulled.code).toBe(0);
-    expect(pulled.extFields['nextBeginOffset']).toBe('1');
+    expect(pulled.extFields.nextBeginOffset).toBe('1');
   });
 
   it('applies the short delay levels: a level-3 message (10 s by default) arrives after about 1 s', async () => {
@@ -109,9 +109,7 @@ describe('startRocketMqCluster (real RocketMQ)', () => {
     await createTopic(cluster, topic, { queues: 1 });
     const broker = cluster.brokers[0]!.addr;
     const maxOffset = async (): Promise<string | undefined> =>
-      (await sendProbeRequest(broker, { code: GET_MAX_OFFSET, extFields: { topic, queueId: '0' } })).extFields[
-        'offset'
-      ];
+      (await sendProbeRequest(broker, { code: GET_MAX_OFFSET, extFields: { topic, queueId: '0' } })).extFields.offset;
     // properties: key U+0001 value U+0002 (rocketmq-remoting.md §4); DELAY=3 is the third delay level.
     const sentAt = Date.now();
     const delayed = { ...sendHeader(topic), i: 'DELAY\u00013\u0002' };

@@ -200,7 +200,7 @@ export class RocketMqCluster {
   async stop(options: { graceMs?: number } = {}): Promise<void> {
     if (!this.owner || !this.descriptorFile) return;
     this.refresh();
-    const keep = process.env['MQKIT_ROCKETMQ_KEEP'] === '1';
+    const keep = process.env.MQKIT_ROCKETMQ_KEEP === '1';
     const graceMs = options.graceMs ?? (keep ? 15_000 : 3_000);
     const marker = this.descriptor.baseDir;
     const stopAll = (role: 'broker' | 'namesrv'): Promise<unknown> =>

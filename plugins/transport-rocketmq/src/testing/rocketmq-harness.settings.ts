@@ -15,7 +15,7 @@ export const CACHE_DIR_ENV = 'MQKIT_CACHE_DIR';
 
 /** The version to run: `MQKIT_ROCKETMQ_VERSION` or {@link ROCKETMQ_VERSION}. */
 export function rocketMqVersion(env: NodeJS.ProcessEnv = process.env): string {
-  return env['MQKIT_ROCKETMQ_VERSION'] || ROCKETMQ_VERSION;
+  return env.MQKIT_ROCKETMQ_VERSION || ROCKETMQ_VERSION;
 }
 
 /**
@@ -24,6 +24,6 @@ export function rocketMqVersion(env: NodeJS.ProcessEnv = process.env): string {
  */
 export function mqkitCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env[CACHE_DIR_ENV]) return env[CACHE_DIR_ENV]!;
-  const xdg = env['XDG_CACHE_HOME'];
+  const xdg = env.XDG_CACHE_HOME;
   return xdg ? join(xdg, 'mqkit') : join(homedir(), '.cache', 'mqkit');
 }

@@ -207,7 +207,7 @@ export async function startRocketMqCluster(options: RocketMqClusterOptions = {})
     await Promise.all(
       processes.map(async (p) => (p.pid !== undefined ? stopProcess(p.pid, baseDir, { force: true }) : undefined)),
     );
-    if (process.env['MQKIT_ROCKETMQ_KEEP'] !== '1') await rm(baseDir, { recursive: true, force: true });
+    if (process.env.MQKIT_ROCKETMQ_KEEP !== '1') await rm(baseDir, { recursive: true, force: true });
     throw error;
   }
   return RocketMqCluster.create(descriptor, file, true);

@@ -68,7 +68,7 @@ export class FakeCluster {
 
   private answerNameServer(request: RemotingCommand, peer: FakePeer): void {
     if (request.code === RequestCode.GET_ROUTEINFO_BY_TOPIC) {
-      const route = this.routes.get(request.extFields['topic'] ?? '');
+      const route = this.routes.get(request.extFields.topic ?? '');
       if (!route) {
         peer.reply(request, { code: 17, remark: 'No topic route info in name server for the topic' });
         return;

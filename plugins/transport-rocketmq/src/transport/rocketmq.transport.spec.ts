@@ -40,7 +40,7 @@ describe('rocketmqTransport', () => {
     cluster = await FakeCluster.start(['broker-a']);
     cluster.routes.set('T', [{ name: 'broker-a', queues: 2 }]);
     cluster.onBroker = (_name, request, peer) =>
-      peer.reply(request, { extFields: { msgId: 'OFF', queueId: request.extFields['e']!, queueOffset: '0' } });
+      peer.reply(request, { extFields: { msgId: 'OFF', queueId: request.extFields.e!, queueOffset: '0' } });
     const producer = await createProducer({
       transport: rocketmqTransport({ nameServer: cluster.namesrv.address }),
       group: 'pg',

@@ -145,15 +145,15 @@ export async function runSession(o: SessionOptions): Promise<PhaseRun[]> {
     }
     consumer.process.kill('SIGTERM');
     const report = await consumer.result;
-    const recorded = String(report['recorded'] ?? '')
+    const recorded = String(report.recorded ?? '')
       .split(',')
       .map(Number);
-    if (Number(report['overflow'] ?? 0) > 0)
-      o.log(`  ${o.side}: ${String(report['overflow'])} latencies past the capacity were not kept`);
+    if (Number(report.overflow ?? 0) > 0)
+      o.log(`  ${o.side}: ${String(report.overflow)} latencies past the capacity were not kept`);
     return o.rates.map((rate, phase) => {
       const latencies = readLatencies(join(outDir, `${o.side}-${phase}.f64`), recorded[phase]!);
       const deliveries = readLatencies(join(outDir, `${o.side}-${phase}.deliver.f64`), recorded[phase]!);
-      const loopDelay = (report['loopDelay'] as (LoopDelay | null)[] | undefined)?.[phase] ?? undefined;
+      const loopDelay = (report.loopDelay as (LoopDelay | null)[] | undefined)?.[phase] ?? undefined;
       const brokerCpuPct = brokerPct[phase];
       return {
         rate,

@@ -64,28 +64,28 @@ export function summarizeRate(runs: RateRuns): Record<string, unknown> {
       out[`${side}DeliverP99RunsMs`] = deliveries.map((p) => ms(p.p99));
     }
   }
-  const limit = p99Limit(out['javaP99Ms'] as number);
-  out['sentPerSec'] = Math.round(median([...runs.mqkit, ...runs.java].map((r) => r.producer.sentPerSec)));
-  out['sendFailed'] = [...runs.mqkit, ...runs.java].reduce((n, r) => n + r.producer.failed, 0);
+  const limit = p99Limit(out.javaP99Ms as number);
+  out.sentPerSec = Math.round(median([...runs.mqkit, ...runs.java].map((r) => r.producer.sentPerSec)));
+  out.sendFailed = [...runs.mqkit, ...runs.java].reduce((n, r) => n + r.producer.failed, 0);
   const loops = runs.mqkit.flatMap((r) => (r.loopDelay ? [r.loopDelay] : []));
   if (loops.length > 0) {
     // Whether mqkit's tail is its process stalling: the event loop's own lateness in the same phases.
-    out['mqkitLoopDelayP99Ms'] = ms(median(loops.map((l) => l.p99Ms)));
-    out['mqkitLoopDelayMaxMs'] = ms(median(loops.map((l) => l.maxMs)));
+    out.mqkitLoopDelayP99Ms = ms(median(loops.map((l) => l.p99Ms)));
+    out.mqkitLoopDelayMaxMs = ms(median(loops.map((l) => l.maxMs)));
     const gcs = loops.flatMap((l) => (l.gcMaxMs === undefined ? [] : [l]));
     if (gcs.length === loops.length) {
       // Whether the stalls are the collector's: its longest pause in each run, beside the loop's lateness.
-      out['mqkitGcMaxMs'] = ms(median(gcs.map((l) => l.gcMaxMs!)));
-      out['mqkitGcMaxRunsMs'] = gcs.map((l) => ms(l.gcMaxMs!));
+      out.mqkitGcMaxMs = ms(median(gcs.map((l) => l.gcMaxMs!)));
+      out.mqkitGcMaxRunsMs = gcs.map((l) => ms(l.gcMaxMs!));
       // Per run: how many pauses and their total, from the phase's first message to the next phase's.
-      out['mqkitGcPausesRuns'] = gcs.map((l) => l.gcCount ?? 0);
-      out['mqkitGcTotalRunsMs'] = gcs.map((l) => ms(l.gcMs ?? 0));
+      out.mqkitGcPausesRuns = gcs.map((l) => l.gcCount ?? 0);
+      out.mqkitGcTotalRunsMs = gcs.map((l) => ms(l.gcMs ?? 0));
     }
   }
-  out['mqkitP99RunsMs'] = p99Runs.mqkit;
-  out['javaP99RunsMs'] = p99Runs.java;
-  out['p99LimitMs'] = ms(limit);
-  out['p99TargetMet'] = (out['mqkitP99Ms'] as number) <= limit;
+  out.mqkitP99RunsMs = p99Runs.mqkit;
+  out.javaP99RunsMs = p99Runs.java;
+  out.p99LimitMs = ms(limit);
+  out.p99TargetMet = (out.mqkitP99Ms as number) <= limit;
   return out;
 }
 

@@ -229,15 +229,15 @@ export async function diagnoseMqkitMember(
     const spaces = Object.fromEntries(
       Object.entries(m.spaces).map(([k, v]) => [k, { sizeMb: mb(v.size), usedMb: mb(v.used) }]),
     );
-    const gcs = { minor: m.gcs['minor'], major: m.gcs['major'], other: m.gcs['other'], ms: round(m.gcs['ms'] ?? 0, 1) };
+    const gcs = { minor: m.gcs.minor, major: m.gcs.major, other: m.gcs.other, ms: round(m.gcs.ms ?? 0, 1) };
     diagnosis = {
       queues: total,
       profileSeconds: options.profileSec,
       rssMb: rss.rssMb,
-      heapUsedMb: mb(m['heapUsed']),
-      heapTotalMb: mb(m['heapTotal']),
-      externalMb: mb(m['external']),
-      arrayBuffersMb: mb(m['arrayBuffers']),
+      heapUsedMb: mb(m.heapUsed),
+      heapTotalMb: mb(m.heapTotal),
+      externalMb: mb(m.external),
+      arrayBuffersMb: mb(m.arrayBuffers),
       heapSpaces: spaces,
       gcs,
       requestsPerSec: perSec,

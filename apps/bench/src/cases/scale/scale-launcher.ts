@@ -79,20 +79,20 @@ export class LineChild {
 
   /** When the child called start() (member mode). */
   get startingAt(): number | undefined {
-    return this.lines.get('STARTING')?.['at'] as number | undefined;
+    return this.lines.get('STARTING')?.at as number | undefined;
   }
 
   /** When every group had handled its first message (groups mode). */
   get firstAt(): number | undefined {
-    return this.lines.get('FIRST')?.['at'] as number | undefined;
+    return this.lines.get('FIRST')?.at as number | undefined;
   }
 
   private onLine(line: string): void {
     const match = /^([A-Z]+) (\{.*\})$/.exec(line);
     if (!match) return; // the client libraries' own output
     const body = JSON.parse(match[2]!) as Record<string, unknown>;
-    if (match[1] === 'ALLOC') this.latest.set(body['topic'] as string, body as unknown as Allocation);
-    else if (match[1] === 'GROUP') this.groupFirstAts.push(body['at'] as number);
+    if (match[1] === 'ALLOC') this.latest.set(body.topic as string, body as unknown as Allocation);
+    else if (match[1] === 'GROUP') this.groupFirstAts.push(body.at as number);
     else this.lines.set(match[1]!, body);
   }
 }
@@ -118,8 +118,8 @@ export class ScaleLauncher {
       if (side === 'java')
         return this.java.run('ScaleMember', ['member', this.namesrvAddr, group, topics.join(',')], timeoutMs, onLine);
       // runNodeChild spawns at once with this process's environment: NODE_OPTIONS is set for that call only.
-      const saved = process.env['NODE_OPTIONS'];
-      if (diagnose.nodeOptions) process.env['NODE_OPTIONS'] = diagnose.nodeOptions;
+      const saved = process.env.NODE_OPTIONS;
+      if (diagnose.nodeOptions) process.env.NODE_OPTIONS = diagnose.nodeOptions;
       try {
         return runNodeChild(
           'mqkit-scale.child.cjs',
@@ -127,8 +127,8 @@ export class ScaleLauncher {
           { timeoutMs, onLine },
         );
       } finally {
-        if (saved === undefined) delete process.env['NODE_OPTIONS'];
-        else process.env['NODE_OPTIONS'] = saved;
+        if (saved === undefined) delete process.env.NODE_OPTIONS;
+        else process.env.NODE_OPTIONS = saved;
       }
     });
   }
