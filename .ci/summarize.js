@@ -1,5 +1,6 @@
-// Sums reports/vitest/*.json (one per project with a test script). A project without a report, a skipped or
-// todo test, and a test file that failed to load count as failures. Prints "N passed, N failed" last.
+// Sums reports/vitest/*.json (one per project with a test script) and reports/checks/*.json (the static checks .ci/run
+// ran, one test each). A project without a report, a skipped or todo test, and a test file that failed to load count
+// as failures. Prints "N passed, N failed" last.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -34,6 +35,16 @@ for (const dir of projectDirs) {
   failed += (r.numFailedTests || 0) + skipped + brokenFiles;
   console.error(
     `[ci] ${pkg.name}: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped, ${brokenFiles} files failed to run`,
+  );
+}
+// The static checks .ci/run ran before the tests (reports/checks/<name>.json): one test each.
+const checksDir = path.join(root, 'reports', 'checks');
+for (const file of fs.existsSync(checksDir) ? fs.readdirSync(checksDir).sort() : []) {
+  const check = JSON.parse(fs.readFileSync(path.join(checksDir, file), 'utf8'));
+  if (check.status === 0) passed += 1;
+  else failed += 1;
+  console.error(
+    `[ci] check ${check.name} (${check.command}): ${check.status === 0 ? 'passed' : 'FAILED'} in ${check.seconds} s`,
   );
 }
 console.log(`${passed} passed, ${failed} failed`);
