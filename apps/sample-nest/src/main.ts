@@ -2,14 +2,15 @@ import 'reflect-metadata';
 import { ConfigurationError } from '@mqkit/core';
 import { ProgressLine } from './progress-line';
 import { runSampleNest } from './run-sample-nest';
-import { UsageError, parseSampleNestArgs } from './sample-nest-options';
+import { UsageError, parseSampleNestArgs, type SampleNestOptions } from './sample-nest-options';
+import type { SampleNestSummary } from './summary.reporter';
 
 /**
  * `npm run start:nest`: the Nest sample on the embedded broker. Progress on stderr, exactly one JSON summary line
  * on stdout; exit 0 only when every order shipped. With `--serve` it consumes until SIGTERM/SIGINT, then drains.
  */
 async function main(): Promise<number | undefined> {
-  let options;
+  let options: SampleNestOptions;
   try {
     options = parseSampleNestArgs(process.argv.slice(2));
   } catch (error) {
@@ -20,7 +21,7 @@ async function main(): Promise<number | undefined> {
     `mqkit sample-nest: ${options.messages} orders through a NestJS app (billing -> shipping) on ${options.namesrv ? `RocketMQ at ${options.namesrv}` : 'the embedded broker'}${options.serve ? ', serving until SIGTERM' : ''}\n`,
   );
   const line = new ProgressLine();
-  let summary;
+  let summary: SampleNestSummary | undefined;
   try {
     summary = await runSampleNest(options, options.progress ? (text) => line.update(text) : () => undefined);
   } catch (error) {

@@ -19,9 +19,8 @@ const USAGE =
 export class UsageError extends Error {}
 
 export function parseSampleNestArgs(argv: readonly string[]): SampleNestOptions {
-  let values;
-  try {
-    ({ values } = parseArgs({
+  const parse = () =>
+    parseArgs({
       args: [...argv],
       options: {
         messages: { type: 'string', default: '2000' },
@@ -32,7 +31,10 @@ export function parseSampleNestArgs(argv: readonly string[]): SampleNestOptions 
         help: { type: 'boolean', default: false },
       },
       strict: true,
-    }));
+    });
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    ({ values } = parse());
   } catch (error) {
     throw new UsageError(`${(error as Error).message}\n${USAGE}`);
   }

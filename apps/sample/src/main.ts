@@ -1,11 +1,11 @@
 import 'reflect-metadata';
 import { ProgressLine } from './progress';
 import { runSample } from './run-sample';
-import { UsageError, parseSampleArgs } from './sample-options';
+import { UsageError, parseSampleArgs, type SampleOptions } from './sample-options';
 
 /** `npm start`: progress on stderr, exactly one summary line on stdout; exit 0 only when nothing was lost. */
 async function main(): Promise<number> {
-  let options;
+  let options: SampleOptions;
   try {
     options = parseSampleArgs(process.argv.slice(2));
   } catch (error) {

@@ -123,7 +123,15 @@ describe('AdminReads', () => {
       record({ topic: 'T', properties: { KEYS: 'k' }, storeTimestamp: 10, offsetMsgId: 'm1', brokerName: 'broker-b' }),
       record({ topic: 'T', properties: { KEYS: 'k' }, storeTimestamp: 20, offsetMsgId: 'm2' }),
     ];
-    const reads = new AdminReads(role({ queryMessages: async (q) => ((asked = q), hits) }), undefined);
+    const reads = new AdminReads(
+      role({
+        queryMessages: async (q) => {
+          asked = q;
+          return hits;
+        },
+      }),
+      undefined,
+    );
     expect((await reads.queryMessagesByKey('T', 'k', { begin: 1, end: 99 })).map((m) => m.offsetMsgId)).toEqual([
       'm1',
       'm2',
@@ -143,9 +151,10 @@ describe('AdminReads', () => {
     const reads = new AdminReads(
       role({
         viewMessage: async () => Promise.reject(broken),
-        queryMessages: async (q) => (
-          (asked = q), [record({ topic: 'ns%T', properties: { UNIQ_KEY: 'other' } }), stored]
-        ),
+        queryMessages: async (q) => {
+          asked = q;
+          return [record({ topic: 'ns%T', properties: { UNIQ_KEY: 'other' } }), stored];
+        },
       }),
       'ns',
     );

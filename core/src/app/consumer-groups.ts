@@ -4,6 +4,7 @@ import type { ConsumerDefinition } from '../definition/consumer-definition';
 import { ConfigurationError, type ConfigurationIssue } from '../errors/configuration.error';
 import { brokerOffsetStore } from '../offsets/broker-offset-store';
 import { ConsumerRuntime, type ConsumerRuntimeHost } from '../runtime/consumer-runtime';
+import type { AllocationStrategy } from '../spi/allocation-strategy';
 import type { OffsetStoreProvider } from '../spi/offset-store';
 import { Tokens } from '../spi/tokens';
 import type { ConsumerAppOptions } from './app-options';
@@ -60,7 +61,7 @@ export function createConsumerGroups(
         allowed: `an offset store that serves ${o.messageModel} (${provider.name} serves ${provider.models.join(', ')}${o.messageModel === 'BROADCASTING' ? '; use fileOffsetStore() from @mqkit/offset-store-file' : ''})`,
       });
     }
-    let strategy;
+    let strategy: AllocationStrategy | undefined;
     try {
       strategy = registry.resolve(o.strategy, source);
     } catch (error) {

@@ -2,7 +2,7 @@ import type { EventBus } from '../events/event-bus';
 import type { Producer } from '../producer/producer';
 import { resolveProducerOptions, type ProducerOptions } from '../producer/producer-options';
 import type { MqkitPlugin, TransportPlugin } from '../spi/plugin';
-import type { BrokerCallbacks } from '../spi/transport.roles';
+import type { BrokerCallbacks, MessageSender } from '../spi/transport.roles';
 import { toError } from '../util/deferred';
 import { ClientHost, type ClientHostOptions } from './client-host';
 import type { TraceStatus } from '../trace/trace-dispatcher';
@@ -56,7 +56,7 @@ export async function createProducer(options: StandaloneProducerOptions): Promis
     receiveReply: (record) => producer?.receiveReply(record),
   };
   const roles = await host.connect(options.transport, callbacks);
-  let sender;
+  let sender: MessageSender;
   try {
     sender = host.require('sender', 'the producer');
     await host.register(options.plugins ?? []);

@@ -30,7 +30,7 @@ import { CONSUMER_METADATA, type ConsumerMetadata } from './consumer.metadata';
 export function Consumer(options: ConsumerOptions): ClassDecorator & MethodDecorator {
   return ((target: object, propertyKey?: string | symbol) => {
     const isClass = propertyKey === undefined;
-    const owner = (isClass ? target : target.constructor) as Function;
+    const owner: object = isClass ? target : target.constructor;
     const entry: ConsumerMetadata = { options: { ...options }, method: isClass ? 'handle' : propertyKey };
     const existing = (Reflect.getOwnMetadata(CONSUMER_METADATA, owner) as ConsumerMetadata[] | undefined) ?? [];
     Reflect.defineMetadata(CONSUMER_METADATA, [...existing, entry], owner);

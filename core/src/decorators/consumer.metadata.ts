@@ -9,6 +9,6 @@ export interface ConsumerMetadata {
   readonly method: string | symbol;
 }
 
-export function readConsumerMetadata(target: Function): readonly ConsumerMetadata[] {
+export function readConsumerMetadata(target: abstract new (...args: never[]) => unknown): readonly ConsumerMetadata[] {
   return (Reflect.getOwnMetadata(CONSUMER_METADATA, target) as ConsumerMetadata[] | undefined) ?? [];
 }

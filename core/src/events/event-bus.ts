@@ -1,3 +1,4 @@
+import { getOrCreate } from '../util/get-or-create';
 import type { MqkitEventName, MqkitEvents, MqkitListener } from './event-map';
 
 /**
@@ -10,8 +11,7 @@ export class EventBus {
   private readonly flags = new Map<string, { listened: boolean }>();
 
   on<K extends MqkitEventName>(event: K, listener: MqkitListener<K>): () => void {
-    let set = this.listeners.get(event);
-    if (!set) this.listeners.set(event, (set = new Set()));
+    const set = getOrCreate(this.listeners, event, () => new Set());
     set.add(listener as (payload: never) => void);
     const flag = this.flags.get(event);
     if (flag) flag.listened = true;
@@ -29,9 +29,7 @@ export class EventBus {
    * than a map lookup per call.
    */
   listening(event: MqkitEventName): { readonly listened: boolean } {
-    let flag = this.flags.get(event);
-    if (!flag) this.flags.set(event, (flag = { listened: this.listeners.has(event) }));
-    return flag;
+    return getOrCreate(this.flags, event, () => ({ listened: this.listeners.has(event) }));
   }
 
   /** True when someone listens; lets hot paths skip building a payload. */

@@ -197,6 +197,7 @@ const JAVA_DOUBLE = /^[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+
 
 /** Java's Double.valueOf: surrounding whitespace trimmed, an f/d suffix allowed (hex floats left out). */
 function javaDouble(text: string): number | undefined {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: Java's String.trim strips every char up to U+0020, control characters included
   const trimmed = text.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '');
   if (!JAVA_DOUBLE.test(trimmed)) return undefined;
   return Number(trimmed.replace(/[fFdD]$/, ''));

@@ -67,6 +67,7 @@ export function validateProperties(properties: Readonly<Record<string, string>> 
         'property.blank',
         `The name or value of property can not be null or blank string (${name})`,
       );
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: \u0001 and \u0002 are RocketMQ's name/value and property separators on the wire, so a property may not contain them
     if (/[\u0001\u0002]/.test(name) || /[\u0001\u0002]/.test(value))
       throw new MessageValidationError(
         'property.chars',

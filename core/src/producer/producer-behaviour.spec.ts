@@ -253,7 +253,10 @@ describe('compression, oneway and batches', () => {
       events,
     });
     let runs = 0;
-    const { state } = await producer.sendInTransaction({ topic: 'T', body: 'x' }, () => (runs++, 'COMMIT_MESSAGE'));
+    const { state } = await producer.sendInTransaction({ topic: 'T', body: 'x' }, () => {
+      runs++;
+      return 'COMMIT_MESSAGE';
+    });
     expect([state, runs, ends]).toEqual(['COMMIT_MESSAGE', 1, ['COMMIT_MESSAGE']]);
     expect((errors[0] as Error).message).toBe('no route to broker-a');
   });

@@ -19,7 +19,7 @@ describe('runSendHooks', () => {
       name,
       async around(call, proceed) {
         order.push(`${name}>`);
-        call.messages.forEach((_, i) => call.setProperty(i, `by-${name}`, `${call.kind}-${i}`));
+        for (const i of call.messages.keys()) call.setProperty(i, `by-${name}`, `${call.kind}-${i}`);
         const results = await proceed();
         seenResults.push(results.map((r) => r.msgId));
         order.push(`<${name}`);
@@ -56,7 +56,11 @@ describe('runSendHooks', () => {
     const seen: unknown[] = [];
     const watching: SendHook = {
       name: 'w',
-      around: (_c, proceed) => proceed().catch((e: unknown) => (seen.push(e), Promise.reject(e))),
+      around: (_c, proceed) =>
+        proceed().catch((e: unknown) => {
+          seen.push(e);
+          return Promise.reject(e);
+        }),
     };
     const boom = new Error('broker down');
     await expect(
@@ -88,7 +92,13 @@ describe('runSendHooks', () => {
         () => [],
       ),
     ).rejects.toThrow(/without calling proceed/);
-    const badIndex: SendHook = { name: 'b', around: (c, proceed) => (c.setProperty(3, 'k', 'v'), proceed()) };
+    const badIndex: SendHook = {
+      name: 'b',
+      around: (c, proceed) => {
+        c.setProperty(3, 'k', 'v');
+        return proceed();
+      },
+    };
     await expect(
       runSendHooks(
         [badIndex],

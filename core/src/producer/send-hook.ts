@@ -114,7 +114,9 @@ export async function runSendHooks<R>(
     setProperty: (index, name, value) => {
       if (index < 0 || index >= added.length)
         throw new RangeError(`no message ${index} in this ${call.kind} (${added.length})`);
-      (added[index] ??= {})[name] = value;
+      const properties = added[index] ?? {};
+      added[index] = properties;
+      properties[name] = value;
     },
   };
   let outcome: { value: R } | undefined;

@@ -3,6 +3,7 @@ import { ConsumedMessage } from '../runtime/consumed-message';
 import type { Accepted, ConsumeService } from '../runtime/consume-service';
 import type { ProcessQueue } from '../runtime/process-queue';
 import type { Codec } from '../spi/codec';
+import { getOrCreate } from '../util/get-or-create';
 
 interface Chunk {
   readonly pq: ProcessQueue;
@@ -76,8 +77,7 @@ export class PollBuffer implements ConsumeService {
         continue;
       }
       const n = Math.min(max - taken, chunk.messages.length - chunk.next);
-      let list = out.get(pq);
-      if (!list) out.set(pq, (list = []));
+      const list = getOrCreate(out, pq, () => []);
       for (let i = 0; i < n; i++) list.push(chunk.messages[chunk.next + i]!);
       chunk.next += n;
       taken += n;

@@ -1,3 +1,5 @@
+import { getOrCreate } from '../util/get-or-create';
+
 /**
  * The figures RocketMQ's ConsumerStatsManager keeps per topic of a group, which `mqadmin consumerStatus` and the
  * dashboard show: pull TPS and RT, consume OK and failed TPS, consume RT, and failed messages in the last hour.
@@ -30,7 +32,8 @@ export function countConsumed(
   durationMs: number,
   now: number,
 ): void {
-  const counters = (pq.counters ??= stats.counters(pq.mq.topic));
+  pq.counters ??= stats.counters(pq.mq.topic);
+  const counters = pq.counters;
   counters.okMessages += ok;
   counters.failedMessages += failed;
   if (durationMs >= 0) {
@@ -130,9 +133,7 @@ export class ConsumeStats {
 
   /** The counters of a topic (ProcessQueues keep theirs, so the hot path does no lookup). */
   counters(topic: string): TopicCounters {
-    let windows = this.topics.get(topic);
-    if (!windows) this.topics.set(topic, (windows = new TopicWindows(this.clock())));
-    return windows.counters;
+    return getOrCreate(this.topics, topic, () => new TopicWindows(this.clock())).counters;
   }
 
   /** Whether to time this handler call for consumeRT. */

@@ -19,7 +19,10 @@ describe('ConsumedMessage', () => {
     let calls = 0;
     const codec = {
       name: 'counting',
-      decode: (b: Buffer) => (calls++, JSON.parse(b.toString())),
+      decode: (b: Buffer) => {
+        calls++;
+        return JSON.parse(b.toString());
+      },
       encode: jsonCodec.encode,
     };
     const m = new ConsumedMessage(record({}), mq, codec, 0);

@@ -144,12 +144,13 @@ export class ConsumerRuntime {
       transport.sender?.sendReply && [...this.handlers.values()].some((b) => b.reply)
         ? new ReplySender(ctx, (r) => transport.sender!.sendReply!(r))
         : undefined;
-    const invoker = (this.invoker = new HandlerInvoker(ctx, this.handlers, host.hooks, replies));
+    const invoker = new HandlerInvoker(ctx, this.handlers, host.hooks, replies);
+    this.invoker = invoker;
     this.consume =
       ctx.options.consumeMode === 'ORDERLY'
         ? new OrderlyConsumeService(ctx, invoker, this.progress, transport.retry, this.lockManager)
         : new ConcurrentConsumeService(ctx, invoker, this.progress, transport.retry);
-    const queues = (this.queues = new ProcessQueueTable(
+    const queues = new ProcessQueueTable(
       ctx,
       {
         subscriptions: this.subscriptions,
@@ -166,7 +167,8 @@ export class ConsumerRuntime {
         requestRebalance: () => this.requestRebalance(),
         onAssignmentChanged: () => host.onAssignmentChanged(),
       },
-    ));
+    );
+    this.queues = queues;
     this.rebalance = new RebalanceService(
       ctx,
       {

@@ -80,10 +80,11 @@ describe('HandlerInvoker', () => {
       return recorder.completed[0];
     };
     expect(await outcome('CONCURRENTLY', () => undefined)).toEqual({ acked: 4 });
-    expect(await outcome('CONCURRENTLY', (_m, ctx) => void ((ctx as ConsumeContext).ackIndex = 1))).toEqual({
-      acked: 2,
-    });
-    expect(await outcome('ORDERLY', (_m, ctx) => void ((ctx as ConsumeContext).ackIndex = 1))).toEqual({ acked: 4 });
+    const ackIndexOne = (_m: unknown, ctx: unknown): void => {
+      (ctx as ConsumeContext).ackIndex = 1;
+    };
+    expect(await outcome('CONCURRENTLY', ackIndexOne)).toEqual({ acked: 2 });
+    expect(await outcome('ORDERLY', ackIndexOne)).toEqual({ acked: 4 });
     expect(await outcome('CONCURRENTLY', () => RECONSUME_LATER)).toEqual({ acked: 0 });
     expect(await outcome('ORDERLY', async () => Promise.reject('text'))).toEqual({ acked: 0, error: 'text' });
   });
@@ -104,7 +105,9 @@ describe('HandlerInvoker', () => {
 
   it('does not start a call of a released queue', async () => {
     let called = false;
-    const { invoker, pq, messages } = setup('CONCURRENTLY', () => void (called = true));
+    const { invoker, pq, messages } = setup('CONCURRENTLY', () => {
+      called = true;
+    });
     pq.abort();
     const recorder = new Recorder();
     await invoker.invoke(invoker.call(pq, messages, 0, 1), recorder);

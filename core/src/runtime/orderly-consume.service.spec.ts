@@ -51,7 +51,6 @@ const offsetOf = (m: unknown) => (m as Message).queueOffset;
 describe('OrderlyConsumeService', () => {
   it('handles one queue one batch at a time in offset order, and different queues in parallel', async () => {
     const log: string[] = [];
-    let running = 0;
     let peakPerQueue = 0;
     const perQueue = new Map<number, number>();
     const { group, progress, service } = setup(
@@ -62,10 +61,8 @@ describe('OrderlyConsumeService', () => {
           const q = list[0]!.queueId;
           perQueue.set(q, (perQueue.get(q) ?? 0) + 1);
           peakPerQueue = Math.max(peakPerQueue, perQueue.get(q)!);
-          running++;
           log.push(`${q}:${list.map((m) => m.queueOffset).join(',')}`);
           await flush();
-          running--;
           perQueue.set(q, perQueue.get(q)! - 1);
         },
         { batch: true },
@@ -173,7 +170,7 @@ describe('OrderlyConsumeService', () => {
     expect(service.inFlight).toBe(1);
     expect(invoker.abortRunning(new Set([pq]), new Error('stop deadline'))).toBe(1);
     expect(signal?.aborted).toBe(true);
-    expect((signal?.reason as Error).message).toBe('stop deadline');
+    expect((signal!.reason as Error).message).toBe('stop deadline');
     gate.resolve();
   });
 

@@ -1,5 +1,6 @@
 import type { MessageRecord } from '../model/message';
 import type { RetryChannel } from '../spi/transport.roles';
+import { getOrCreate } from '../util/get-or-create';
 import type { ConsumeCall } from './consume-call';
 import type { ConsumeProgress } from './consume-progress';
 import type { Accepted, ConsumeService } from './consume-service';
@@ -66,8 +67,7 @@ export class OrderlyConsumeService implements ConsumeService, CallScheduler<Next
   }
 
   submit(pq: ProcessQueue, records: readonly MessageRecord[]): Accepted {
-    let buffer = this.buffers.get(pq);
-    if (!buffer) this.buffers.set(pq, (buffer = { items: [], head: 0 }));
+    const buffer = getOrCreate(this.buffers, pq, () => ({ items: [], head: 0 }));
     const before = buffer.items.length;
     const bytes = this.invoker.accept(pq, records, buffer.items);
     this.schedule(pq, 0);

@@ -81,10 +81,15 @@ describe('ProcessQueue', () => {
     let widest = 0;
     for (let round = 0; round < 60; round++) {
       const batch = Array.from({ length: 7 + (round % 5) }, () => offset++);
-      put(pq, batch, 1 + (round % 3)).forEach((seq, i) => open.set(seq, batch[i]!));
+      for (const [i, seq] of put(pq, batch, 1 + (round % 3)).entries()) open.set(seq, batch[i]!);
       const seqs = [...open.keys()];
       // Finish every other message, and the oldest one only every seventh round (a slow message holds the start).
-      seqs.forEach((seq, i) => (i % 2 === 1 || (i === 0 && round % 7 === 0)) && (pq.removeOne(seq), open.delete(seq)));
+      for (const [i, seq] of seqs.entries()) {
+        if (i % 2 === 1 || (i === 0 && round % 7 === 0)) {
+          pq.removeOne(seq);
+          open.delete(seq);
+        }
+      }
       widest = Math.max(widest, pq.maxSpan);
       const smallest = Math.min(...open.values());
       expect(pq.committableOffset()).toBe(open.size === 0 ? offset : smallest);

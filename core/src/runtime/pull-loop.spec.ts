@@ -18,7 +18,7 @@ class ScriptedPuller implements MessagePuller {
   private readonly answers: ((r: PullRequest) => PullResult | Error)[] = [];
   private waiting: (() => void) | undefined;
 
-  then(answer: (r: PullRequest) => PullResult | Error): this {
+  thenAnswer(answer: (r: PullRequest) => PullResult | Error): this {
     this.answers.push(answer);
     this.waiting?.();
     return this;
@@ -112,7 +112,7 @@ afterEach(() => {
 describe('PullLoop', () => {
   it('pulls from the next offset, hands what it found to the consume service, and moves on', async () => {
     const { pq, puller, consume, loop } = setup();
-    puller.then(() => found(records(0, 3), 3)).then(() => found(records(3, 5), 5));
+    puller.thenAnswer(() => found(records(0, 3), 3)).thenAnswer(() => found(records(3, 5), 5));
     const running = loop.run();
     await vi.waitFor(() => expect(puller.requests).toHaveLength(3));
     expect(puller.requests.map((r) => r.offset)).toEqual([0, 3, 5]);
@@ -128,8 +128,8 @@ describe('PullLoop', () => {
   it('asks for no more than the room left, and waits for capacity instead of pulling over the limit', async () => {
     const { pq, puller, consume, progress, loop } = setup({ pullThresholdForQueue: 5, pullBatchSize: 4 });
     puller
-      .then((r) => found(records(0, r.maxMsgs), r.maxMsgs))
-      .then((r) => found(records(4, 4 + r.maxMsgs), 4 + r.maxMsgs));
+      .thenAnswer((r) => found(records(0, r.maxMsgs), r.maxMsgs))
+      .thenAnswer((r) => found(records(4, 4 + r.maxMsgs), 4 + r.maxMsgs));
     const running = loop.run();
     await vi.waitFor(() => expect(consume.batches).toHaveLength(2));
     // 4 fetched, then the room was 1.
@@ -156,12 +156,12 @@ describe('PullLoop', () => {
   it('carries the committable offset only when progress allows pull commits', async () => {
     for (const pullCommits of [false, true]) {
       const { pq, puller, consume, progress, loop } = setup({}, {}, pullCommits);
-      puller.then(() => found(records(0, 3), 3));
+      puller.thenAnswer(() => found(records(0, 3), 3));
       const running = loop.run();
       await vi.waitFor(() => expect(consume.batches).toHaveLength(1));
       // The second pull went out before anything finished (committable 0: nothing to carry); it is held.
       consume.finish(pq, progress, 3);
-      puller.then(() => none(PullStatus.NO_NEW_MSG, 3));
+      puller.thenAnswer(() => none(PullStatus.NO_NEW_MSG, 3));
       await vi.waitFor(() => expect(puller.requests).toHaveLength(3));
       expect(puller.requests[1]!.commitOffset).toBeUndefined();
       expect(puller.requests[2]!.commitOffset).toBe(pullCommits ? 3 : undefined);
@@ -172,7 +172,7 @@ describe('PullLoop', () => {
 
   it('NO_NEW_MSG / NO_MATCHED_MSG with nothing cached move the committable offset past the empty range', async () => {
     const { pq, puller, loop } = setup();
-    puller.then(() => none(PullStatus.NO_MATCHED_MSG, 7));
+    puller.thenAnswer(() => none(PullStatus.NO_MATCHED_MSG, 7));
     const running = loop.run();
     await vi.waitFor(() => expect(puller.requests).toHaveLength(2));
     expect(pq.progress.committable).toBe(7);
@@ -184,7 +184,7 @@ describe('PullLoop', () => {
   it('filters tags exactly on the client after the broker hash filter', async () => {
     const { pq, puller, consume, loop } = setup({ tags: 'A || B' });
     const tagged = ['A', 'C', 'B', 'AB'].map((tag, i) => record(i, { properties: { TAGS: tag } }));
-    puller.then(() => found(tagged, 4));
+    puller.thenAnswer(() => found(tagged, 4));
     const running = loop.run();
     await vi.waitFor(() => expect(consume.batches).toHaveLength(1));
     expect(consume.batches[0]).toEqual([0, 2]);
@@ -194,7 +194,7 @@ describe('PullLoop', () => {
 
   it('OFFSET_ILLEGAL hands the broker offset to the repair and ends the loop', async () => {
     const { pq, puller, loop, offsetIllegal } = setup();
-    puller.then(() => none(PullStatus.OFFSET_ILLEGAL, 42));
+    puller.thenAnswer(() => none(PullStatus.OFFSET_ILLEGAL, 42));
     await loop.run();
     expect(offsetIllegal).toHaveBeenCalledWith(pq, 42);
     expect(puller.requests).toHaveLength(1);
@@ -204,8 +204,8 @@ describe('PullLoop', () => {
     vi.useFakeTimers();
     const { pq, puller, loop, group } = setup({}, {}, false, { pullFlowControlDelayMs: 20, pullErrorDelayMs: 1_000 });
     puller
-      .then(() => new BrokerError('flow control', { responseCode: 215, kind: 'flow-control' }))
-      .then(() => new BrokerError('busy', { responseCode: 2 }));
+      .thenAnswer(() => new BrokerError('flow control', { responseCode: 215, kind: 'flow-control' }))
+      .thenAnswer(() => new BrokerError('busy', { responseCode: 2 }));
     const running = loop.run();
     await expectTimeline(
       () => puller.requests.length,
@@ -246,14 +246,14 @@ describe('PullLoop', () => {
     const reservedByOthers = budget.reserve(budget.room());
     const others = reservedByOthers + 2_000;
     budget.settle(reservedByOthers, others);
-    puller.then(() => found(records(0, 3), 3));
+    puller.thenAnswer(() => found(records(0, 3), 3));
     await vi.waitFor(() => expect(budget.inUse).toBe(others));
     await new Promise((r) => setImmediate(r));
     expect(consume.batches).toEqual([]);
     expect(pq.nextOffset).toBe(0);
     expect(puller.requests).toHaveLength(1);
     budget.release(others);
-    puller.then(() => found(records(0, 3), 3));
+    puller.thenAnswer(() => found(records(0, 3), 3));
     await vi.waitFor(() => expect(consume.batches).toEqual([[0, 1, 2]]));
     expect(puller.requests[1]!.offset).toBe(0);
     expect(budget.peakInUse).toBeLessThanOrEqual(budget.limit + 2_000);

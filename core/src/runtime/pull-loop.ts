@@ -164,7 +164,8 @@ export class PullLoop {
         ctx.budget.settle(reserved, accepted.bytes);
         found = accepted.count;
         if (found === 0) this.progress.skipTo(pq, pq.nextOffset);
-        const counters = (pq.counters ??= ctx.stats.counters(pq.mq.topic));
+        pq.counters ??= ctx.stats.counters(pq.mq.topic);
+        const counters = pq.counters;
         counters.pulls++;
         counters.pullRtTotal += now - sentAt;
         counters.pulledMessages += found;

@@ -36,7 +36,10 @@ async function expectOffset(
 /** A small deterministic generator, so a failing run can be repeated exactly. */
 function lcg(seed: number): () => number {
   let state = seed >>> 0;
-  return () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
 }
 
 /** The cases every OffsetStore passes (RocketMQ's OffsetStore semantics, consumer-semantics.md §8). */
@@ -77,7 +80,7 @@ export const OFFSET_STORE_CASES: readonly OffsetStoreCase[] = [
     async run({ group, member }) {
       const first = await member();
       const queues = [mq('T', 0), mq('T', 1, 'broker-b'), mq('U', 3), mq(retryTopicOf(group), 0)];
-      queues.forEach((q, i) => first.update(q, 100 + i * 7, set));
+      for (const [i, q] of queues.entries()) first.update(q, 100 + i * 7, set);
       await first.persist(queues);
       const second = await member();
       for (const [i, q] of queues.entries()) await expectOffset(second, q, 'store', 100 + i * 7);
@@ -213,7 +216,7 @@ export const OFFSET_STORE_CASES: readonly OffsetStoreCase[] = [
       };
       // A store that reads everything at load (a file) fails there, before consuming anything; a store that reads
       // per queue (Redis) fails that read and still serves the other queues.
-      let store;
+      let store: OffsetStore;
       try {
         store = await member();
       } catch (error) {

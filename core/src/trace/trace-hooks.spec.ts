@@ -11,6 +11,16 @@ import { consumeTraceHook } from './consume-trace.hook';
 import { sendTraceHook } from './send-trace.hook';
 import type { TraceContext } from './trace-context';
 
+/** A dispatcher that accepts every context and keeps it in `appended`. */
+function recordingDispatcher(appended: TraceContext[]): { append(ctx: TraceContext): boolean } {
+  return {
+    append: (ctx) => {
+      appended.push(ctx);
+      return true;
+    },
+  };
+}
+
 /** 127.0.0.1:10911 (7F000001, 00002A9F) and commit-log offset 0x2329. */
 const OFFSET_MSG_ID = '7F00000100002A9F0000000000002329';
 const result = (msgId: string, status: SendResult['status'] = 'SEND_OK'): SendResult => ({
@@ -24,7 +34,7 @@ const result = (msgId: string, status: SendResult['status'] = 'SEND_OK'): SendRe
 function sendTracer() {
   const appended: TraceContext[] = [];
   const hook = sendTraceHook({
-    dispatcher: { append: (c) => (appended.push(c), true) },
+    dispatcher: recordingDispatcher(appended),
     traceTopic: 'RMQ_SYS_TRACE_TOPIC',
     bodyLength: (m) => Buffer.byteLength(String(m.body ?? JSON.stringify(m.payload))),
   });
@@ -146,7 +156,7 @@ const message = (offset: number, properties: Record<string, string> = {}, recons
 describe('consumeTraceHook (ConsumeMessageTraceHookImpl)', () => {
   it('SubBefore then SubAfter with one request id; group without the namespace; region from MSG_REGION', async () => {
     const appended: TraceContext[] = [];
-    const hook = consumeTraceHook({ append: (c) => (appended.push(c), true) });
+    const hook = consumeTraceHook(recordingDispatcher(appended));
     const messages = [
       message(1, { KEYS: 'a b', MSG_REGION: 'r1', TRACE_ON: 'true' }, 2),
       message(2, { TRACE_ON: 'false' }),
@@ -171,7 +181,7 @@ describe('consumeTraceHook (ConsumeMessageTraceHookImpl)', () => {
 
   it('context codes: EXCEPTION for a throw (rethrown), FAILED for RECONSUME_LATER, TIME_OUT for a call given up', async () => {
     const appended: TraceContext[] = [];
-    const hook = consumeTraceHook({ append: (c) => (appended.push(c), true) });
+    const hook = consumeTraceHook(recordingDispatcher(appended));
     await expect(hook.around(consumeCall([message(1)]), () => Promise.reject(new Error('bad')))).rejects.toThrow('bad');
     await hook.around(consumeCall([message(2)]), async () => ConsumeStatus.RECONSUME_LATER);
     const given = new AbortController();
@@ -187,7 +197,7 @@ describe('consumeTraceHook (ConsumeMessageTraceHookImpl)', () => {
 
   it('a call whose every message says TRACE_ON=false is not traced', async () => {
     const appended: TraceContext[] = [];
-    const hook = consumeTraceHook({ append: (c) => (appended.push(c), true) });
+    const hook = consumeTraceHook(recordingDispatcher(appended));
     await hook.around(consumeCall([message(1, { TRACE_ON: 'false' })]), async () => undefined);
     expect(appended).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import { getOrCreate } from '../util/get-or-create';
 import { encodeTraceContext } from './trace-data-encoder';
 import type { TraceContext } from './trace-context';
 
@@ -30,9 +31,7 @@ export function buildTraceMessages(contexts: readonly TraceContext[], maxBodyByt
   for (const ctx of contexts) {
     const first = ctx.traceBeans[0];
     if (!first) continue;
-    let group = byTopic.get(first.topic);
-    if (!group) byTopic.set(first.topic, (group = []));
-    group.push(ctx);
+    getOrCreate(byTopic, first.topic, () => []).push(ctx);
   }
   const messages: TraceMessage[] = [];
   for (const [topic, group] of byTopic) {

@@ -8,7 +8,9 @@ let timer: NodeJS.Timeout | undefined;
 
 export function coarseNow(): number {
   if (!timer) {
-    timer = setInterval(() => void (now = Date.now()), 100);
+    timer = setInterval(() => {
+      now = Date.now();
+    }, 100);
     timer.unref();
     now = Date.now();
   }

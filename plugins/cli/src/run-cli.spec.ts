@@ -7,14 +7,22 @@ import { renderTable } from './table';
 async function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const stdout = vi
-    .spyOn(process.stdout, 'write')
-    .mockImplementation((chunk: string | Uint8Array) => ((out += String(chunk)), true));
-  const stderr = vi
-    .spyOn(process.stderr, 'write')
-    .mockImplementation((chunk: string | Uint8Array) => ((err += String(chunk)), true));
+  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    out += String(chunk);
+    return true;
+  });
+  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    err += String(chunk);
+    return true;
+  });
   try {
-    const code = await runCli(args, { signal: new AbortController().signal, env, stderr: (t) => void (err += t) });
+    const code = await runCli(args, {
+      signal: new AbortController().signal,
+      env,
+      stderr: (t) => {
+        err += t;
+      },
+    });
     return { code, out, err };
   } finally {
     stdout.mockRestore();

@@ -64,7 +64,7 @@ export async function collectLag(
   }
   const lags = await Promise.all(rows.map((r) => r.lag));
   gauge.reset();
-  rows.forEach((row, i) => gauge.set(row.labels, lags[i]!));
+  for (const [i, row] of rows.entries()) gauge.set(row.labels, lags[i]!);
 }
 
 /** The broker's max offset now, or the last pull's (0 before any) when it cannot be had within the deadline. */

@@ -11,7 +11,10 @@ export class SeriesCache<T> {
 
   get(group: string, topic: string): T {
     let byTopic = this.byGroup.get(group);
-    if (byTopic === undefined) this.byGroup.set(group, (byTopic = new Map()));
+    if (byTopic === undefined) {
+      byTopic = new Map();
+      this.byGroup.set(group, byTopic);
+    }
     let found = byTopic.get(topic);
     if (found === undefined) {
       found = this.make(group, topic);

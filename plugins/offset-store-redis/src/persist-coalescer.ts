@@ -20,7 +20,8 @@ export class PersistCoalescer {
   constructor(private readonly flush: (mqs: MessageQueue[]) => Promise<void>) {}
 
   request(mqs: Iterable<MessageQueue>): Promise<void> {
-    const batch = (this.pending ??= newBatch());
+    this.pending ??= newBatch();
+    const batch = this.pending;
     for (const mq of mqs) batch.mqs.set(mqKey(mq), mq);
     this.running ??= this.drain();
     return batch.done;

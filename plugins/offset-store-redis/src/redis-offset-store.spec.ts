@@ -67,7 +67,7 @@ describe('RedisOffsetStore on a real redis-server', () => {
     const s = store(newGroup(), {}, events);
     await s.load();
     const queues = Array.from({ length: 1_000 }, (_, i) => q(i % 2 ? 'T1' : 'T2', i));
-    queues.forEach((mq, i) => s.update(mq, i + 1, { increaseOnly: true }));
+    for (const [i, mq] of queues.entries()) s.update(mq, i + 1, { increaseOnly: true });
     const before = await commandCalls(redis.port);
     await s.persist(queues);
     // commandstats also counts the HGET/HSET the script runs inside Redis: one per queue, not round trips.
@@ -79,7 +79,7 @@ describe('RedisOffsetStore on a real redis-server', () => {
     const unchanged = await commandCalls(redis.port);
     await s.persist(queues);
     expect((await callsSince(unchanged)).size).toBe(0);
-    queues.forEach((mq, i) => s.update(mq, i + 2, { increaseOnly: true }));
+    for (const [i, mq] of queues.entries()) s.update(mq, i + 2, { increaseOnly: true });
     const second = await commandCalls(redis.port);
     await s.persist(queues);
     expect(Object.fromEntries(await callsSince(second))).toEqual({ evalsha: 1, hget: 1_000, hset: 1_000 });

@@ -8,7 +8,7 @@ import {
 } from '@mqkit/core';
 import { OffsetTable, toError, type OffsetEntry } from '@mqkit/core/internal';
 import { offsetFieldOf, offsetKeyOf, parseStoredOffset } from './offset-keys';
-import { PERSIST_OFFSETS_COMMAND, parsePersistOffsetsReply } from './persist-offsets.script';
+import { PERSIST_OFFSETS_COMMAND, parsePersistOffsetsReply, type PersistOffsetsReply } from './persist-offsets.script';
 import { PersistCoalescer } from './persist-coalescer';
 import { createOffsetClient, type OffsetClient } from './redis-client.factory';
 import type { ResolvedRedisOffsetStoreOptions } from './redis-offset-store.options';
@@ -175,11 +175,14 @@ export class RedisOffsetStore implements OffsetStore {
     for (const { entry, offset, lowering } of written) {
       const key = this.keyOf(entry.mq.topic);
       let index = keyIndex.get(key);
-      if (index === undefined) keyIndex.set(key, (index = keys.push(key)));
+      if (index === undefined) {
+        index = keys.push(key);
+        keyIndex.set(key, index);
+      }
       args.push(String(index), offsetFieldOf(entry.mq), String(offset), lowering ? '1' : '0');
     }
     const started = Date.now();
-    let reply;
+    let reply: PersistOffsetsReply;
     try {
       reply = parsePersistOffsetsReply(await this.client[PERSIST_OFFSETS_COMMAND](keys.length, ...keys, ...args));
     } catch (error) {

@@ -17,7 +17,9 @@ function broker(options = {}): EmbeddedBroker {
   brokers.push(b);
   return b;
 }
-afterEach(() => brokers.splice(0).forEach((b) => b.close()));
+afterEach(() => {
+  for (const b of brokers.splice(0)) b.close();
+});
 
 const mq = (queueId = 0, topic = 'T', brokerName = 'broker-a'): MessageQueue => ({ topic, brokerName, queueId });
 const record = (body: string, properties: Record<string, string> = {}, topic = 'T'): OutgoingRecord => ({

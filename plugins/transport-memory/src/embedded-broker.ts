@@ -27,6 +27,7 @@ import { inflateSync } from 'node:zlib';
 import type { Observable } from 'rxjs';
 import { DelayScheduler } from './broker/delay-scheduler';
 import { EmbeddedClusterAdmin } from './broker/embedded-cluster-admin';
+import { getOrCreate } from './broker/get-or-create';
 import { GroupRegistry } from './broker/group-registry';
 import { LockTable } from './broker/lock-table';
 import { BrokerOutages } from './broker/broker-outages';
@@ -297,9 +298,7 @@ export class EmbeddedBroker {
   ): void {
     this.assertChannel(clientId);
     for (const group of producerGroups) {
-      let clients = this.producers.get(group);
-      if (!clients) this.producers.set(group, (clients = new Set()));
-      clients.add(clientId);
+      getOrCreate(this.producers, group, () => new Set()).add(clientId);
     }
     for (const registration of registrations) {
       // RocketMQ creates %RETRY%<group> (1 queue) on heartbeat.
@@ -527,9 +526,7 @@ export class EmbeddedBroker {
 
   commitConsumerOffset(group: string, mq: MessageQueue, offset: number): void {
     this.outages.assertUp(mq.brokerName);
-    let table = this.offsets.get(group);
-    if (!table) this.offsets.set(group, (table = new Map()));
-    table.set(mqKey(mq), offset);
+    getOrCreate(this.offsets, group, () => new Map()).set(mqKey(mq), offset);
   }
 
   minOffset(mq: MessageQueue): number {

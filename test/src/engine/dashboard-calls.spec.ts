@@ -15,7 +15,13 @@ describe("the dashboard's calls on the embedded broker", () => {
     const seen = new Deliveries();
     let answer: 'ok' | 'later' | 'throw' = 'ok';
     let hooked = 0;
-    const hook: ConsumeHook = { name: 'count', around: (_call, proceed) => (hooked++, proceed()) };
+    const hook: ConsumeHook = {
+      name: 'count',
+      around: (_call, proceed) => {
+        hooked++;
+        return proceed();
+      },
+    };
     const app = await harness.app(
       [
         consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m) => {

@@ -82,7 +82,10 @@ describe("RocketMQ's namespaces, on the embedded broker", () => {
         await pull.assign(queues);
         expect(pull.assignment().map((q) => q.topic)).toEqual([topic, topic]);
         const got: Message[] = [];
-        await waitFor(async () => (got.push(...(await pull.poll({ timeoutMs: 100 }))), got.length >= 4));
+        await waitFor(async () => {
+          got.push(...(await pull.poll({ timeoutMs: 100 })));
+          return got.length >= 4;
+        });
         expect(new Set(got.map((m) => m.topic))).toEqual(new Set([topic]));
         await pull.commit();
         expect(await pull.committed(queues[0]!)).toBe(

@@ -21,7 +21,8 @@ function embeddedRig(): MetricsRig {
     createTopic: async (topic, queues) => void broker.createTopic({ topic, queues }),
     timeoutMs: 30_000,
   };
-  return (rig = new MetricsRig(backend));
+  rig = new MetricsRig(backend);
+  return rig;
 }
 
 describe('Prometheus metrics on the embedded broker, scraped over HTTP', () => {

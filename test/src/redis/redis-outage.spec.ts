@@ -73,11 +73,17 @@ describe('Redis outage under a running group of 3', () => {
       // Field order in the hash follows which member wrote first, so the comparison is by field.
       const expected = maxOffsets(broker, topic);
       let stored: Record<string, string> = {};
-      await waitFor(async () => sameFields((stored = hashOf(await redisCall(redis.port, 'HGETALL', key))), expected), {
-        timeoutMs: 10_000,
-        message: () =>
-          `Redis to hold every queue's max offset after the reconnect (expected ${JSON.stringify(expected)}, stored ${JSON.stringify(stored)})`,
-      });
+      await waitFor(
+        async () => {
+          stored = hashOf(await redisCall(redis.port, 'HGETALL', key));
+          return sameFields(stored, expected);
+        },
+        {
+          timeoutMs: 10_000,
+          message: () =>
+            `Redis to hold every queue's max offset after the reconnect (expected ${JSON.stringify(expected)}, stored ${JSON.stringify(stored)})`,
+        },
+      );
 
       // Consumption went on: the group kept up with most of what arrived while Redis was down.
       expect(producedDuringOutage).toBeGreaterThan(1_000);

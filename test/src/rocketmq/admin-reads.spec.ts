@@ -294,9 +294,10 @@ describe('admin reads on a real cluster, compared with mqadmin', () => {
     // The broker indexes messages asynchronously (its dispatcher): wait until every message is found.
     let found = await admin.queryMessagesByKey<{ seq: number }>(topic, shared, { begin: 0, end: Date.now() + 60_000 });
     await waitFor(
-      async () =>
-        (found = await admin.queryMessagesByKey<{ seq: number }>(topic, shared, { begin: 0, end: Date.now() + 60_000 }))
-          .length === 6,
+      async () => {
+        found = await admin.queryMessagesByKey<{ seq: number }>(topic, shared, { begin: 0, end: Date.now() + 60_000 });
+        return found.length === 6;
+      },
       { timeoutMs: 30_000 },
     );
     expect(found.map((m) => m.msgId).sort()).toEqual(sent.map((s) => s.msgId).sort());
@@ -372,7 +373,10 @@ describe('admin reads on a real cluster, compared with mqadmin', () => {
       let current: Map<string, string> | undefined;
       for (const line of out.split('\n')) {
         const head = /^=+([^:=]+):([^=]+)=+$/.exec(line.trim());
-        if (head) bySection.set(head[2]!, (current = new Map()));
+        if (head) {
+          current = new Map();
+          bySection.set(head[2]!, current);
+        }
         const kv = /^(\w+)\s+=\s+(.*)$/.exec(line.trim());
         if (kv && current) current.set(kv[1]!, kv[2]!);
       }

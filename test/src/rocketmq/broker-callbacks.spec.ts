@@ -15,7 +15,10 @@ const GET_CONSUMER_RUNNING_INFO = 307;
 
 let cluster: RocketMqCluster;
 let harness: RocketMqHarness;
-useRocketMqHarness((c, h) => ((cluster = c), (harness = h)));
+useRocketMqHarness((c, h) => {
+  cluster = c;
+  harness = h;
+});
 
 describe('requests brokers send to the client, on a real cluster', () => {
   it('GET_CONSUMER_RUNNING_INFO through the broker: ConsumerRunningInfo JSON with the owned queues and subscriptions', async () => {

@@ -13,7 +13,10 @@ const BIN = join(__dirname, '..', '..', '..', 'node_modules', '.bin', 'mqkit');
 
 let cluster: RocketMqCluster;
 let harness: RocketMqHarness;
-useRocketMqHarness((c, h) => ((cluster = c), (harness = h)));
+useRocketMqHarness((c, h) => {
+  cluster = c;
+  harness = h;
+});
 
 interface Run {
   readonly code: number | null;

@@ -96,7 +96,9 @@ describe('a consumer group of child processes on a real cluster', () => {
         },
         stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       });
-      const member = new Member(child, (seqs) => seqs.forEach((s) => consumed.add(s)));
+      const member = new Member(child, (seqs) => {
+        for (const s of seqs) consumed.add(s);
+      });
       members.push(member);
       return member;
     };

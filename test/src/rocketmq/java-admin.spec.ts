@@ -7,7 +7,10 @@ import { RocketMqHarness, mqadmin, uniqueName, useRocketMqHarness } from './rock
 
 let cluster: RocketMqCluster;
 let harness: RocketMqHarness;
-useRocketMqHarness((c, h) => ((cluster = c), (harness = h)));
+useRocketMqHarness((c, h) => {
+  cluster = c;
+  harness = h;
+});
 
 describe("RocketMQ's own admin tool reads mqkit clients", () => {
   it('mqadmin consumerStatus -i <client> parses the ConsumerRunningInfo the transport answers', async () => {

@@ -7,7 +7,10 @@ import { RocketMqHarness, mqadmin, uniqueName, useRocketMqHarness } from './rock
 
 let cluster: RocketMqCluster;
 let harness: RocketMqHarness;
-useRocketMqHarness((c, h) => ((cluster = c), (harness = h)));
+useRocketMqHarness((c, h) => {
+  cluster = c;
+  harness = h;
+});
 
 /** One row of `mqadmin queryMsgTraceById`: type, group, client host, time, cost, status (printf %-10s %-20s ...). */
 interface TraceRow {

@@ -66,7 +66,7 @@ describe('ORDERLY consumption on a real cluster', () => {
     for (const [queue, offsets] of log) {
       // Strictly increasing: a handoff that went back even one batch (an old commit landing late) fails here.
       const increasing = offsets.every((o, i) => i === 0 || o > offsets[i - 1]!);
-      expect(increasing, `queue ${queue.replace(/\u0000/g, '/')} delivered out of order or twice`).toBe(true);
+      expect(increasing, `queue ${queue.replaceAll('\u0000', '/')} delivered out of order or twice`).toBe(true);
       expect(offsets[0]).toBe(0);
     }
     // Every owned queue is locked at the broker by its owner: another client id gets none of them.

@@ -21,7 +21,8 @@ function clusterRig(): MetricsRig {
     createTopic: (topic, queues) => harness.createTopic(topic, queues),
     timeoutMs: 90_000,
   };
-  return (rig = new MetricsRig(backend));
+  rig = new MetricsRig(backend);
+  return rig;
 }
 
 // The scenarios of test/src/metrics/prometheus.spec.ts, on real brokers (their delay levels are all 1 s, so the

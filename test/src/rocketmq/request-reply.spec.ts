@@ -17,7 +17,10 @@ import { RocketMqHarness, uniqueName, useRocketMqHarness } from './rocketmq-fixt
 
 let cluster: RocketMqCluster;
 let harness: RocketMqHarness;
-useRocketMqHarness((c, h) => ((cluster = c), (harness = h)));
+useRocketMqHarness((c, h) => {
+  cluster = c;
+  harness = h;
+});
 
 /** A standalone requester; a generous send budget, as the test brokers share two cores with everything else. */
 const requester = (codec?: Codec) =>

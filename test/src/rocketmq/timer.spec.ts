@@ -7,7 +7,10 @@ import { RocketMqHarness, uniqueName, updateBrokerConfig, useRocketMqHarness } f
 
 let cluster: RocketMqCluster;
 let harness: RocketMqHarness;
-useRocketMqHarness((c, h) => ((cluster = c), (harness = h)));
+useRocketMqHarness((c, h) => {
+  cluster = c;
+  harness = h;
+});
 
 const producer = () =>
   createProducer({ transport: harness.transport(), group: uniqueName('p'), profile: 'fast', sendMsgTimeout: 10_000 });

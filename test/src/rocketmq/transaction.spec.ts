@@ -9,7 +9,10 @@ import { RocketMqHarness, uniqueName, useRocketMqHarness } from './rocketmq-fixt
 
 let cluster: RocketMqCluster;
 let harness: RocketMqHarness;
-useRocketMqHarness((c, h) => ((cluster = c), (harness = h)));
+useRocketMqHarness((c, h) => {
+  cluster = c;
+  harness = h;
+});
 
 describe('transactional messages on a real broker (checks every 1 s after 2 s, at most 3)', () => {
   it('commit is delivered and rollback never; UNKNOW is settled by a check-back that another producer of the group answers once the sender is gone; a message UNKNOW past the check limit goes to TRANS_CHECK_MAX_TIME_TOPIC', async () => {
@@ -31,7 +34,10 @@ describe('transactional messages on a real broker (checks every 1 s after 2 s, a
         instanceName,
         sendMsgTimeout: 10_000,
         transactionListener: {
-          checkLocalTransaction: (m) => (asked.push(m.body.toString()), answer(m.body.toString())),
+          checkLocalTransaction: (m) => {
+            asked.push(m.body.toString());
+            return answer(m.body.toString());
+          },
         },
       });
     const senderAsked: string[] = [];
@@ -43,10 +49,10 @@ describe('transactional messages on a real broker (checks every 1 s after 2 s, a
       ['later-commit', 'UNKNOW'],
       ['forever', 'UNKNOW'],
     ] as const) {
-      const { sendResult, state: ended } = await sender.sendInTransaction(
-        { topic, body },
-        (_m, result) => (expect(result.status).toBe('SEND_OK'), state),
-      );
+      const { sendResult, state: ended } = await sender.sendInTransaction({ topic, body }, (_m, result) => {
+        expect(result.status).toBe('SEND_OK');
+        return state;
+      });
       expect(sendResult.messageQueue.topic).toBe(topic);
       states.push(ended);
     }
@@ -137,7 +143,12 @@ describe('transactional messages on a real broker (checks every 1 s after 2 s, a
       profile: 'fast',
       instanceName: uniqueName('rescuer'),
       sendMsgTimeout: 10_000,
-      transactionListener: { checkLocalTransaction: (m) => (asked.push(m.body.toString()), 'COMMIT_MESSAGE') },
+      transactionListener: {
+        checkLocalTransaction: (m) => {
+          asked.push(m.body.toString());
+          return 'COMMIT_MESSAGE';
+        },
+      },
     });
     try {
       // A send teaches the new instance the route, and its heartbeat registers the group with the brokers.

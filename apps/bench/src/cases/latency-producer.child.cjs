@@ -72,7 +72,12 @@ async function main() {
       sending
         .then(
           (results) => {
-            for (const r of results) r.status === 'SEND_OK' ? (sent++, warm || steadySent++) : failed++;
+            for (const r of results) {
+              if (r.status === 'SEND_OK') {
+                sent++;
+                if (!warm) steadySent++;
+              } else failed++;
+            }
           },
           (error) => {
             failed += n;

@@ -48,7 +48,10 @@ export class ChaosGroup {
   async add(): Promise<number> {
     let markReady!: () => void;
     let failed!: (error: Error) => void;
-    const ready = new Promise<void>((resolve, reject) => ((markReady = resolve), (failed = reject)));
+    const ready = new Promise<void>((resolve, reject) => {
+      markReady = resolve;
+      failed = reject;
+    });
     const index = this.members.length;
     const onLine = (line: string): void => {
       if (line === 'READY') markReady();

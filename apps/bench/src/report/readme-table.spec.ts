@@ -5,7 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { refreshReadme, renderTable } from './readme-table';
 
 const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
 function readme(text: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'mqkit-readme-'));

@@ -31,13 +31,16 @@ export function renderSvg(report: SimulationReport): string {
   const width = columns * (panelW + margin.left + margin.right);
   const legendH = 44;
   const height = 50 + legendH + rows * (panelH + margin.top + margin.bottom);
+  const title = `Queues moved per join or leave, relative to the unavoidable minimum (seed ${report.seed})`;
   const parts: string[] = [];
   parts.push(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="12">`,
   );
+  // The accessible name of the chart (screen readers and tooltips read it; the heading below is only drawn text).
+  parts.push(`<title>${escapeXml(title)}</title>`);
   parts.push(`<rect width="100%" height="100%" fill="#ffffff"/>`);
   parts.push(
-    `<text x="${width / 2}" y="24" text-anchor="middle" font-size="16" font-weight="bold">Queues moved per join or leave, relative to the unavoidable minimum (seed ${report.seed})</text>`,
+    `<text x="${width / 2}" y="24" text-anchor="middle" font-size="16" font-weight="bold">${escapeXml(title)}</text>`,
   );
   const legendW = width / Math.max(1, strategies.length);
   strategies.forEach((name, i) => {

@@ -99,21 +99,20 @@ export function simulate(
       const bySize = new Map<number, SizeStats>();
       const statsFor = (size: number): SizeStats => {
         let stats = bySize.get(size);
-        if (!stats)
-          bySize.set(
-            size,
-            (stats = {
-              states: 0,
-              maxMinusMin: 0,
-              stddevSum: 0,
-              calls: 0,
-              nanos: 0n,
-              changes: 0,
-              movedSum: 0,
-              movedWorst: 0,
-              lowerBoundSum: 0,
-            }),
-          );
+        if (!stats) {
+          stats = {
+            states: 0,
+            maxMinusMin: 0,
+            stddevSum: 0,
+            calls: 0,
+            nanos: 0n,
+            changes: 0,
+            movedSum: 0,
+            movedWorst: 0,
+            lowerBoundSum: 0,
+          };
+          bySize.set(size, stats);
+        }
         return stats;
       };
       const first = walk[0]?.before ?? [];

@@ -53,6 +53,7 @@ export async function tail(cluster: Cluster, out: Output, args: TailArgs, signal
 /** The body as text when it is printable UTF-8, else base64 (flagged), so binary bodies never garble a terminal. */
 function bodyText(body: Buffer): { text: string; encoding: 'utf8' | 'base64' } {
   const text = body.toString('utf8');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finds the control characters that would garble a terminal (tab, LF, VT, FF and CR pass)
   const printable = Buffer.from(text, 'utf8').equals(body) && !/[\u0000-\u0008\u000e-\u001f\u007f]/.test(text);
   return printable ? { text, encoding: 'utf8' } : { text: body.toString('base64'), encoding: 'base64' };
 }

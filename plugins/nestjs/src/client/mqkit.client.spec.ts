@@ -70,7 +70,7 @@ describe('MqkitClient and MqkitServer: a Nest app answers a Nest client', () => 
     for (const topic of [sum, total, squares, shout, orders]) broker.createTopic({ topic, queues: 1 });
     const placed: { order: unknown; trace: string | undefined }[] = [];
     @Controller()
-    class Math {
+    class MathController {
       @MessagePattern(sum)
       sum(@Payload() numbers: number[]): number {
         return numbers.reduce((a, b) => a + b, 0);
@@ -100,7 +100,7 @@ describe('MqkitClient and MqkitServer: a Nest app answers a Nest client', () => 
         placed.push({ order, trace: ctx.getMessage().properties.trace });
       }
     }
-    await server([Math]);
+    await server([MathController]);
     const { client } = await clientApp();
     const statuses: string[] = [];
     client.status.subscribe((s) => statuses.push(s));

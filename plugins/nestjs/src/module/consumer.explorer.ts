@@ -4,7 +4,7 @@ import {
   type ConfigurationIssue,
   type ConsumerDeclaration,
 } from '@mqkit/core';
-import { Injectable } from '@nestjs/common';
+import { Injectable, type Type } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, ExternalContextCreator } from '@nestjs/core';
 import { MqkitParamsFactory } from '../params/mqkit-params.factory';
@@ -86,8 +86,10 @@ export class ConsumerExplorer {
   }
 }
 
-function classOf(metatype: unknown, isNotMetatype: boolean, instance: unknown): Function | undefined {
-  if (!isNotMetatype && typeof metatype === 'function') return metatype;
-  if (instance !== null && typeof instance === 'object') return instance.constructor;
+// A class provider's metatype is its class (factory and value providers are the ones marked isNotMetatype), and an
+// instance's constructor is its class.
+function classOf(metatype: unknown, isNotMetatype: boolean, instance: unknown): Type | undefined {
+  if (!isNotMetatype && typeof metatype === 'function') return metatype as Type;
+  if (instance !== null && typeof instance === 'object') return instance.constructor as Type;
   return undefined;
 }

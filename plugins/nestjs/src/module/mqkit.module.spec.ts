@@ -312,7 +312,10 @@ describe('MqkitModule: plugins', () => {
         container.register(Tokens.SendHook, {
           useValue: {
             name: 'recorder',
-            around: (call, proceed) => (sends.push(`${call.group} ${call.topic}`), proceed()),
+            around: (call, proceed) => {
+              sends.push(`${call.group} ${call.topic}`);
+              return proceed();
+            },
           },
         });
         context.events.on('consumer.consume', (e) => consumed.push(e.ok));

@@ -17,7 +17,7 @@ export function paramDecorator(
   return (target, key, index) => {
     if (key === undefined)
       throw new TypeError(
-        `mqkit parameter decorators go on method parameters, not on constructor parameters of ${(target as Function).name}`,
+        `mqkit parameter decorators go on method parameters, not on constructor parameters of ${(target as abstract new (...args: never[]) => unknown).name}`,
       );
     const owner = target.constructor;
     const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, owner, key) as Record<string, unknown> | undefined) ?? {};

@@ -54,7 +54,7 @@ export type MqkitServerStatus = 'connecting' | 'connected' | 'disconnected';
  * ```
  */
 export class MqkitServer
-  extends Server<Record<string, Function>, MqkitServerStatus>
+  extends Server<Record<string, (...args: never[]) => unknown>, MqkitServerStatus>
   implements CustomTransportStrategy
 {
   override readonly transportId = MQKIT_TRANSPORT;
@@ -81,7 +81,10 @@ export class MqkitServer
   }
 
   /** Listens to one of core's events (`consumer.consume`, `consumer.error`, ...); returns the unsubscribe function. */
-  on<K extends string = string, C extends Function = Function>(event: K, callback: C): () => void {
+  on<K extends string = string, C extends (...args: never[]) => unknown = (...args: never[]) => unknown>(
+    event: K,
+    callback: C,
+  ): () => void {
     return this.unwrap<ConsumerApp>().on(event as MqkitEventName, callback as unknown as MqkitListener<MqkitEventName>);
   }
 

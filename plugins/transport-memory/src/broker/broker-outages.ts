@@ -39,7 +39,8 @@ export class BrokerOutages {
   aliveSignal(brokerName: string): AbortSignal {
     let controller = this.alive.get(brokerName);
     if (!controller) {
-      this.alive.set(brokerName, (controller = new AbortController()));
+      controller = new AbortController();
+      this.alive.set(brokerName, controller);
       // Every pull held on the broker listens to it: many more than Node's default warning threshold of 10.
       setMaxListeners(0, controller.signal);
     }

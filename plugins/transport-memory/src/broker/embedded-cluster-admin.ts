@@ -15,6 +15,7 @@ import {
 } from '@mqkit/core';
 import { isConsumerStatus } from '@mqkit/core/internal';
 import type { BrokerOutages } from './broker-outages';
+import { getOrCreate } from './get-or-create';
 import type { GroupRegistry } from './group-registry';
 import { offsetMsgIdOf } from './stored-message';
 import type { TopicStore } from './topic-store';
@@ -158,9 +159,7 @@ export class EmbeddedClusterAdmin implements ClusterAdmin {
       });
     }
     for (const broker of targets) {
-      let table = this.subscriptionGroups.get(broker);
-      if (!table) this.subscriptionGroups.set(broker, (table = new Map()));
-      table.set(settings.groupName, { ...settings });
+      getOrCreate(this.subscriptionGroups, broker, () => new Map()).set(settings.groupName, { ...settings });
     }
   }
 

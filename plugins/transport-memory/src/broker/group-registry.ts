@@ -1,4 +1,5 @@
 import type { ConsumerRegistration } from '@mqkit/core';
+import { getOrCreate } from './get-or-create';
 
 interface Member {
   registration: ConsumerRegistration;
@@ -17,8 +18,7 @@ export class GroupRegistry {
   constructor(private readonly changed: (group: string) => void) {}
 
   heartbeat(clientId: string, registration: ConsumerRegistration, now = Date.now()): void {
-    let members = this.groups.get(registration.group);
-    if (!members) this.groups.set(registration.group, (members = new Map()));
+    const members = getOrCreate(this.groups, registration.group, () => new Map());
     const signature = subscriptionsSignature(registration);
     const existing = members.get(clientId);
     members.set(clientId, { registration, lastSeen: now, signature });

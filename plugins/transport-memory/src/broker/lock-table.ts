@@ -1,4 +1,5 @@
 import { mqKey, type MessageQueue } from '@mqkit/core';
+import { getOrCreate } from './get-or-create';
 
 interface LockEntry {
   clientId: string;
@@ -57,8 +58,6 @@ export class LockTable {
   }
 
   private table(group: string): Map<string, LockEntry> {
-    let table = this.groups.get(group);
-    if (!table) this.groups.set(group, (table = new Map()));
-    return table;
+    return getOrCreate(this.groups, group, () => new Map());
   }
 }

@@ -62,7 +62,7 @@ export function offsetMsgIdOf(storeHost: string, commitLogOffset: number): strin
   if (prefix === undefined) {
     const [ip = '127.0.0.1', port = '0'] = storeHost.split(':');
     const buf = Buffer.alloc(8);
-    ip.split('.').forEach((part, i) => buf.writeUInt8(Number(part) & 0xff, i));
+    for (const [i, part] of ip.split('.').entries()) buf.writeUInt8(Number(part) & 0xff, i);
     buf.writeInt32BE(Number(port), 4);
     prefix = buf.toString('hex').toUpperCase();
     hostPrefixes.set(storeHost, prefix);

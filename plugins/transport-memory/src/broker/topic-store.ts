@@ -2,6 +2,7 @@ import { BrokerError, isRetryTopic, type MessageQueue, type OutgoingRecord } fro
 import { NAME_PATTERN } from '@mqkit/core/internal';
 import { Subject, type Observable } from 'rxjs';
 import { ConsumeQueue } from './consume-queue';
+import { getOrCreate } from './get-or-create';
 import { MessageIndex } from './message-index';
 import { StoredMessage, storeSizeOf } from './stored-message';
 
@@ -35,8 +36,7 @@ export class TopicStore {
     }
     if (!Number.isInteger(queues) || queues < 1 || queues > 1024)
       throw new BrokerError(`queue count ${queues} is invalid`, { responseCode: 29 });
-    let config = this.topics.get(topic);
-    if (!config) this.topics.set(topic, (config = new Map()));
+    const config = getOrCreate(this.topics, topic, () => new Map());
     let changed = false;
     for (const broker of brokers) {
       if (!this.brokerNames.includes(broker)) throw new BrokerError(`no broker named ${broker}`, { responseCode: 1 });

@@ -2,6 +2,14 @@ import { MessageValidationError, ProtocolError } from '@mqkit/core';
 import { describe, expect, it } from 'vitest';
 import { decodeBatchBody, encodeBatchBody, type BatchEntry } from './batch-body.codec';
 
+/** A corruption that writes into the encoded bytes in place and hands the same buffer on. */
+const inPlace =
+  (write: (b: Buffer) => unknown) =>
+  (b: Buffer): Buffer => {
+    write(b);
+    return b;
+  };
+
 describe('batch body codec (SEND_BATCH_MESSAGE)', () => {
   it('lays out totalSize, magic 0, bodyCRC 0, flag, body and i16 properties per message', () => {
     const bytes = encodeBatchBody([{ flag: 9, body: Buffer.from('abc'), properties: { K: 'v' } }]);
@@ -34,9 +42,9 @@ describe('batch body codec (SEND_BATCH_MESSAGE)', () => {
   });
 
   it.each([
-    ['a size past the end', (b: Buffer) => (b.writeInt32BE(100, 0), b)],
-    ['a body length past the entry', (b: Buffer) => (b.writeInt32BE(100, 16), b)],
-    ['a properties length that disagrees with the size', (b: Buffer) => (b.writeInt16BE(1, 23), b)],
+    ['a size past the end', inPlace((b) => b.writeInt32BE(100, 0))],
+    ['a body length past the entry', inPlace((b) => b.writeInt32BE(100, 16))],
+    ['a properties length that disagrees with the size', inPlace((b) => b.writeInt16BE(1, 23))],
     ['a truncated tail', (b: Buffer) => Buffer.concat([b, Buffer.from([0, 0, 0])])],
   ])('rejects %s', (_name, corrupt) => {
     const bytes = corrupt(encodeBatchBody([{ flag: 9, body: Buffer.from('abc'), properties: { K: 'v' } }]));

@@ -97,7 +97,10 @@ class Parser {
       this.skipSpace();
       const c = this.text[this.at++];
       if (c === ']') return out;
-      if (c !== ',') this.at--, this.fail('expected , or ]');
+      if (c !== ',') {
+        this.at--;
+        this.fail('expected , or ]');
+      }
     }
   }
 
@@ -122,7 +125,10 @@ class Parser {
       this.skipSpace();
       const c = this.text[this.at++];
       if (c === '}') break;
-      if (c !== ',') this.at--, this.fail('expected , or }');
+      if (c !== ',') {
+        this.at--;
+        this.fail('expected , or }');
+      }
     }
     if (!plain) return new Map(entries);
     const out = Object.create(null) as FastJsonObject;

@@ -13,6 +13,14 @@ const base = {
   extFields: emptyFields(),
 };
 
+/** A corruption that writes into the encoded bytes in place and hands the same buffer on. */
+const inPlace =
+  (write: (b: Buffer) => unknown) =>
+  (b: Buffer): Buffer => {
+    write(b);
+    return b;
+  };
+
 describe('ROCKETMQ binary header', () => {
   // Sizes and offsets from RocketMQSerializableTest (apache/rocketmq): 21, 34 and 35 bytes.
   it('lays out a bare header in 21 bytes, as RocketMQSerializable does', () => {
@@ -75,11 +83,11 @@ describe('ROCKETMQ binary header', () => {
 
   it.each([
     ['too short', (b: Buffer) => b.subarray(0, 20)],
-    ['remark length past the end', (b: Buffer) => (b.writeInt32BE(1000, 13), b)],
-    ['negative remark length', (b: Buffer) => (b.writeInt32BE(-1, 13), b)],
-    ['ext length past the end', (b: Buffer) => (b.writeInt32BE(1000, 17), b)],
-    ['negative key length', (b: Buffer) => (b.writeInt16BE(-2, 21), b)],
-    ['value length past the block', (b: Buffer) => (b.writeInt32BE(6, 26), b)],
+    ['remark length past the end', inPlace((b) => b.writeInt32BE(1000, 13))],
+    ['negative remark length', inPlace((b) => b.writeInt32BE(-1, 13))],
+    ['ext length past the end', inPlace((b) => b.writeInt32BE(1000, 17))],
+    ['negative key length', inPlace((b) => b.writeInt16BE(-2, 21))],
+    ['value length past the block', inPlace((b) => b.writeInt32BE(6, 26))],
     ['trailing bytes', (b: Buffer) => Buffer.concat([b, Buffer.from([0])])],
   ])('rejects %s with a ProtocolError', (_name, corrupt) => {
     const bytes = corrupt(encodeRocketMqHeader({ ...base, extFields: { key: 'value' } }));

@@ -85,6 +85,6 @@ function ipv6Bytes(host: string): Buffer {
   const restGroups = rest === undefined || rest === '' ? [] : rest.split(':');
   const zeros = 8 - headGroups.length - restGroups.length;
   const groups = [...headGroups, ...Array<string>(rest === undefined ? 0 : zeros).fill('0'), ...restGroups];
-  groups.forEach((g, i) => out.writeUInt16BE(parseInt(g, 16), i * 2));
+  for (const [i, g] of groups.entries()) out.writeUInt16BE(parseInt(g, 16), i * 2);
   return out;
 }

@@ -135,9 +135,10 @@ describe('answers to broker requests', () => {
       resetOffsets: async () => undefined,
       runningInfo: () => undefined,
       consumeDirectly: async () => undefined,
-      checkTransaction: async (group, record) => (
-        asked.push(`${group}:${record.body.toString()}`), group === 'pg' ? 'COMMIT_MESSAGE' : undefined
-      ),
+      checkTransaction: async (group, record) => {
+        asked.push(`${group}:${record.body.toString()}`);
+        return group === 'pg' ? 'COMMIT_MESSAGE' : undefined;
+      },
     });
     cluster.onBroker = (_name, request, from) => {
       if (request.code === RequestCode.END_TRANSACTION) ends.push({ ...request.extFields });

@@ -21,7 +21,7 @@ const connections = (...list: string[]) =>
 function offsetIdOf(address: string, offset: number): string {
   const [ip, port] = address.split(':');
   const buf = Buffer.alloc(16);
-  ip!.split('.').forEach((p, i) => buf.writeUInt8(Number(p), i));
+  for (const [i, p] of ip!.split('.').entries()) buf.writeUInt8(Number(p), i);
   buf.writeInt32BE(Number(port), 4);
   buf.writeBigInt64BE(BigInt(offset), 8);
   return buf.toString('hex').toUpperCase();

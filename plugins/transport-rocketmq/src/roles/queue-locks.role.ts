@@ -39,7 +39,10 @@ export class RocketMqQueueLocks implements QueueLocks {
     );
     const now = Date.now();
     let table = this.lockedAt.get(group);
-    if (!table) this.lockedAt.set(group, (table = new Map()));
+    if (!table) {
+      table = new Map();
+      this.lockedAt.set(group, table);
+    }
     const keys = new Set(granted.map(mqKey));
     for (const mq of mqs) if (!keys.has(mqKey(mq))) table.delete(mqKey(mq));
     for (const key of keys) table.set(key, now);

@@ -1,6 +1,7 @@
 import { AUTO_CREATE_TOPIC, DEFAULT_TOPIC_QUEUE_NUMS } from '../client/send-message.codec';
 import { parseTopicRoute, routeRequest, type TopicRoute } from '../client/topic-route.codec';
 import { ResponseCode } from '../protocol/remoting-codes';
+import type { RemotingCommand } from '../protocol/remoting-command';
 import type { NameServerClient } from './name-server.client';
 
 /**
@@ -13,7 +14,7 @@ export async function defaultTopicRoute(
   nameServers: NameServerClient,
   timeoutMs: number,
 ): Promise<TopicRoute | undefined> {
-  let response;
+  let response: RemotingCommand;
   try {
     response = await nameServers.request(routeRequest(AUTO_CREATE_TOPIC), timeoutMs);
   } catch {

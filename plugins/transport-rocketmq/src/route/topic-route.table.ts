@@ -284,7 +284,10 @@ export class TopicRouteTable implements RouteResolver {
     addrs: ReadonlyMap<number, string>,
   ): void {
     let known = table.get(brokerName);
-    if (!known) table.set(brokerName, (known = new Map()));
+    if (!known) {
+      known = new Map();
+      table.set(brokerName, known);
+    }
     for (const [id, addr] of addrs) known.set(id, addr);
   }
 }

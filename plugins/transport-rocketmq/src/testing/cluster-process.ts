@@ -26,7 +26,10 @@ export async function launchProcess(
     // The name server is ready once it answers GET_BROKER_CLUSTER_INFO at all.
     await pollUntilReady(
       `name server ${record.addr}`,
-      async () => (await readClusterInfo(record.addr, context.probe), true),
+      async () => {
+        await readClusterInfo(record.addr, context.probe);
+        return true;
+      },
       {
         timeoutMs: context.timeoutMs,
         failure,
@@ -80,7 +83,10 @@ export async function waitForInSync(
   let last: SyncStateSet | undefined;
   await pollUntilReady(
     `${count} replicas of ${brokerName} in sync`,
-    async () => (last = await readSyncStateSet(controllerAddr, brokerName, context.probe)).inSync.length >= count,
+    async () => {
+      last = await readSyncStateSet(controllerAddr, brokerName, context.probe);
+      return last.inSync.length >= count;
+    },
     { timeoutMs: context.timeoutMs, failure: () => undefined },
   ).catch((error: Error) => {
     throw new Error(`${error.message} (last: ${JSON.stringify(last)})`);

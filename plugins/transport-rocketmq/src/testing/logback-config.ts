@@ -14,8 +14,10 @@ export function renderLogbackConfig(): string {
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<configuration>',
     '  <appender name="FILE" class="ch.qos.logback.core.rolling.RollingFileAppender">',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: ${user.home} is logback's own variable, substituted by the JVM
     '    <file>${user.home}/logs/rocketmq.log</file>',
     '    <rollingPolicy class="ch.qos.logback.core.rolling.FixedWindowRollingPolicy">',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: ${user.home} is logback's own variable, substituted by the JVM
     '      <fileNamePattern>${user.home}/logs/rocketmq.%i.log</fileNamePattern>',
     '      <minIndex>1</minIndex>',
     '      <maxIndex>1</maxIndex>',

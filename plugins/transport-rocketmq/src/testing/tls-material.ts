@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RocketMqHarnessError } from './rocketmq-harness.error';
-import { runCommand } from './run-command';
+import { runCommand, type CommandResult } from './run-command';
 
 /** A self-signed certificate for 127.0.0.1/localhost and its unencrypted PKCS#8 key, as files and PEM text. */
 export interface TlsMaterial {
@@ -20,7 +20,7 @@ export async function createTlsMaterial(dir: string): Promise<TlsMaterial> {
   const keyPath = join(dir, 'tls-key.pem');
   const args = ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyPath, '-out', certPath, '-days', '2'];
   args.push('-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost');
-  let result;
+  let result: CommandResult;
   try {
     result = await runCommand('openssl', args, { timeoutMs: 60_000 });
   } catch (error) {

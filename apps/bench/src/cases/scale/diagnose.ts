@@ -79,7 +79,10 @@ export function summarizeCpuProfile(profile: CpuProfile): {
     const us = profile.timeDeltas[i] ?? 0;
     const frame = byId.get(id)!;
     sampled += us;
-    if (frame.functionName === '(idle)') return void (idle += us);
+    if (frame.functionName === '(idle)') {
+      idle += us;
+      return;
+    }
     if (frame.functionName === '(garbage collector)') gc += us;
     const file = frame.url ? shortUrl(frame.url) : frame.functionName;
     fns.set(label(frame), (fns.get(label(frame)) ?? 0) + us);

@@ -171,7 +171,10 @@ export async function idleAndJoin(
         const pair = [first, second];
         let at: number | undefined;
         await waitFor(
-          () => (at = balancedAt(pair, set)) !== undefined,
+          () => {
+            at = balancedAt(pair, set);
+            return at !== undefined;
+          },
           90_000,
           () => `two members ${label(i, side)} sharing them (${describe(pair)})`,
         );
