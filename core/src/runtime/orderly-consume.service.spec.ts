@@ -52,6 +52,8 @@ describe('OrderlyConsumeService', () => {
   it('handles one queue one batch at a time in offset order, and different queues in parallel', async () => {
     const log: string[] = [];
     let peakPerQueue = 0;
+    let running = 0;
+    let peakRunning = 0;
     const perQueue = new Map<number, number>();
     const { group, progress, service } = setup(
       { consumeThreadMax: 4, consumeMessageBatchMaxSize: 2 },
@@ -61,8 +63,11 @@ describe('OrderlyConsumeService', () => {
           const q = list[0]!.queueId;
           perQueue.set(q, (perQueue.get(q) ?? 0) + 1);
           peakPerQueue = Math.max(peakPerQueue, perQueue.get(q)!);
+          running++;
+          peakRunning = Math.max(peakRunning, running);
           log.push(`${q}:${list.map((m) => m.queueOffset).join(',')}`);
           await flush();
+          running--;
           perQueue.set(q, perQueue.get(q)! - 1);
         },
         { batch: true },
@@ -76,6 +81,7 @@ describe('OrderlyConsumeService', () => {
     expect(log.filter((l) => l.startsWith('0:'))).toEqual(['0:0,1', '0:2,3', '0:4']);
     expect(log.filter((l) => l.startsWith('1:'))).toEqual(['1:0,1', '1:2']);
     expect(peakPerQueue).toBe(1);
+    expect(peakRunning).toBe(2); // the two queues' batches were in the handler at the same time
     expect(a.progress.committable).toBe(5);
     expect(b.progress.committable).toBe(3);
   });
