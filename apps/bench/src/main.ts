@@ -2,20 +2,20 @@ import 'reflect-metadata';
 import { CASES } from './cases/index';
 import { settingsLines } from './cases/bench-util';
 import { commandLine, describeMachine, writeResults } from './report/bench-results';
-import { refreshReadme } from './report/readme-table';
+import { refreshBenchmarksTable } from './report/benchmarks-table';
 import { describeRerun } from './report/rerun';
 
 /**
- * `npm run bench -- [case] [flags]`: with no case, every embedded case; `all`, every case that has a results
- * file row in the README (embedded and RocketMQ ones), then the README's performance table is rewritten from the
- * results files. Each case's result is printed as its last JSON line and written to apps/bench/results/<case>.json
- * with the machine's description. Exits 0 whenever it measured, target met or not: a target is a figure to
+ * `npm run bench -- [case] [flags]`: with no case, every embedded case; `all`, every case that has a row in the
+ * table of docs/benchmarks.md (embedded and RocketMQ ones), then that table is rewritten from the results files;
+ * `readme` rewrites the table alone (the name is older than the guide). Each case's result is printed as its last
+ * JSON line and written to apps/bench/results/<case>.json with the machine's description. Exits 0 whenever it measured, target met or not: a target is a figure to
  * report, not a test.
  */
 async function main(argv: readonly string[]): Promise<void> {
   const [name, ...rest] = argv;
   if (name === 'readme') {
-    process.stderr.write(`README table rewritten from ${refreshReadme().join(', ')}\n`);
+    process.stderr.write(`docs/benchmarks.md table rewritten from ${refreshBenchmarksTable().join(', ')}\n`);
     return;
   }
   const all = name === 'all';
@@ -54,7 +54,7 @@ async function main(argv: readonly string[]): Promise<void> {
       for (const text of written.rerun ? describeRerun(written.rerun) : []) process.stderr.write(`# ${text}\n`);
     }
   }
-  if (all) process.stderr.write(`README table rewritten from ${refreshReadme().join(', ')}\n`);
+  if (all) process.stderr.write(`docs/benchmarks.md table rewritten from ${refreshBenchmarksTable().join(', ')}\n`);
 }
 
 main(process.argv.slice(2)).then(

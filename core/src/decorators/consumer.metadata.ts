@@ -1,6 +1,6 @@
 import type { ConsumerOptions } from '../options/consumer-options';
 
-/** Metadata key of `@Consumer` declarations on a class (namespaced, ARCHITECTURE.md §7.3). */
+/** Metadata key of `@Consumer` declarations on a class (namespaced, docs/architecture.md#style-rules). */
 export const CONSUMER_METADATA = 'mqkit:consumer';
 
 /** What `@Consumer` records: the options and the method that handles the messages. */

@@ -37,7 +37,10 @@ export class BrokerError extends MqkitError {
     this.kind = options.kind ?? 'other';
   }
 
-  /** Codes RocketMQ's producer retries by default (producer-semantics.md §1): 17, 14, 1, 2, 16, 204, 205, 1500. */
+  /**
+   * Codes RocketMQ's producer retries by default (docs/rocketmq-producer-model.md#defaultmqproducer-options): 17, 14,
+   * 1, 2, 16, 204, 205, 1500.
+   */
   static isRetriableCode(code: number): boolean {
     return (
       code === 17 ||

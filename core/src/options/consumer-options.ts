@@ -3,10 +3,10 @@ import type { StrategyOption } from '../spi/allocation-strategy';
 import type { Codec } from '../spi/codec';
 
 /**
- * Options of `@Consumer(...)`. Names and defaults are DefaultMQPushConsumer's (consumer-semantics.md §1), plus
- * `consumeMode` (from rocketmq-spring), `sql`, `batch`, `codec`, `reply` and mqkit's own `exclusiveHandoff`.
- * Options that describe the group (everything but topic, tags, sql, batch, codec and reply) must agree when several
- * declarations share a group.
+ * Options of `@Consumer(...)`. Names and defaults are DefaultMQPushConsumer's
+ * (docs/rocketmq-consumer-model.md#defaultmqpushconsumer-options), plus `consumeMode` (from rocketmq-spring), `sql`,
+ * `batch`, `codec`, `reply` and mqkit's own `exclusiveHandoff`. Options that describe the group (everything but topic,
+ * tags, sql, batch, codec and reply) must agree when several declarations share a group.
  */
 export interface ConsumerOptions {
   /** consumerGroup: 1-120 chars of `[%|a-zA-Z0-9_-]`, not `DEFAULT_CONSUMER`. */

@@ -1,6 +1,6 @@
 /**
- * Every interval the runtime uses, with RocketMQ's defaults (ARCHITECTURE.md §5). Tests use the fast profile:
- * the same mechanics, shorter clocks.
+ * Every interval the runtime uses, with RocketMQ's defaults (docs/rocketmq-consumer-model.md#timing-defaults). Tests
+ * use the fast profile: the same mechanics, shorter clocks.
  */
 export interface Profile {
   readonly name: string;

@@ -11,7 +11,10 @@ import {
   type ResolvedTraceOptions,
 } from '../trace/trace-options';
 
-/** DefaultMQProducer's options (producer-semantics.md §1), message trace (`enableMsgTrace`) included. */
+/**
+ * DefaultMQProducer's options (docs/rocketmq-producer-model.md#defaultmqproducer-options), message trace
+ * (`enableMsgTrace`) included.
+ */
 export interface ProducerOptions extends MessageTraceOptions {
   /** producerGroup: 1-120 chars of `[%|a-zA-Z0-9_-]`, not `DEFAULT_PRODUCER`. */
   readonly group: string;
@@ -29,7 +32,7 @@ export interface ProducerOptions extends MessageTraceOptions {
   readonly sendLatencyFaultEnable?: boolean;
   /** Retry on another broker when a sync send is stored but not confirmed (FLUSH_DISK_TIMEOUT...). Default false. */
   readonly retryAnotherBrokerWhenNotStoreOK?: boolean;
-  /** RocketMQ's namespace: the group and every topic are sent as `<namespace>%<name>` (see README, Namespaces). */
+  /** RocketMQ's namespace: the group and every topic are sent as `<namespace>%<name>` (docs/namespaces.md). */
   readonly namespace?: string;
   /** Makes the producer transactional: answers the broker's check-backs of its group's half messages. */
   readonly transactionListener?: TransactionListener;

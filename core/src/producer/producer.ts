@@ -76,11 +76,11 @@ export interface SendOptions {
 const TRANSACTION_PREPARED_TYPE = 0x4;
 
 /**
- * Sends messages with RocketMQ's producer behaviour (producer-semantics.md): round robin over the topic's writable
- * queues (one counter per topic with a random start), validation before anything is sent, one UNIQ_KEY per message
- * kept across retries, sync retries only on retryable failures and avoiding the broker that just failed, all within
- * one sendMsgTimeout budget; optional latency fault tolerance; ordered sends by key or selector (one attempt, as in
- * RocketMQ); oneway sends; batches; zlib compression of bodies over compressMsgBodyOverHowmuch.
+ * Sends messages with RocketMQ's producer behaviour (docs/rocketmq-producer-model.md): round robin over the topic's
+ * writable queues (one counter per topic with a random start), validation before anything is sent, one UNIQ_KEY per
+ * message kept across retries, sync retries only on retryable failures and avoiding the broker that just failed, all
+ * within one sendMsgTimeout budget; optional latency fault tolerance; ordered sends by key or selector (one attempt, as
+ * in RocketMQ); oneway sends; batches; zlib compression of bodies over compressMsgBodyOverHowmuch.
  */
 export class Producer {
   private readonly uniq = new UniqKeyGenerator();

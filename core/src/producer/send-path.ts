@@ -17,9 +17,9 @@ interface TopicCursor {
 }
 
 /**
- * How a record reaches a queue (producer-semantics.md): RocketMQ's round robin with one counter per topic, sync
- * retries within one sendMsgTimeout budget that avoid the broker that just failed, the latency fault table, and
- * the single attempt of ordered sends. Everything that builds what is sent is the Producer's.
+ * How a record reaches a queue (docs/rocketmq-producer-model.md#queue-selection): RocketMQ's round robin with one
+ * counter per topic, sync retries within one sendMsgTimeout budget that avoid the broker that just failed, the latency
+ * fault table, and the single attempt of ordered sends. Everything that builds what is sent is the Producer's.
  */
 export class SendPath {
   private readonly cursors = new Map<string, TopicCursor>();

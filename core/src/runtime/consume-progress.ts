@@ -26,9 +26,9 @@ interface ProgressRecord extends QueueProgress {
 export const REMEMBER_RELEASED_MS = 10 * 60_000;
 
 /**
- * The one owner of a group's consumer progress (ARCHITECTURE.md §8.2). The consume path reports finished work
- * here (`advance`), the pull loop reports ranges with nothing to consume (`skipTo`); this class alone turns them
- * into each queue's committable offset, and the offset store is its only way out: a periodic and a final
+ * The one owner of a group's consumer progress (docs/architecture.md#ownership-rules). The consume path reports
+ * finished work here (`advance`), the pull loop reports ranges with nothing to consume (`skipTo`); this class alone
+ * turns them into each queue's committable offset, and the offset store is its only way out: a periodic and a final
  * `persist`, and the commit a pull may carry (RocketMQ's piggy-backed commit). Pulls carry one only with the
  * broker's own store (with another store the broker must not receive commits at all), only when it is not the
  * value the store already acknowledged, and only for groups that move queues without broker locks: a broker

@@ -7,8 +7,8 @@ import type { ByteBudget } from './byte-budget';
 import type { ConsumeStats } from './consume-stats';
 
 /**
- * The facts every part of one consumer group shares, passed as one object (ARCHITECTURE.md §8.4): each class
- * takes this plus the few collaborators it calls, instead of a bag of a dozen fields.
+ * The facts every part of one consumer group shares, passed as one object (docs/architecture.md#ownership-rules): each
+ * class takes this plus the few collaborators it calls, instead of a bag of a dozen fields.
  */
 export interface GroupContext {
   readonly group: string;

@@ -26,8 +26,8 @@ export interface CallScheduler<R> {
 }
 
 /**
- * The one pipeline every handler call goes through, whatever the consume mode (ARCHITECTURE.md §8.1): the
- * binding lookup (a retry queue's messages carry their original topic), the payload codec, the hooks, the
+ * The one pipeline every handler call goes through, whatever the consume mode (docs/architecture.md#ownership-rules):
+ * the binding lookup (a retry queue's messages carry their original topic), the payload codec, the hooks, the
  * handler awaited only when it returns a promise, errors normalised, `consumer.error` and `consumer.consume`, the
  * running-call table behind `ctx.signal` (aborted at consumeTimeout or at the stop deadline), and the queue's
  * in-flight count a release waits on. The consume services only schedule calls and decide what a result means.

@@ -11,8 +11,9 @@ import type { TransportRoles } from './transport.plugin';
 export type ReadOffsetFrom = 'store' | 'memory-then-store';
 
 /**
- * Consumer progress for one group, with RocketMQ's OffsetStore semantics (consumer-semantics.md §8):
- * an in-memory table updated on every commit and persisted in the background, on queue drop and on stop.
+ * Consumer progress for one group, with RocketMQ's OffsetStore semantics
+ * (docs/rocketmq-consumer-model.md#offset-stores): an in-memory table updated on every commit and persisted in the
+ * background, on queue drop and on stop.
  */
 export interface PersistOptions {
   /** Write unchanged offsets too. */

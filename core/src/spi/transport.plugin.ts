@@ -29,8 +29,8 @@ export interface TransportContext {
 }
 
 /**
- * A connected transport: every role it supports, as one typed record (ARCHITECTURE.md §3). The roles every
- * consumer needs are required, so the compiler checks that a transport is complete; the rest are optional and
+ * A connected transport: every role it supports, as one typed record (docs/architecture.md#transport-roles). The roles
+ * every consumer needs are required, so the compiler checks that a transport is complete; the rest are optional and
  * core checks at start that the options in use have what they need.
  */
 export interface TransportRoles {

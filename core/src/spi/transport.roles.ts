@@ -6,9 +6,9 @@ import type { PullResult } from '../model/pull-result';
 import type { SubscriptionData } from '../model/subscription';
 
 /*
- * The broker transport, split by capability (ARCHITECTURE.md §3). A transport's connect() returns the roles it
- * supports as one record (transport.plugin.ts); core checks at start that what a consumer's options need is there
- * and fails naming the missing role otherwise. A member exists here only if core calls it.
+ * The broker transport, split by capability (docs/architecture.md#transport-roles). A transport's connect() returns the
+ * roles it supports as one record (transport.plugin.ts); core checks at start that what a consumer's options need is
+ * there and fails naming the missing role otherwise. A member exists here only if core calls it.
  */
 
 /** Topic routes: which queues a consumer reads and a producer writes. May be cached by the transport. */

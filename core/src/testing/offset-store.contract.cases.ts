@@ -42,7 +42,9 @@ function lcg(seed: number): () => number {
   };
 }
 
-/** The cases every OffsetStore passes (RocketMQ's OffsetStore semantics, consumer-semantics.md §8). */
+/**
+ * The cases every OffsetStore passes (RocketMQ's OffsetStore semantics, docs/rocketmq-consumer-model.md#offset-stores).
+ */
 export const OFFSET_STORE_CASES: readonly OffsetStoreCase[] = [
   {
     name: 'an unknown queue reads -1 from the store and from memory-then-store',

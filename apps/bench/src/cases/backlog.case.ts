@@ -74,7 +74,7 @@ export const backlogCase: BenchCase = {
       peakRssMb: peakRssMb(),
     };
   },
-  readmeRow(file) {
+  tableRow(file) {
     const r = file.result as {
       peakCachedBytes: number;
       limitBytes: number;

@@ -9,20 +9,20 @@ export interface BenchCase {
   readonly name: string;
   /** Embedded cases run when no case is named; cases needing external services (a RocketMQ cluster) do not. */
   readonly embedded: boolean;
-  /** Whether `npm run bench -- all` runs it (default: embedded). The README's table has a row per such case. */
+  /** Whether `npm run bench -- all` runs it (default: embedded). docs/benchmarks.md's table has a row per such case. */
   readonly inAll?: boolean;
   /** Whether a run writes apps/bench/results/<name>.json (default true; compare and one-off tools do not). */
   readonly writesResults?: boolean;
   readonly description: string;
   run(args: readonly string[]): Promise<Record<string, unknown>>;
   /**
-   * The case's row of the README's performance table, written from its results file: what is measured, the
+   * The case's row of the table in docs/benchmarks.md, written from its results file: what is measured, the
    * result (figures read from `file.result`, never typed in) and the target with whether it was met.
    */
-  readmeRow?(file: ResultsFile): ReadmeRow;
+  tableRow?(file: ResultsFile): TableRow;
 }
 
-export interface ReadmeRow {
+export interface TableRow {
   readonly measured: string;
   readonly result: string;
   readonly target: string;

@@ -148,7 +148,7 @@ export const latencyCase: BenchCase = {
       );
     return { rates: section(variants[0]!), handlerRates: section(variants[1]!) };
   },
-  readmeRow: (file) => latencyRow(file),
+  tableRow: (file) => latencyRow(file),
 };
 
 function sidesFlag(args: readonly string[]): Side[] {

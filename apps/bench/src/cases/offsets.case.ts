@@ -188,7 +188,7 @@ export const offsetsCase: BenchCase = {
       await redis.stop();
     }
   },
-  readmeRow(file) {
+  tableRow(file) {
     const r = file.result;
     const fmt = (n: unknown): string => (typeof n === 'number' ? Math.round(n).toLocaleString('en-US') : String(n));
     return {

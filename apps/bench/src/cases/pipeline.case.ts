@@ -79,7 +79,7 @@ export const pipelineCase: BenchCase = {
       targets: { batchAtLeast5M: batch >= BATCH_TARGET, oneAtLeast2_5M: one >= ONE_TARGET },
     };
   },
-  readmeRow(file) {
+  tableRow(file) {
     type Figure =
       | 'batchSteadyMsgsPerSec'
       | 'batchOfCeiling'

@@ -158,7 +158,7 @@ export const produceCase: BenchCase = {
       ratioAtLeast1: ratio >= 1,
     };
   },
-  readmeRow(file) {
+  tableRow(file) {
     const r = file.result;
     const spreads = r.spreads as Record<Series, Spread> | undefined;
     const met = r.ratioAtLeast1 === true && r.storedEqualsSent === true;

@@ -177,7 +177,7 @@ export const rocketmqCase: BenchCase = {
       java.close();
     }
   },
-  readmeRow(file) {
+  tableRow(file) {
     const r = file.result;
     const spreads = r.spreads as Record<Side, Spread> | undefined;
     const met = r.mqkitAtLeast2xJava === true && r.mqkitAtLeast90pctOfRaw === true;

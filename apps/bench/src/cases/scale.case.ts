@@ -246,7 +246,7 @@ export const scaleCase: BenchCase = {
       java.close();
     }
   },
-  readmeRow(file: ResultsFile) {
+  tableRow(file: ResultsFile) {
     const r = file.result as {
       sizes: Record<string, Record<string, number>>;
       groups50: Record<string, number>;

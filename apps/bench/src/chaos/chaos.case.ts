@@ -204,7 +204,8 @@ export const chaosCase: BenchCase = {
     };
     const dir = join(workspaceRoot(), 'reports', 'bench');
     mkdirSync(dir, { recursive: true });
-    // One file per variant, so a partial or one-sided run never overwrites the side-by-side figures the README quotes.
+    // One file per variant, so a partial or one-sided run never overwrites the side-by-side figures that
+    // docs/reliability.md quotes.
     const variant = [
       wanted,
       clientFlag && clients.length === 1 ? clients[0] : undefined,

@@ -62,7 +62,7 @@ describe('results files', () => {
     expect(describeCpuInfo('')).toBe('');
   });
 
-  it('writes a trial under results/trials, where the README table never reads it', () => {
+  it('writes a trial under results/trials, where the benchmarks table never reads it', () => {
     const name = `specTrialCase${process.pid}`;
     const { path } = writeResults(file(name), 'gc-probe');
     try {

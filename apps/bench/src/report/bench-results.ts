@@ -6,7 +6,7 @@ import { compareRerun, type Rerun } from './rerun';
 
 /**
  * Results files of `npm run bench`: one JSON file per case under apps/bench/results/, committed, so every figure
- * the README quotes can be traced to the run and the command that produced it, and to the machine it ran on.
+ * the docs quote can be traced to the run and the command that produced it, and to the machine it ran on.
  */
 
 /** Where results files live: apps/bench/results (dist/report and src/report are both two levels under apps/bench). */
@@ -140,7 +140,7 @@ export function runtimeSetup(file: Pick<ResultsFile, 'settings'>): string {
   return parts.filter((p) => p !== undefined).join(', ');
 }
 
-/** runtimeSetup in brackets, for a README row's "what is measured" (nothing for an older file). */
+/** runtimeSetup in brackets, for a table row's "what is measured" (nothing for an older file). */
 export function runtimeNote(file: Pick<ResultsFile, 'settings'>): string {
   const setup = runtimeSetup(file);
   return setup === '' ? '' : ` (${setup})`;
@@ -151,7 +151,7 @@ export function runtimeNote(file: Pick<ResultsFile, 'settings'>): string {
  * instead: a diagnosis run (other flags, one side) whose figures the docs may quote, which the table never reads.
  *
  * A file it replaces is kept under `earlier/` beside it, named by that run's finish time, and the new file records
- * how its figures compare with the replaced run's (`rerun`): the README's figures stay traceable to every run, and a
+ * how its figures compare with the replaced run's (`rerun`): the table's figures stay traceable to every run, and a
  * rerun with the same settings says whether the figures repeated.
  */
 export function writeResults(file: ResultsFile, trial?: string): { path: string; rerun?: Rerun } {

@@ -119,7 +119,7 @@ export function describeRerun(rerun: Rerun): string[] {
   return lines;
 }
 
-/** A README cell's note: "rerun of 2026-12-02 08:28: 9 of 10 figures within 10 %" ('' without a comparable rerun). */
+/** A benchmarks-table cell's note: "rerun of 2026-12-02 08:28: 9 of 10 figures within 10 %" ('' without a comparable rerun). */
 export function rerunNote(rerun: Rerun | undefined): string {
   if (!rerun?.comparable || !rerun.total) return '';
   const caveat = rerun.unrecorded ? ` (its hardware not recorded)` : '';

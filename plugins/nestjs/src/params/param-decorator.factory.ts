@@ -7,7 +7,7 @@ type Pipe = Type<PipeTransform> | PipeTransform;
 
 /**
  * Records one handler parameter the way Nest's built-in parameter decorators do (`"<type>:<index>"` entries on the
- * method's class under ROUTE_ARGS_METADATA): a decorator only records metadata (ARCHITECTURE.md §7.3).
+ * method's class under ROUTE_ARGS_METADATA): a decorator only records metadata (docs/architecture.md#style-rules).
  */
 export function paramDecorator(
   type: MqkitParamtype,

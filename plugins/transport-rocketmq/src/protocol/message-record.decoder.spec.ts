@@ -8,7 +8,10 @@ import { decodeMessageRecord, decodeMessageRecords } from './message-record.deco
 import { encodeMessageRecord, type MessageRecordInput } from './message-record.encoder';
 import { MessageMagic, MessageSysFlag } from './remoting-codes';
 
-/** One record written field by field from the layout table (rocketmq-remoting.md §4), independent of the encoder. */
+/**
+ * One record written field by field from the layout table (docs/remoting-protocol.md#stored-message-record),
+ * independent of the encoder.
+ */
 function handBuiltRecord(body: Buffer, sysFlag = 0): Buffer {
   const topic = Buffer.from('TopicTest');
   const props = Buffer.from('TAGS\u0001TagA\u0002UNIQ_KEY\u0001AC1100010001\u0002');

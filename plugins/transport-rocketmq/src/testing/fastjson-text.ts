@@ -1,7 +1,7 @@
 /**
  * Parses fastjson output that may have unquoted integer map keys (`{"brokerAddrs":{0:"127.0.0.1:10911"}}`):
  * the name server writes GET_BROKER_CLUSTER_INFO bodies that way whatever the request version
- * (rocketmq-remoting.md §5). Quotes such keys outside strings, then uses JSON.parse.
+ * (docs/remoting-protocol.md#fastjson-quirks). Quotes such keys outside strings, then uses JSON.parse.
  */
 export function parseFastjson(text: string): unknown {
   let out = '';

@@ -3,7 +3,7 @@ import { ProtocolError } from '@mqkit/core';
 /**
  * The harness's own minimal remoting frame codec (JSON headers only), so readiness probes do not depend on the
  * transport's codec. Frame: int32 length (excluding itself) · int32 (serialize type << 24 | header length) ·
- * JSON header · body. See rocketmq-remoting.md §1.
+ * JSON header · body. See docs/remoting-protocol.md#frame-layout.
  */
 export interface ProbeCommand {
   readonly code: number;

@@ -110,7 +110,8 @@ describe('startRocketMqCluster (real RocketMQ)', () => {
     const broker = cluster.brokers[0]!.addr;
     const maxOffset = async (): Promise<string | undefined> =>
       (await sendProbeRequest(broker, { code: GET_MAX_OFFSET, extFields: { topic, queueId: '0' } })).extFields.offset;
-    // properties: key U+0001 value U+0002 (rocketmq-remoting.md §4); DELAY=3 is the third delay level.
+    // properties: key U+0001 value U+0002 (docs/remoting-protocol.md#properties-string); DELAY=3 is the third delay
+    // level.
     const sentAt = Date.now();
     const delayed = { ...sendHeader(topic), i: 'DELAY\u00013\u0002' };
     const sent = await sendProbeRequest(broker, {

@@ -2,8 +2,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * The RocketMQ release the harness runs. 5.3.3 is the newest release whose source the project's reference
- * (`rocketmq-remoting.md`) was checked against; `MQKIT_ROCKETMQ_VERSION` overrides it for compatibility runs.
+ * The RocketMQ release the harness runs. 5.3.3 is the newest release whose source the project's protocol notes
+ * (docs/remoting-protocol.md) were checked against; `MQKIT_ROCKETMQ_VERSION` overrides it for compatibility runs.
  */
 export const ROCKETMQ_VERSION = '5.3.3';
 
