@@ -1,8 +1,9 @@
 /**
  * Variables of this run that must not reach an app's commands: npm's per-script variables (npm test runs this
  * file; `npm_config_local_prefix` and the `npm_package_*` set would point the app's npm at the workspace), and
- * vitest's worker variables (the contract app runs its own vitest). The user's npm configuration (cache,
- * registry, proxy, CA) stays.
+ * vitest's worker variables (the contract app runs its own vitest), and the quickstart's ROCKETMQ_NAMESRV
+ * (the apps run on the embedded broker even where a developer points that at a cluster). The user's npm
+ * configuration (cache, registry, proxy, CA) stays.
  */
 const DROPPED = [
   /^npm_package_/i,
@@ -15,6 +16,7 @@ const DROPPED = [
   /^NODE_ENV$/,
   /^NODE_OPTIONS$/,
   /^NX_/,
+  /^ROCKETMQ_NAMESRV$/,
 ];
 
 /** The environment for an app's npm, tsc, node and vitest commands. */

@@ -5,7 +5,7 @@ import { appEnv } from './app-env';
 import { concurrencyLimit } from './concurrency-limit';
 import { EXPECTED_ORDERS, allOrdersHandled, orderIds } from './order-lines';
 import { packedPackages } from './packed';
-import { type CommandResult, describeRun } from './run-command';
+import { type CommandResult, describeRun, killRunningCommands } from './run-command';
 import { killLeftovers, startAndWaitFor } from './run-until-output';
 import { SHARED_LIBRARIES } from './shared-libraries';
 import {
@@ -74,7 +74,9 @@ beforeAll(() => {
 });
 
 afterAll(async () => {
+  // A test that timed out leaves its npm, tsc or program running; end them before removing their directories.
   killLeftovers();
+  killRunningCommands();
   await Promise.allSettled([...installs.values(), ...compiles.values()]);
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
   timings.push(`whole file: ${((Date.now() - fileStarted) / 1000).toFixed(1)} s`);

@@ -32,7 +32,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const started = Date.now();
   try {
     const packages = await packPackages(dir);
-    project.provide('mqkitPacked', { ok: true, dir, packages, packMs: Date.now() - started });
+    const packMs = Date.now() - started;
+    process.stderr.write(`[mqkit] packed ${packages.length} packages into ${dir} in ${packMs} ms\n`);
+    project.provide('mqkitPacked', { ok: true, dir, packages, packMs });
   } catch (error) {
     project.provide('mqkitPacked', { ok: false, error: error instanceof Error ? error.message : String(error) });
   }

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 
 /** What a finished command left behind. */
 export interface CommandResult {
@@ -56,6 +56,14 @@ export class CommandError extends Error {
   }
 }
 
+/** Commands started here that have not exited yet. */
+const running = new Set<ChildProcess>();
+
+/** Ends every command this module started that is still running, with the processes they started. */
+export function killRunningCommands(): void {
+  for (const child of running) killGroup(child.pid);
+}
+
 /**
  * Runs a command to completion and resolves with its result whatever the exit code (see {@link runChecked}).
  * The command runs in its own process group, so a timeout also ends the processes it started (npm runs scripts
@@ -71,6 +79,7 @@ export function runCommand(file: string, args: readonly string[], options: RunOp
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
+    running.add(child);
     let stdout = '';
     let stderr = '';
     let output = '';
@@ -91,10 +100,12 @@ export function runCommand(file: string, args: readonly string[], options: RunOp
           }, options.timeoutMs);
     child.on('error', (error) => {
       if (timer) clearTimeout(timer);
+      running.delete(child);
       reject(new Error(`cannot start \`${command}\` in ${options.cwd}: ${error.message}`, { cause: error }));
     });
     child.on('close', (code, signal) => {
       if (timer) clearTimeout(timer);
+      running.delete(child);
       resolve({ command, cwd: options.cwd, code, signal, stdout, stderr, output, durationMs: Date.now() - started });
     });
   });
