@@ -18,7 +18,7 @@ import {
   makeAppDir,
   runAppVitest,
 } from './smoke-app';
-import { TYPESCRIPT_FLOOR } from './toolchain-versions';
+import { TYPESCRIPT_FLOOR, workspaceToolVersion } from './toolchain-versions';
 
 // Fresh apps outside the workspace install the packed tarballs with the README's install line, compile the
 // README's quickstart against the published types and run it on the embedded broker. Together they cover CJS and
@@ -103,7 +103,9 @@ function compiled(app: InstalledApp, compiler: AppCompiler): Promise<CommandResu
 }
 
 const describeCompiler = (choice: TypeScriptChoice): string =>
-  choice === 'floor' ? `the floor (typescript ${TYPESCRIPT_FLOOR})` : "the workspace's (typescript)";
+  choice === 'floor'
+    ? `the floor (typescript ${TYPESCRIPT_FLOOR})`
+    : `the workspace's (typescript ${workspaceToolVersion('typescript')})`;
 
 describe.each(APPS.map((plan) => [plan.name, plan] as const))('%s app', (_name, plan) => {
   it(
@@ -134,7 +136,8 @@ describe.each(APPS.map((plan) => [plan.name, plan] as const))('%s app', (_name, 
       const notOnce = Object.fromEntries(Object.entries(copies).filter(([, list]) => list.length !== 1));
       expect(notOnce, 'packages installed other than exactly once').toEqual({});
       for (const [name, choice] of Object.entries(app.shared)) {
-        expect(app.copies.get(name)?.[0]?.version, `${name}: the app's own version`).toBe(choice!.version);
+        const own = app.copies.get(name)?.find((c) => c.path === `node_modules/${name}`);
+        expect(own?.version, `${name}: the app's own version`).toBe(choice!.version);
       }
     },
     INSTALL_TIMEOUT_MS,
