@@ -2,10 +2,11 @@ import { projectConfig } from '../vitest.shared.mts';
 
 // Integration files run one at a time (they start real servers and whole consumer groups), after the unit
 // projects (nx: test dependsOn ^test). The RocketMQ global setup starts a real cluster only for runs that include
-// src/rocketmq/ files.
+// src/rocketmq/ files; the packaging one packs the publishable packages only for runs that include
+// src/packaging/ files.
 export default projectConfig(import.meta.dirname, {
   fileParallelism: false,
   testTimeout: 60_000,
   hookTimeout: 120_000,
-  globalSetup: ['./src/rocketmq/rocketmq.global-setup.ts'],
+  globalSetup: ['./src/rocketmq/rocketmq.global-setup.ts', './src/packaging/packaging.global-setup.ts'],
 });
