@@ -1,11 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WORKSPACE_ROOT } from './workspace-packages';
 
-/** A snippet of the README, or the stand-in used while the README does not mark it yet. */
+/** A snippet of the README. */
 export interface Snippet<T> {
   readonly value: T;
-  /** `README.md` when read from the README, else the stand-in's name. */
+  /** Where it was read from (`README.md`). */
   readonly source: string;
 }
 
@@ -63,37 +63,16 @@ function readme(root: string): string {
   return readFileSync(join(root, 'README.md'), 'utf8');
 }
 
-/**
- * Stand-in while the README has no `<!-- install -->` marker: the packages the quickstart imports, and the
- * libraries an app shares with mqkit. Delete it once the README marks its install line.
- */
-const INSTALL_FALLBACK = [
-  '@mqkit/core',
-  '@mqkit/transport-memory',
-  '@mqkit/transport-rocketmq',
-  'reflect-metadata',
-  'tsyringe',
-  'rxjs',
-];
-
-/** Stand-in while the README has no `<!-- quickstart -->` marker. Delete it once the README marks its quickstart. */
-const QUICKSTART_FALLBACK = join(__dirname, 'fixtures', 'quickstart.fixture.ts');
-
 /** The README's install line, as package names. */
 export function readmeInstallLine(root = WORKSPACE_ROOT): Snippet<readonly string[]> {
   const block = markedBlock(readme(root), INSTALL_MARKER, 'sh');
-  if (block === undefined) return { value: INSTALL_FALLBACK, source: 'the stand-in install line (no marker yet)' };
+  if (block === undefined) throw new ReadmeSnippetError(`README.md has no ${INSTALL_MARKER} block`);
   return { value: parseInstallLine(block), source: 'README.md' };
 }
 
 /** The README's quickstart program, the one ```ts block after `<!-- quickstart -->`. */
 export function readmeQuickstart(root = WORKSPACE_ROOT): Snippet<string> {
   const block = markedBlock(readme(root), QUICKSTART_MARKER, 'ts');
-  if (block !== undefined) return { value: `${block}\n`, source: 'README.md' };
-  if (!existsSync(QUICKSTART_FALLBACK)) {
-    throw new ReadmeSnippetError(
-      `README.md has no ${QUICKSTART_MARKER} and the stand-in ${QUICKSTART_FALLBACK} is gone`,
-    );
-  }
-  return { value: readFileSync(QUICKSTART_FALLBACK, 'utf8'), source: 'fixtures/quickstart.fixture.ts (no marker yet)' };
+  if (block === undefined) throw new ReadmeSnippetError(`README.md has no ${QUICKSTART_MARKER} block`);
+  return { value: `${block}\n`, source: 'README.md' };
 }
