@@ -28,10 +28,11 @@ export { MQKIT_TRANSPORT, type MqkitEventExtras, type MqkitServerOptions } from 
 
 // Client proxy (send: request-reply, emit: plain sends)
 export { MqkitClient } from './client/mqkit.client';
-export {
-  type MqkitClientOptions,
-  type MqkitClientProducerOptions,
-  type MqkitClientSharedOptions,
-  type MqkitClientStatus,
-  type MqkitRequester,
+export type {
+  MqkitClientCommonOptions,
+  MqkitClientOptions,
+  MqkitClientProducerOptions,
+  MqkitClientSharedOptions,
+  MqkitClientStatus,
+  MqkitRequester,
 } from './client/mqkit-client-options';

@@ -163,7 +163,7 @@ export class EmbeddedBroker {
     this.groups = new GroupRegistry((group) => this.notifyGroup(group));
     this.locks = new LockTable(this.options.lockExpiryMs);
     this.store = new TopicStore(this.brokerNames);
-    this.admin = new EmbeddedClusterAdmin({
+    this.admin = EmbeddedClusterAdmin.create({
       clusterName: this.clusterName,
       brokerNames: this.brokerNames,
       store: this.store,
