@@ -5,5 +5,6 @@
  * constructor).
  */
 export interface CreatedByMqkit {
+  /** Of type `never`: nothing can be assigned to it, so no object is a CreatedByMqkit. */
   readonly createdByMqkit: never;
 }
