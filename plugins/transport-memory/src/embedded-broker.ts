@@ -566,8 +566,8 @@ export class EmbeddedBroker {
   // ---- retry and locks -----------------------------------------------------------------------------------
 
   /**
-   * CONSUMER_SEND_MSG_BACK: past maxReconsumeTimes (or delayLevel < 0) the message goes to %DLQ%<group>;
-   * otherwise it is re-delivered on %RETRY%<group> after its delay level (0: 3 + reconsumeTimes), with
+   * CONSUMER_SEND_MSG_BACK: past maxReconsumeTimes (or delayLevel < 0) the message goes to `%DLQ%<group>`;
+   * otherwise it is re-delivered on `%RETRY%<group>` after its delay level (0: 3 + reconsumeTimes), with
    * reconsumeTimes + 1 and the original topic in RETRY_TOPIC.
    */
   sendBack(request: { group: string; message: MessageRecord; delayLevel: number; maxReconsumeTimes: number }): void {
