@@ -31,7 +31,7 @@ const show = (path) => relative(workspaceRoot, path) || '.';
  * @param {string} packageDir
  * @param {(name: string) => boolean} importableElsewhere a forgotten export another entry of the package exports
  */
-function printMessage(message, packageDir, importableElsewhere) {
+function handleMessage(message, packageDir, importableElsewhere) {
   message.handled = true;
   if (message.messageId === 'ae-forgotten-export') {
     const name = forgottenSymbolName(message.text);
@@ -101,7 +101,7 @@ function reportPackage(pkg, { update, tempRoot }, outcome) {
       localBuild: update,
       compilerState,
       printApiReportDiff: !update,
-      messageCallback: (message) => printMessage(message, pkg.dir, (symbol) => importable(entry.subpath, symbol)),
+      messageCallback: (message) => handleMessage(message, pkg.dir, (symbol) => importable(entry.subpath, symbol)),
     });
     outcome.checked += 1;
     const leaks = isInternal(entry.subpath)
