@@ -61,6 +61,8 @@ export type {
 // Pull consumer
 export { PullConsumer, createPullConsumer } from './pull/pull-consumer';
 export type { PullConsumerOptions } from './pull/pull-consumer-options';
+export type { PullConsumerStatus } from './pull/pull-consumer-status';
+export type { PullMode } from './pull/queue-selection';
 
 // Errors
 export * from './errors/index';
@@ -125,6 +127,7 @@ export { BrokerOffsetStore, brokerOffsetStore } from './offsets/broker-offset-st
 export type { ConsumeContext } from './runtime/consume-context';
 export type { ConsumeHook, ConsumeInvocation } from './runtime/consume-hook';
 export type { ConsumerStatus, QueueStatus, ReleaseReport, StopReport } from './runtime/runtime-status';
+export type { ProcessQueueState } from './runtime/process-queue';
 export type { TopicStatsReport } from './runtime/consume-stats';
 export {
   ConsumerApp,
@@ -134,6 +137,8 @@ export {
   type ConsumerControl,
 } from './app/consumer-app';
 export type { ConsumerAppOptions, MessageQueueListener, StopOptions } from './app/app-options';
+export type { ClientHostOptions } from './app/client-host';
+export type { CreatedByMqkit } from './app/created-by-mqkit';
 export { createProducer, type StandaloneProducer, type StandaloneProducerOptions } from './app/create-producer';
 export { createAdmin, type Admin } from './app/create-admin';
 export type { ConsumerProgress, QueryByKeyOptions } from './app/admin-reads';

@@ -2,6 +2,8 @@
  * Internals shared with mqkit's own plugins. Not a stable API for applications.
  */
 export { ProcessQueue } from './runtime/process-queue';
+export type { QueueProgress } from './runtime/consume-progress';
+export type { TopicCounters } from './runtime/consume-stats';
 export { ByteBudget } from './runtime/byte-budget';
 export { ElasticPool, type PoolTask } from './runtime/elastic-pool';
 export { ConsumedMessage } from './runtime/consumed-message';

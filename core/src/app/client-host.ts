@@ -13,9 +13,13 @@ import { buildClientId } from '../util/client-id';
 import { toError } from '../util/deferred';
 import { PluginHost } from './plugin-host';
 
+/** What every client (consumer app, producer, admin client) is told about itself and where it lives. */
 export interface ClientHostOptions {
+  /** 'default' (RocketMQ's intervals), 'fast' (tests) or overrides. */
   readonly profile?: ProfileOption;
+  /** Keeps the client id stable across restarts; default `<pid>#<n>`. */
   readonly instanceName?: string;
+  /** The IP part of the client id; default the first non-internal IPv4. */
   readonly clientIp?: string;
   /** Parent of the client's own child container; default tsyringe's root container. */
   readonly container?: DependencyContainer;
@@ -116,7 +120,7 @@ export class ClientHost {
   }
 
   /** Where plugins read the client's consumer groups from (`PluginContext.consumers`). */
-  set consumerStatus(read: () => readonly ConsumerStatus[]) {
+  readConsumerStatusFrom(read: () => readonly ConsumerStatus[]): void {
     this.plugins.consumers = read;
   }
 

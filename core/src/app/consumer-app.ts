@@ -126,7 +126,7 @@ export class ConsumerApp {
       const definitions = inNamespace(buildDefinitions(this.declarations()), options.namespace);
       const transport = await host.connect(options.transport, this.brokerCallbacks());
       await checkSubscriptions(definitions, host);
-      host.consumerStatus = () => [...this.runtimes.values()].map((r) => r.status());
+      host.readConsumerStatusFrom(() => [...this.runtimes.values()].map((r) => r.status()));
       await host.register(options.plugins ?? []);
       // One trace for the app's groups (Java: one per push consumer), named after the first, as Java names it after its own.
       const trace = traceSettings(options);

@@ -1,6 +1,7 @@
 import { mqKey, type MessageQueue } from '../model/message-queue';
 
-interface Entry {
+/** One queue's offset in an OffsetTable, with what its store needs to know about writing it. */
+export interface OffsetEntry {
   readonly mq: MessageQueue;
   offset: number;
   /** Set by reset(): the next write may lower the stored value. */
@@ -16,7 +17,7 @@ interface Entry {
  * max; otherwise overwrite), plus which entries changed and which are explicit lowering writes.
  */
 export class OffsetTable {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<string, OffsetEntry>();
 
   get(mq: MessageQueue): number {
     return this.entries.get(mqKey(mq))?.offset ?? -1;
@@ -51,9 +52,9 @@ export class OffsetTable {
   }
 
   /** Entries of these queues (all when omitted), for a persist. */
-  select(mqs?: Iterable<MessageQueue>): Entry[] {
+  select(mqs?: Iterable<MessageQueue>): OffsetEntry[] {
     if (!mqs) return [...this.entries.values()];
-    const out: Entry[] = [];
+    const out: OffsetEntry[] = [];
     for (const mq of mqs) {
       const entry = this.entries.get(mqKey(mq));
       if (entry) out.push(entry);
@@ -62,7 +63,10 @@ export class OffsetTable {
   }
 
   /** Marks entries written, unless they changed again meanwhile. */
-  markPersisted(written: ReadonlyArray<{ entry: Entry; offset: number; lowering: boolean }>, now = Date.now()): void {
+  markPersisted(
+    written: ReadonlyArray<{ entry: OffsetEntry; offset: number; lowering: boolean }>,
+    now = Date.now(),
+  ): void {
     for (const { entry, offset, lowering } of written) {
       entry.persistedAt = now;
       if (entry.offset === offset) entry.dirty = false;
@@ -74,5 +78,3 @@ export class OffsetTable {
     return this.entries.size;
   }
 }
-
-export type OffsetEntry = ReturnType<OffsetTable['select']>[number];

@@ -43,6 +43,7 @@ import {
 } from './send-hook';
 import { checkedTransactionEnd, localTransactionEnd } from './end-transaction';
 import type { Message } from '../model/message';
+import type { CreatedByMqkit } from '../app/created-by-mqkit';
 
 export interface ProducerDeps {
   readonly options: ResolvedProducerOptions;
@@ -92,7 +93,19 @@ export class Producer {
   private readonly unhooked: boolean;
   private readonly requests: Requests;
 
-  constructor(private readonly deps: ProducerDeps) {
+  private readonly deps: ProducerDeps;
+
+  /**
+   * Not for applications: `createProducer` makes a producer, and a consumer app's `producer` option registers one
+   * that handlers inject as `Producer`.
+   */
+  constructor(notForApplications: CreatedByMqkit);
+  /** @internal */
+  constructor(deps: ProducerDeps);
+  constructor(given: ProducerDeps | CreatedByMqkit) {
+    // Only the internal signature can be called: no value has the public one's type.
+    const deps = given as ProducerDeps;
+    this.deps = deps;
     this.path = new SendPath(deps);
     this.unhooked = (deps.hooks ?? []).length === 0;
     this.requests = new Requests(deps, this.path, (message) => this.buildRecord(message));

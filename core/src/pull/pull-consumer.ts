@@ -54,7 +54,7 @@ export class PullConsumer implements AsyncIterable<Message[]> {
   private closing: Promise<void> | undefined;
   private state: 'new' | 'running' | 'closed' = 'new';
 
-  constructor(
+  private constructor(
     private readonly options: PullConsumerOptions,
     private readonly resolved: ResolvedPullConsumerOptions,
   ) {
@@ -68,6 +68,11 @@ export class PullConsumer implements AsyncIterable<Message[]> {
 
   get clientId(): string {
     return this.host.clientId;
+  }
+
+  /** @internal createPullConsumer's first step: the constructor is private, so only mqkit makes pull consumers. */
+  static create(options: PullConsumerOptions, resolved: ResolvedPullConsumerOptions): PullConsumer {
+    return new PullConsumer(options, resolved);
   }
 
   /** @internal createPullConsumer's second step. */
@@ -299,7 +304,7 @@ export class PullConsumer implements AsyncIterable<Message[]> {
  * ```
  */
 export async function createPullConsumer(options: PullConsumerOptions): Promise<PullConsumer> {
-  const consumer = new PullConsumer(options, resolvePullConsumerOptions(options));
+  const consumer = PullConsumer.create(options, resolvePullConsumerOptions(options));
   await consumer.start();
   return consumer;
 }

@@ -7,7 +7,7 @@ import type { Codec } from '../spi/codec';
 const UNDECODED: unique symbol = Symbol('undecoded');
 
 /**
- * The Message<T> handed to handlers: a thin view over the transport's record. The payload is decoded on first
+ * The `Message<T>` handed to handlers: a thin view over the transport's record. The payload is decoded on first
  * access, so handlers that read only `body` pay nothing for the codec, and a decode error surfaces inside the
  * handler call, where it counts as a handler failure (retry, then DLQ).
  */

@@ -5,7 +5,7 @@ import type { ProcessQueue } from './process-queue';
 
 /**
  * Where failed messages go, so none is silently dropped: in CLUSTERING back to the broker (CONSUMER_SEND_MSG_BACK,
- * which re-delivers on %RETRY%<group> and dead-letters past maxReconsumeTimes), or, when that send fails, consumed
+ * which re-delivers on `%RETRY%<group>` and dead-letters past maxReconsumeTimes), or, when that send fails, consumed
  * again here after localRetryDelayMs (RocketMQ's fallback). In BROADCASTING there is no retry: RocketMQ logs and
  * skips them, and so does this (the log is `consumer.error`).
  */

@@ -7,6 +7,7 @@ import { deferred, type Deferred } from '../util/deferred';
 import type { Codec } from '../spi/codec';
 import type { QueueProgress } from './consume-progress';
 
+/** 'active' until released or stopped, 'draining' while its running handler calls finish, 'dropped' once removed. */
 export type ProcessQueueState = 'active' | 'draining' | 'dropped';
 
 /**

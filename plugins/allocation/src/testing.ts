@@ -4,6 +4,7 @@ export {
   allocationContractChecks,
   checkAllocationStrategy,
   randomAllocationInput,
+  type AllocationContractCheck,
   type AllocationContractOptions,
 } from './contract/allocation-contract';
 export {

@@ -24,7 +24,7 @@ export const METRIC_NAMES = {
   rebalances: 'rocketmq_consumer_rebalances_total',
   /** Counter: failed messages handed on for a later delivery, by mode (broker: %RETRY%, local: a failed send-back). */
   retriedMessages: 'rocketmq_consumer_retried_messages_total',
-  /** Counter: failed messages the broker dead-letters to %DLQ%<group>. */
+  /** Counter: failed messages the broker dead-letters to `%DLQ%<group>`. */
   dlqMessages: 'rocketmq_consumer_dlq_messages_total',
   /** Counter: messages of producer calls, by kind and result. */
   sentMessages: 'rocketmq_sent_messages_total',

@@ -29,6 +29,7 @@ export { MQKIT_TRANSPORT, type MqkitEventExtras, type MqkitServerOptions } from 
 // Client proxy (send: request-reply, emit: plain sends)
 export { MqkitClient } from './client/mqkit.client';
 export type {
+  MqkitClientCommonOptions,
   MqkitClientOptions,
   MqkitClientProducerOptions,
   MqkitClientSharedOptions,

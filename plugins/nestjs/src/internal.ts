@@ -3,4 +3,4 @@ import 'reflect-metadata';
 
 export { ConsumerExplorer } from './module/consumer.explorer';
 export { MqkitParamsFactory } from './params/mqkit-params.factory';
-export { paramDecorator } from './params/param-decorator.factory';
+export { paramDecorator, type ParamPipe } from './params/param-decorator.factory';

@@ -5,5 +5,5 @@ export {
   type RedisClusterHandle,
   type StartRedisClusterOptions,
 } from './testing/redis-cluster.harness';
-export { commandCalls, redisCall, redisInfo } from './testing/redis-call';
+export { commandCalls, redisCall, redisInfo, type RedisAuth } from './testing/redis-call';
 export { REDIS_INSTALL_HINT } from './testing/redis-process';

@@ -164,7 +164,7 @@ export class EmbeddedBroker {
     this.groups = new GroupRegistry((group) => this.notifyGroup(group));
     this.locks = new LockTable(this.options.lockExpiryMs);
     this.store = new TopicStore(this.brokerNames);
-    this.admin = new EmbeddedClusterAdmin({
+    this.admin = EmbeddedClusterAdmin.create({
       clusterName: this.clusterName,
       brokerNames: this.brokerNames,
       store: this.store,
@@ -563,8 +563,8 @@ export class EmbeddedBroker {
   // ---- retry and locks -----------------------------------------------------------------------------------
 
   /**
-   * CONSUMER_SEND_MSG_BACK: past maxReconsumeTimes (or delayLevel < 0) the message goes to %DLQ%<group>;
-   * otherwise it is re-delivered on %RETRY%<group> after its delay level (0: 3 + reconsumeTimes), with
+   * CONSUMER_SEND_MSG_BACK: past maxReconsumeTimes (or delayLevel < 0) the message goes to `%DLQ%<group>`;
+   * otherwise it is re-delivered on `%RETRY%<group>` after its delay level (0: 3 + reconsumeTimes), with
    * reconsumeTimes + 1 and the original topic in RETRY_TOPIC.
    */
   sendBack(request: { group: string; message: MessageRecord; delayLevel: number; maxReconsumeTimes: number }): void {

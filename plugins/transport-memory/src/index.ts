@@ -1,4 +1,5 @@
 export { EmbeddedBroker, type EmbeddedBrokerOptions, type BrokerChannelHandlers } from './embedded-broker';
+export type { TransactionSettings } from './broker/half-messages';
 export { memoryTransport, type MemoryTransportOptions } from './memory.transport';
 export { StoredMessage } from './broker/stored-message';
-export { EmbeddedClusterAdmin, type EmbeddedAdminState } from './broker/embedded-cluster-admin';
+export { EmbeddedClusterAdmin } from './broker/embedded-cluster-admin';

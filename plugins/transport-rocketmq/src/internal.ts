@@ -23,6 +23,7 @@ export {
   emptyFields,
   isOneway,
   isResponse,
+  putField,
   remotingCommand,
   stringFields,
   type RemotingCommand,

@@ -105,7 +105,8 @@ function allocate(strategy: AllocationStrategy, input: AllocationInput): Message
 const sameList = (a: readonly MessageQueue[], b: readonly MessageQueue[]): boolean =>
   a.length === b.length && a.every((mq, i) => mqKey(mq) === mqKey(b[i]!));
 
-type Check = (factory: () => AllocationStrategy, options: AllocationContractOptions) => void;
+/** One contract check: throws an AllocationContractViolation when strategies from `factory` break it. */
+export type AllocationContractCheck = (factory: () => AllocationStrategy, options: AllocationContractOptions) => void;
 
 function forEachCase(
   options: AllocationContractOptions,
@@ -117,7 +118,7 @@ function forEachCase(
 }
 
 /** The contract's checks, each usable alone; `checkAllocationStrategy` runs them all. */
-export const allocationContractChecks: Readonly<Record<string, Check>> = {
+export const allocationContractChecks: Readonly<Record<string, AllocationContractCheck>> = {
   'has a non-empty name': (factory) => {
     const { name } = factory();
     if (typeof name !== 'string' || name.length === 0)

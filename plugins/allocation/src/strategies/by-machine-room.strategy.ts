@@ -14,7 +14,7 @@ function splitLikeJava(text: string): string[] {
  * `room` in `consumeridcs` are allocated (in input order); member `i` of `m` takes a contiguous run of
  * floor(k/m), then one of the leftovers: 8 eligible queues over 3 members give [q0 q1 q6] [q2 q3 q7] [q4 q5].
  *
- * @param consumeridcs the machine rooms this group consumes from (Java's setConsumeridcs).
+ * @param consumeridcs - the machine rooms this group consumes from (Java's setConsumeridcs).
  */
 export class AllocateMessageQueueByMachineRoom implements AllocationStrategy {
   readonly name = 'MACHINE_ROOM';

@@ -10,8 +10,8 @@ import { ConsistentHashRouter } from './consistent-hash-router';
  * node at or after its hash. Few queues move when a member joins or leaves, but with 10 virtual nodes the shares are
  * uneven (one member may get twice another's).
  *
- * @param virtualNodeCnt virtual nodes per member (default 10, as in Java); negative is a ConfigurationError.
- * @param hashFunction replaces the MD5 hash (Java's HashFunction); must be deterministic, same on every member.
+ * @param virtualNodeCnt - virtual nodes per member (default 10, as in Java); negative is a ConfigurationError.
+ * @param hashFunction - replaces the MD5 hash (Java's HashFunction); must be deterministic, same on every member.
  */
 export class AllocateMessageQueueConsistentHash implements AllocationStrategy {
   readonly name = 'CONSISTENT_HASH';

@@ -16,7 +16,8 @@ export interface MqkitRequester {
   request(message: OutgoingMessage, options?: RequestOptions): Promise<Message>;
 }
 
-interface MqkitClientCommonOptions {
+/** What both kinds of {@link MqkitClientOptions} share. */
+export interface MqkitClientCommonOptions {
   /** ms `send()` waits for the reply, the send included (default: the producer's sendMsgTimeout, 3 s). */
   readonly timeoutMs?: number;
 }

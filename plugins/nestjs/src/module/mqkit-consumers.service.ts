@@ -4,6 +4,7 @@ import {
   type AppStatus,
   type ConsumerApp,
   type ConsumerControl,
+  type CreatedByMqkit,
   type StopReport,
 } from '@mqkit/core';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
@@ -30,10 +31,22 @@ export class MqkitConsumers implements OnApplicationBootstrap, OnModuleDestroy {
   private consumerApp: ConsumerApp | undefined;
   private stopping: Promise<StopReport | undefined> | undefined;
 
+  private readonly options: MqkitModuleOptions;
+  private readonly explorer: ConsumerExplorer;
+
+  /** Not for applications: `MqkitModule` provides it; inject it as `MqkitConsumers`. */
+  constructor(notForApplications: CreatedByMqkit);
+  /** @internal */
+  constructor(options: MqkitModuleOptions, explorer: ConsumerExplorer);
   constructor(
-    @Inject(MQKIT_MODULE_OPTIONS) private readonly options: MqkitModuleOptions,
-    private readonly explorer: ConsumerExplorer,
-  ) {}
+    @Inject(MQKIT_MODULE_OPTIONS) options: MqkitModuleOptions | CreatedByMqkit,
+    // Injected by token: the implementation's parameters are wider than what Nest provides.
+    @Inject(ConsumerExplorer) explorer?: ConsumerExplorer,
+  ) {
+    // Nest calls the internal signature; no value has the public one's type.
+    this.options = options as MqkitModuleOptions;
+    this.explorer = explorer as ConsumerExplorer;
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.consumerApp) return;

@@ -3,7 +3,8 @@ import type { PipeTransform, Type } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import type { MqkitParamtype } from './mqkit-paramtype';
 
-type Pipe = Type<PipeTransform> | PipeTransform;
+/** A pipe a parameter decorator applies: a class Nest instantiates, or an instance. */
+export type ParamPipe = Type<PipeTransform> | PipeTransform;
 
 /**
  * Records one handler parameter the way Nest's built-in parameter decorators do (`"<type>:<index>"` entries on the
@@ -12,7 +13,7 @@ type Pipe = Type<PipeTransform> | PipeTransform;
 export function paramDecorator(
   type: MqkitParamtype,
   data: string | undefined,
-  pipes: readonly Pipe[],
+  pipes: readonly ParamPipe[],
 ): ParameterDecorator {
   return (target, key, index) => {
     if (key === undefined)
@@ -32,9 +33,9 @@ export function paramDecorator(
 
 /** Splits `(property?, ...pipes)` as Nest's `@Body()` / `@Payload()` do. */
 export function splitDataAndPipes(
-  propertyOrPipe: string | Pipe | undefined,
-  pipes: readonly Pipe[],
-): [string | undefined, Pipe[]] {
+  propertyOrPipe: string | ParamPipe | undefined,
+  pipes: readonly ParamPipe[],
+): [string | undefined, ParamPipe[]] {
   if (propertyOrPipe === undefined) return [undefined, [...pipes]];
   if (typeof propertyOrPipe === 'string') return [propertyOrPipe, [...pipes]];
   return [undefined, [propertyOrPipe, ...pipes]];

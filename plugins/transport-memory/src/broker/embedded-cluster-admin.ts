@@ -45,7 +45,12 @@ export interface EmbeddedAdminState {
 export class EmbeddedClusterAdmin implements ClusterAdmin {
   private readonly subscriptionGroups = new Map<string, Map<string, SubscriptionGroupSettings>>();
 
-  constructor(private readonly state: EmbeddedAdminState) {}
+  private constructor(private readonly state: EmbeddedAdminState) {}
+
+  /** @internal The embedded broker makes its admin; applications read `broker.admin`. */
+  static create(state: EmbeddedAdminState): EmbeddedClusterAdmin {
+    return new EmbeddedClusterAdmin(state);
+  }
 
   /** getConsumeStats: topics the group has offsets for on each broker, kept when subscribed while members are online. */
   async consumeStats(group: string): Promise<readonly QueueConsumeStats[]> {

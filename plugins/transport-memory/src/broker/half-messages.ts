@@ -1,6 +1,10 @@
 import type { MessageQueue, OutgoingRecord } from '@mqkit/core';
 
-/** RocketMQ's defaults (BrokerConfig): first check 6 s after the half message, every 30 s, 15 times at most. */
+/**
+ * When the broker asks a producer about a half message (RocketMQ's BrokerConfig names): first
+ * transactionTimeOutMs after it was stored, then every transactionCheckIntervalMs, transactionCheckMax times at
+ * most. RocketMQ's defaults: 6 s, 30 s, 15.
+ */
 export interface TransactionSettings {
   readonly transactionTimeOutMs: number;
   readonly transactionCheckIntervalMs: number;

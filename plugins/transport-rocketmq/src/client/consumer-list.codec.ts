@@ -10,7 +10,7 @@ export function consumerListRequest(group: string): OutgoingRequest {
 
 /**
  * The client ids of the group's members. A broker that knows no member answers SYSTEM_ERROR with the remark
- * "no consumer for this group, <group>" (ConsumerManageProcessor.getConsumerListByGroup); that is an empty group,
+ * `"no consumer for this group, <group>"` (ConsumerManageProcessor.getConsumerListByGroup); that is an empty group,
  * not a failure. Every other error code is a BrokerError.
  */
 export function parseConsumerListResponse(response: RemotingCommand, group: string, brokerName?: string): string[] {

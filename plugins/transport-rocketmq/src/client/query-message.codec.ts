@@ -50,7 +50,7 @@ export function viewMessageRequest(commitLogOffset: number): OutgoingRequest {
 }
 
 /**
- * The one record at that offset. The broker answers SYSTEM_ERROR "can not find message by the offset, <n>" past
+ * The one record at that offset. The broker answers SYSTEM_ERROR `"can not find message by the offset, <n>"` past
  * its commit log (QueryMessageProcessor.viewMessageById): no message, undefined. Other codes are BrokerErrors.
  */
 export function parseViewMessageResponse(

@@ -23,7 +23,7 @@ export function sendReplyRequest(request: ReplyRequest): OutgoingRequest {
 
 /**
  * The broker's answer to a reply (ReplyMessageProcessor): SUCCESS once pushed to the requester; SYSTEM_ERROR
- * with a remark when the requester's connection is not registered there ("channel of <id> not found") or the push
+ * with a remark when the requester's connection is not registered there (`"channel of <id> not found"`) or the push
  * failed. The broker also stores the reply (storeReplyMessageEnable) whatever the push did.
  */
 export function parseReplyResponse(response: RemotingCommand, request: ReplyRequest): void {

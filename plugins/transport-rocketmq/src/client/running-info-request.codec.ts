@@ -19,7 +19,7 @@ export function consumerRunningInfoRequest(group: string, clientId: string): Out
 /**
  * The queues of a ConsumerRunningInfo answer: the keys of its `mqTable` (MessageQueue objects, fastjson's map
  * form; each value a ProcessQueueInfo). A member the broker does not know, or that fails, answers SYSTEM_ERROR
- * ("The Consumer <g> <c> not online"), and a slow one CONSUME_MSG_TIMEOUT: BrokerErrors.
+ * (`"The Consumer <g> <c> not online"`), and a slow one CONSUME_MSG_TIMEOUT: BrokerErrors.
  */
 export function parseOwnedQueues(
   response: RemotingCommand,

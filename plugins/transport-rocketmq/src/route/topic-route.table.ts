@@ -167,7 +167,7 @@ export class TopicRouteTable implements RouteResolver {
 
   /**
    * Starts the periodic refresh of every cached topic: every `refreshMs`, and every second while a broker that left
-   * a route is not back (for at most {@link MISSING_WATCH_MS}). Members learn that a restarted broker is back from
+   * a route is not back (for at most 5 minutes, `MISSING_WATCH_MS`). Members learn that a restarted broker is back from
    * their own refresh; on RocketMQ's 30 s schedule they learn it up to 30 s apart, and meanwhile allocate over
    * different queue sets, so that two of them consume some queues at once. Polling while a broker is missing brings
    * them back together within a second.
@@ -195,7 +195,7 @@ export class TopicRouteTable implements RouteResolver {
 
   /**
    * A connection to a broker of a cached route was lost: refresh within a second and keep the one-second cadence
-   * for {@link SUSPECT_WATCH_MS} (the name server may still list the broker for a moment), and then for as long as
+   * for 10 s, `SUSPECT_WATCH_MS` (the name server may still list the broker for a moment), and then for as long as
    * a broker is missing from a route.
    */
   brokerConnectionLost(address: string): void {

@@ -9,7 +9,7 @@ export interface TlsFiles {
 /** Inputs for one harness JVM's command-line flags. */
 export interface JvmArgumentsInput {
   readonly heapMb: number;
-  /** The process's own directory: its user.home (logs go to <home>/logs). */
+  /** The process's own directory: its user.home (logs go to `<home>/logs`). */
   readonly home: string;
   readonly logbackFile: string;
   readonly tls?: TlsFiles;
