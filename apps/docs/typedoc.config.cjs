@@ -15,7 +15,12 @@ module.exports = {
   entryPointStrategy: 'packages',
   entryPoints: publishablePackages().map((pkg) => pkg.dir),
   // The build tsconfig: no specs, and stripInternal, which TypeDoc follows (excludeInternal) as the .d.ts does.
-  packageOptions: { tsconfig: 'tsconfig.build.json' },
+  packageOptions: {
+    tsconfig: 'tsconfig.build.json',
+    // Source links name the repository of the packages' `repository` field, not the clone's remote: a fresh clone
+    // has none (or a local path), and TypeDoc warns that its links would be broken.
+    sourceLinkTemplate: 'https://github.com/mqkit/mqkit/blob/main/{path}#L{line}',
+  },
   readme: join(workspaceRoot, 'README.md'),
   // Every guide, including ones added later.
   projectDocuments: [join(workspaceRoot, 'docs', '**', '*.md')],
