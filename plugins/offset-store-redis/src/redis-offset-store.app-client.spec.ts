@@ -77,6 +77,27 @@ describe('RedisOffsetStore on the app client (Redis)', () => {
     await expect(s.persist([q('T', 0)])).rejects.toThrow(/closed/);
   });
 
+  it('adds one listener per event to a client, however many groups share it', async () => {
+    const client = appClient();
+    await waitFor(() => client.status === 'ready', { message: 'the app client to be ready' });
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const before = listenerCounts(client);
+      const many = Array.from({ length: 12 }, () => store(newGroup(), { client }));
+      for (const s of many) await s.load();
+      expect(listenerCounts(client)).toEqual(before.map((n) => n + 1));
+      await Promise.all(many.slice(1).map((s) => s.close()));
+      expect(listenerCounts(client)).toEqual(before.map((n) => n + 1));
+      await many[0]?.close();
+      expect(listenerCounts(client)).toEqual(before);
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('connects a lazyConnect client that has not connected yet, and leaves it connected after close()', async () => {
     const client = appClient(redis.port, { lazyConnect: true });
     expect(client.status).toBe('wait');

@@ -13,6 +13,7 @@ import { PersistCoalescer } from './persist-coalescer';
 import { createOffsetClient, withPersistCommand, type OffsetClient } from './redis-client.factory';
 import type { ResolvedRedisOffsetStoreOptions } from './redis-offset-store.options';
 import './redis-offset-store.events';
+import { watchConnection } from './connection-events';
 import { whenClientReady } from './shared-client';
 import { UnpersistedProgress, type BackpressureListener } from './unpersisted-progress';
 
@@ -32,7 +33,7 @@ export class RedisOffsetStore implements OffsetStore {
   private readonly client: OffsetClient;
   /** False for a client the app passed in: the app owns it, and the store never closes it. */
   private readonly ownsClient: boolean;
-  private readonly listeners: ReadonlyArray<readonly [event: 'error' | 'close' | 'ready', (error: Error) => void]>;
+  private readonly unwatch: () => void;
   private readonly coalescer = new PersistCoalescer((mqs) => this.flush(mqs));
   private readonly progress: UnpersistedProgress;
   private readonly group: string;
@@ -56,30 +57,25 @@ export class RedisOffsetStore implements OffsetStore {
     this.client = shared === undefined ? createOffsetClient(params.options) : withPersistCommand(shared);
     // ioredis reports each failed (re)connect attempt as 'error' and each lost connection as 'close'. One event
     // per outage is enough: the flushes that fail during it report themselves.
-    this.listeners = [
-      ['error', (error: Error) => (this.lastConnectionError = error)],
-      [
-        'close',
-        () => {
-          if (!this.connected || this.closed) return;
-          this.connected = false;
-          const why = this.lastConnectionError ? `: ${this.lastConnectionError.message}` : '';
-          this.fail(
-            new OffsetStoreError(`lost the connection to Redis (group ${this.group}); reconnecting${why}`, {
-              cause: this.lastConnectionError,
-            }),
-          );
-        },
-      ],
-      [
-        'ready',
-        () => {
-          this.connected = true;
-          this.lastConnectionError = undefined;
-        },
-      ],
-    ];
-    for (const [event, listener] of this.listeners) this.client.on(event, listener);
+    this.unwatch = watchConnection(this.client, {
+      error: (error) => {
+        this.lastConnectionError = error;
+      },
+      close: () => {
+        if (!this.connected || this.closed) return;
+        this.connected = false;
+        const why = this.lastConnectionError ? `: ${this.lastConnectionError.message}` : '';
+        this.fail(
+          new OffsetStoreError(`lost the connection to Redis (group ${this.group}); reconnecting${why}`, {
+            cause: this.lastConnectionError,
+          }),
+        );
+      },
+      ready: () => {
+        this.connected = true;
+        this.lastConnectionError = undefined;
+      },
+    });
   }
 
   /** The Redis hash of one topic of this group. */
@@ -181,7 +177,7 @@ export class RedisOffsetStore implements OffsetStore {
     await this.coalescer.idle();
     this.closed = true;
     if (!this.ownsClient) {
-      for (const [event, listener] of this.listeners) this.client.off(event, listener);
+      this.unwatch();
       return;
     }
     try {
