@@ -37,7 +37,8 @@ export interface OffsetStoreContractSetup {
 
 /**
  * The OffsetStore contract as a vitest suite: every mqkit store runs it, and users run it against their own.
- * vitest is an optional peer dependency, loaded when this is called; await it at the top level of a spec.
+ * It runs on the app's own vitest: @mqkit/core neither depends on nor peers vitest, and loads it (`import('vitest')`)
+ * only when this is called, from the test file that vitest is running. Await it at the top level of a spec.
  *
  * @example
  * ```ts

@@ -39,6 +39,14 @@ export function createOffsetClient(options: ResolvedRedisOffsetStoreOptions): Of
     };
     client = options.url === undefined ? new Redis(redisOptions) : new Redis(options.url, redisOptions);
   }
+  return withPersistCommand(client);
+}
+
+/**
+ * Defines the persist-offsets script on a client (the store's own, or the app's: defining it again with the same
+ * script is harmless, so several groups may share one client).
+ */
+export function withPersistCommand(client: Redis | Cluster): OffsetClient {
   client.defineCommand(PERSIST_OFFSETS_COMMAND, { lua: PERSIST_OFFSETS_LUA });
   return client as OffsetClient;
 }

@@ -1,10 +1,14 @@
 import { ConfigurationError, type ConfigurationIssue } from '@mqkit/core';
-import type { ClusterNode, ClusterOptions, RedisOptions } from 'ioredis';
+import type { Cluster, ClusterNode, ClusterOptions, Redis, RedisOptions } from 'ioredis';
+import { isIoredisClient } from './shared-client';
 
 /** The key prefix when none is given: keys read `mqkit:offset:{<group>}:<topic>`. */
 export const DEFAULT_KEY_PREFIX = 'mqkit:offset:';
 
-/** Options of `redisOffsetStore()`. Give `url` (and/or `redis`) for one server, or `cluster` for a Redis Cluster. */
+/**
+ * Options of `redisOffsetStore()`. Give `url` (and/or `redis`) for one server, `cluster` for a Redis Cluster, or
+ * `client` to use an ioredis client the app already has.
+ */
 export interface RedisOffsetStoreOptions {
   /**
    * `redis://[[user]:password@]host[:port][/db]`, or `rediss://...` for TLS: user, password and database number
@@ -19,6 +23,26 @@ export interface RedisOffsetStoreOptions {
   readonly redis?: RedisOptions;
   /** Redis Cluster: seed nodes and ioredis Cluster options (`redisOptions` carries auth and TLS). Excludes `url`. */
   readonly cluster?: { readonly nodes: readonly ClusterNode[]; readonly options?: ClusterOptions };
+  /**
+   * An ioredis client of the app (`new Redis(...)` or `new Cluster(...)`), used instead of a connection of the
+   * store's own; it excludes `url`, `redis`, `cluster` and `commandTimeoutMs`, since the client carries its own
+   * settings (its `commandTimeout`, `keyPrefix`, retry strategy and TLS apply).
+   *
+   * The app owns the client: the store never closes it (its `close()`, and so the app's `stop()`, leave the client
+   * connected) and removes the listeners it added. The store connects a client created with `lazyConnect` that has
+   * not connected yet, waits for one that is connecting, and fails `load()` (the app's start) if it ends, errors or
+   * was closed. It defines one script command (`mqkitPersistOffsets`) on the client. Commands are sent only while
+   * the client is ready, so a flush during an outage fails at once (and is retried by the next one) instead of
+   * waiting in the client's offline queue.
+   *
+   * @example
+   * ```ts
+   * const redis = new Redis(process.env.REDIS_URL!);
+   * const app = await createConsumerApp({ ..., offsetStore: redisOffsetStore({ client: redis }) });
+   * // ... app.stop() leaves `redis` open; the app quits it when it no longer needs it.
+   * ```
+   */
+  readonly client?: Redis | Cluster;
   /** Prefix of every key (default `mqkit:offset:`). Must not contain `{` or `}`: the group is the key's hash tag. */
   readonly keyPrefix?: string;
   /**
@@ -27,7 +51,10 @@ export interface RedisOffsetStoreOptions {
    * behaviour: consumption goes on, a crash during the outage re-delivers what was consumed since the last flush).
    */
   readonly maxUnpersistedMessages?: number;
-  /** A Redis command that gets no answer within this fails (default 5000 ms). */
+  /**
+   * A Redis command that gets no answer within this fails (default 5000 ms). Not with `client`: set ioredis'
+   * `commandTimeout` on that client instead.
+   */
   readonly commandTimeoutMs?: number;
 }
 
@@ -36,6 +63,8 @@ export interface ResolvedRedisOffsetStoreOptions {
   readonly url: string | undefined;
   readonly redis: RedisOptions;
   readonly cluster: RedisOffsetStoreOptions['cluster'];
+  /** The app's client when one was given (the store then opens no connection of its own). */
+  readonly client?: Redis | Cluster;
   readonly keyPrefix: string;
   readonly maxUnpersistedMessages: number;
   readonly commandTimeoutMs: number;
@@ -56,7 +85,16 @@ export function resolveRedisOffsetStoreOptions(options: RedisOffsetStoreOptions 
       allowed: 'an object such as { url: "redis://127.0.0.1:6379" }',
     });
   }
-  const { url, cluster } = options;
+  const { url, cluster, client } = options;
+  if (client !== undefined) {
+    if (!isIoredisClient(client)) issue('client', client, 'an ioredis client: new Redis(...) or new Cluster(...)');
+    for (const option of ['url', 'redis', 'cluster'] as const) {
+      if (options[option] !== undefined)
+        issue(option, options[option], 'omitted with client: the client carries its own connection settings');
+    }
+    if (options.commandTimeoutMs !== undefined)
+      issue('commandTimeoutMs', options.commandTimeoutMs, "omitted with client: set ioredis' commandTimeout on it");
+  }
   if (url !== undefined && !isRedisUrl(url))
     issue('url', url, 'a redis:// or rediss:// URL, e.g. redis://user:password@127.0.0.1:6379/0');
   if (cluster !== undefined) {
@@ -87,7 +125,15 @@ export function resolveRedisOffsetStoreOptions(options: RedisOffsetStoreOptions 
   if (options.redis !== undefined && (options.redis === null || typeof options.redis !== 'object'))
     issue('redis', options.redis, 'an ioredis options object');
   if (issues.length > 0) throw new ConfigurationError(issues);
-  return { url, redis: options.redis ?? {}, cluster, keyPrefix, maxUnpersistedMessages, commandTimeoutMs };
+  return {
+    url,
+    redis: options.redis ?? {},
+    cluster,
+    ...(client === undefined ? {} : { client }),
+    keyPrefix,
+    maxUnpersistedMessages,
+    commandTimeoutMs,
+  };
 }
 
 function isRedisUrl(url: unknown): boolean {

@@ -10,9 +10,11 @@ import { OffsetTable, toError, type OffsetEntry } from '@mqkit/core/internal';
 import { offsetFieldOf, offsetKeyOf, parseStoredOffset } from './offset-keys';
 import { PERSIST_OFFSETS_COMMAND, parsePersistOffsetsReply, type PersistOffsetsReply } from './persist-offsets.script';
 import { PersistCoalescer } from './persist-coalescer';
-import { createOffsetClient, type OffsetClient } from './redis-client.factory';
+import { createOffsetClient, withPersistCommand, type OffsetClient } from './redis-client.factory';
 import type { ResolvedRedisOffsetStoreOptions } from './redis-offset-store.options';
 import './redis-offset-store.events';
+import { watchConnection } from './connection-events';
+import { whenClientReady } from './shared-client';
 import { UnpersistedProgress, type BackpressureListener } from './unpersisted-progress';
 
 const STORE = 'redis';
@@ -22,10 +24,16 @@ const STORE = 'redis';
  * offset of the queues asked for in one script call (EVALSHA), which raises a stored offset only when the new
  * value is higher, except for explicit resets. While Redis is unreachable commits stay in memory, ioredis
  * reconnects with back-off and the first flush after it writes the latest offsets.
+ *
+ * With `options.client` the store uses the app's client and never closes it: `close()` only removes the store's
+ * listeners from it.
  */
 export class RedisOffsetStore implements OffsetStore {
   private readonly table = new OffsetTable();
   private readonly client: OffsetClient;
+  /** False for a client the app passed in: the app owns it, and the store never closes it. */
+  private readonly ownsClient: boolean;
+  private readonly unwatch: () => void;
   private readonly coalescer = new PersistCoalescer((mqs) => this.flush(mqs));
   private readonly progress: UnpersistedProgress;
   private readonly group: string;
@@ -44,23 +52,29 @@ export class RedisOffsetStore implements OffsetStore {
     this.events = params.events;
     this.keyPrefix = params.options.keyPrefix;
     this.progress = new UnpersistedProgress(params.options.maxUnpersistedMessages);
-    this.client = createOffsetClient(params.options);
+    const shared = params.options.client;
+    this.ownsClient = shared === undefined;
+    this.client = shared === undefined ? createOffsetClient(params.options) : withPersistCommand(shared);
     // ioredis reports each failed (re)connect attempt as 'error' and each lost connection as 'close'. One event
     // per outage is enough: the flushes that fail during it report themselves.
-    this.client.on('error', (error: Error) => (this.lastConnectionError = error));
-    this.client.on('close', () => {
-      if (!this.connected || this.closed) return;
-      this.connected = false;
-      const why = this.lastConnectionError ? `: ${this.lastConnectionError.message}` : '';
-      this.fail(
-        new OffsetStoreError(`lost the connection to Redis (group ${this.group}); reconnecting${why}`, {
-          cause: this.lastConnectionError,
-        }),
-      );
-    });
-    this.client.on('ready', () => {
-      this.connected = true;
-      this.lastConnectionError = undefined;
+    this.unwatch = watchConnection(this.client, {
+      error: (error) => {
+        this.lastConnectionError = error;
+      },
+      close: () => {
+        if (!this.connected || this.closed) return;
+        this.connected = false;
+        const why = this.lastConnectionError ? `: ${this.lastConnectionError.message}` : '';
+        this.fail(
+          new OffsetStoreError(`lost the connection to Redis (group ${this.group}); reconnecting${why}`, {
+            cause: this.lastConnectionError,
+          }),
+        );
+      },
+      ready: () => {
+        this.connected = true;
+        this.lastConnectionError = undefined;
+      },
     });
   }
 
@@ -69,14 +83,19 @@ export class RedisOffsetStore implements OffsetStore {
     return offsetKeyOf(this.keyPrefix, this.group, topic);
   }
 
-  /** Connects; rejects with OffsetStoreError (and gives the connection up) when Redis cannot be reached. */
+  /**
+   * Connects; rejects with OffsetStoreError (and gives its own connection up) when Redis cannot be reached. The
+   * app's client is connected when it is lazy and not yet connected, waited for when it is connecting, and left as
+   * it is when that fails.
+   */
   async load(): Promise<void> {
     if (this.connected || this.closed) return;
     try {
-      await this.client.connect();
+      if (this.ownsClient) await this.client.connect();
+      else await whenClientReady(this.client);
       this.connected = true;
     } catch (error) {
-      this.client.disconnect();
+      if (this.ownsClient) this.client.disconnect();
       const cause = this.lastConnectionError ?? toError(error);
       throw this.fail(
         new OffsetStoreError(`cannot connect to Redis for the offsets of group ${this.group}: ${cause.message}`, {
@@ -92,6 +111,7 @@ export class RedisOffsetStore implements OffsetStore {
     const field = offsetFieldOf(mq);
     let value: string | null;
     try {
+      this.checkReady();
       value = await this.client.hget(key, field);
     } catch (error) {
       throw this.fail(
@@ -151,11 +171,15 @@ export class RedisOffsetStore implements OffsetStore {
     return this.progress.watch(listener);
   }
 
-  /** Waits for a flush in flight, then closes the connection. */
+  /** Waits for a flush in flight, then closes the store's own connection; the app's client stays open. */
   async close(): Promise<void> {
     if (this.closed) return;
     await this.coalescer.idle();
     this.closed = true;
+    if (!this.ownsClient) {
+      this.unwatch();
+      return;
+    }
     try {
       await this.client.quit();
     } catch {
@@ -184,12 +208,14 @@ export class RedisOffsetStore implements OffsetStore {
     const started = Date.now();
     let reply: PersistOffsetsReply;
     try {
+      this.checkReady();
       reply = parsePersistOffsetsReply(await this.client[PERSIST_OFFSETS_COMMAND](keys.length, ...keys, ...args));
     } catch (error) {
       this.progress.failed(this.table.select());
-      const why = this.connected
-        ? toError(error).message
-        : 'Redis is unreachable (reconnecting with back-off); the offsets stay in memory and the first flush after the reconnect writes them';
+      const why =
+        this.connected && this.client.status === 'ready'
+          ? toError(error).message
+          : 'Redis is unreachable (reconnecting with back-off); the offsets stay in memory and the first flush after the reconnect writes them';
       throw this.fail(
         new OffsetStoreError(`cannot write ${entries.length} offset(s) of group ${this.group} to Redis: ${why}`, {
           cause: error,
@@ -229,6 +255,14 @@ export class RedisOffsetStore implements OffsetStore {
     if (!this.events.has('consumer.commit')) return;
     for (const { entry, offset } of done)
       this.events.emit('consumer.commit', { group: this.group, mq: entry.mq, offset });
+  }
+
+  /**
+   * Sends nothing while the client is not ready: the app's client may queue commands offline until it reconnects,
+   * and a flush must fail at once instead, so commits stay in memory and the next flush writes them.
+   */
+  private checkReady(): void {
+    if (this.client.status !== 'ready') throw new Error(`Redis is unreachable (ioredis status ${this.client.status})`);
   }
 
   /** Reports a failure on the event stream and returns it for throwing. */

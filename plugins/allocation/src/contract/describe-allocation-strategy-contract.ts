@@ -17,9 +17,10 @@ const isTestApi = (api: unknown): api is TestApi =>
   typeof (api as TestApi | undefined)?.it === 'function';
 
 /**
- * Finds the running test framework without importing it, so that importing @mqkit/allocation/testing never needs
- * vitest (an optional peer). vitest refuses `require('vitest')` from CommonJS, but inside its workers it publishes
- * its module as `globalThis.__vitest_index__`; `describe`/`it` globals cover vitest's globals mode, jest and mocha.
+ * Finds the running test framework without importing it: the app's own runner is used, and @mqkit/allocation
+ * neither depends on nor peers vitest. vitest refuses `require('vitest')` from CommonJS, but inside its workers it
+ * publishes its module as `globalThis.__vitest_index__`; `describe`/`it` globals cover vitest's globals mode, jest
+ * and mocha.
  */
 function findTestApi(): TestApi {
   const scope = globalThis as { __vitest_index__?: unknown; describe?: unknown; it?: unknown };
@@ -34,6 +35,8 @@ function findTestApi(): TestApi {
  * Declares the allocation strategy contract as tests: a strategy, yours or mqkit's, must be deterministic, give every
  * queue to exactly one member across the group, reject empty inputs with AllocationError, give a non-member nothing
  * and leave its (sorted, frozen) input alone.
+ * The tests are declared with the test API of the runner the calling test file runs in (the app's vitest, or
+ * `options.testApi`); vitest is not a dependency of this package.
  *
  * @example
  * ```ts
