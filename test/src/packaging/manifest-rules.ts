@@ -1,4 +1,4 @@
-/** What every publishable manifest must say, and which libraries the app provides. */
+/** What every publishable manifest must say, which libraries the app provides, and what never ships. */
 
 export const REPOSITORY_URL = 'git+https://github.com/mqkit/mqkit.git';
 export const BUGS_URL = 'https://github.com/mqkit/mqkit/issues';

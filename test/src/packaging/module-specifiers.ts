@@ -1,7 +1,10 @@
+import { builtinModules } from 'node:module';
+
 /**
- * Finds the module specifiers a shipped .js or .d.ts file uses, for the "nothing unexported ships" check. The
- * files are tsc's output, so a small lexer is enough: comments are blanked first (TSDoc examples in .d.ts files
- * hold import lines that are not imports), strings and regular expression literals are kept intact.
+ * Finds the module specifiers a shipped .js or .d.ts file uses, for the reachability walk and the rule that every
+ * package the shipped code imports is declared. The files are tsc's output, so a small lexer is enough: comments
+ * are blanked first (TSDoc examples in .d.ts files hold import lines that are not imports), strings and regular
+ * expression literals are kept intact.
  */
 
 /** Keywords after which a `/` starts a regular expression, not a division. */
@@ -119,12 +122,16 @@ function skipRegex(code: string, start: number): number {
   return i;
 }
 
-/** The forms a module specifier takes in tsc's CommonJS and declaration output (and in hand-written bin files). */
+/**
+ * The forms a module specifier takes in tsc's CommonJS and declaration output (and in hand-written bin files).
+ * `require(` and `import(` count only where no `.`, word character or `$` precedes them: a method of that name
+ * (core's `host.require('sender')`) loads no module.
+ */
 const SPECIFIER_PATTERNS = [
-  /\brequire\s*\(\s*(['"])([^'"\n]+)\1\s*\)/g,
-  /\bimport\s*\(\s*(['"])([^'"\n]+)\1/g,
-  /\bfrom\s*(['"])([^'"\n]+)\1/g,
-  /\bimport\s*(['"])([^'"\n]+)\1/g,
+  /(?<![.\w$])require\s*\(\s*(['"])([^'"\n]+)\1\s*\)/g,
+  /(?<![.\w$])import\s*\(\s*(['"])([^'"\n]+)\1/g,
+  /(?<![.\w$])from\s*(['"])([^'"\n]+)\1/g,
+  /(?<![.\w$])import\s*(['"])([^'"\n]+)\1/g,
 ];
 
 /** Every module specifier of a .js/.cjs/.mjs/.d.ts file, outside comments. */
@@ -142,4 +149,17 @@ export function sourceMapUrl(code: string): string | undefined {
   const matches = [...code.matchAll(/^\/\/[#@]\s*sourceMappingURL=(\S+)\s*$/gm)];
   const url = matches.at(-1)?.[1];
   return url && !url.startsWith('data:') ? decodeURI(url) : undefined;
+}
+
+const BUILTINS = new Set(builtinModules);
+
+/**
+ * The package a bare specifier loads (`@scope/name/sub` is `@scope/name`, `name/sub` is `name`); undefined for a
+ * relative or absolute path and for Node's built-in modules, which no manifest declares.
+ */
+export function packageOfSpecifier(specifier: string): string | undefined {
+  if (specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('node:')) return undefined;
+  const parts = specifier.split('/');
+  const name = (specifier.startsWith('@') ? parts.slice(0, 2) : parts.slice(0, 1)).join('/');
+  return BUILTINS.has(name) ? undefined : name;
 }

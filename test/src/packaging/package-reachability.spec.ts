@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blankComments, moduleSpecifiers, sourceMapUrl } from './module-specifiers';
+import { blankComments, moduleSpecifiers, packageOfSpecifier, sourceMapUrl } from './module-specifiers';
 import { analyseReachability } from './package-reachability';
 import type { PackageManifest } from './workspace-packages';
 
@@ -33,8 +33,16 @@ const files: Record<string, string> = {
     "export * from './a.js';\nexport type { T } from './types-only.js';\n//# sourceMappingURL=index.d.ts.map\n",
   'dist/index.d.ts.map': JSON.stringify({ sources: ['../src/index.ts'] }),
   'src/index.ts': 'export {}',
-  'dist/a.js': '"use strict";\n',
+  'dist/a.js':
+    '"use strict";\nconst rx = require("rxjs/operators");\nconst fs = require("node:fs");\nrequire("path");\n' +
+    'const loop = require("./loop");\nconst s = host.require("sender");\n',
   'dist/a.d.ts': 'export declare const a: 1;\n',
+  // An internal module: its .js is reached from a.js, its .d.ts from nothing but its .js. That .d.ts imports a
+  // type-only module (an empty .js): core's pull-loop and consume-service.
+  'dist/loop.js': '"use strict";\n',
+  'dist/loop.d.ts': "import type { Service } from './service';\nimport type { Observable } from 'rxjs';\n",
+  'dist/service.js': '"use strict";\n',
+  'dist/service.d.ts': 'export interface Service {}\n',
   'dist/lazy.js': '"use strict";\n',
   'dist/lazy.d.ts': 'export {};\n',
   'dist/types-only.js': '"use strict";\n',
@@ -68,6 +76,9 @@ describe('analyseReachability', () => {
         'dist/cli/args.js',
         'dist/a.js',
         'dist/a.d.ts',
+        'dist/loop.d.ts',
+        'dist/service.d.ts',
+        'dist/service.js',
         'dist/lazy.js',
         'dist/types-only.js',
         'dist/features/one.js',
@@ -77,6 +88,25 @@ describe('analyseReachability', () => {
       ]),
     );
     expect(report.missing).toEqual([]);
+  });
+
+  it('records the packages reached files import by bare specifier, built-ins and methods named require left out', () => {
+    expect(Object.fromEntries(report.importedPackages)).toEqual({ rxjs: 'dist/a.js' });
+  });
+
+  it('reports the type-only module a paired .d.ts imports as missing when it does not ship', () => {
+    const without = Object.keys(files).filter((f) => !f.startsWith('dist/service.'));
+    const partial = analyseReachability(manifest, without, (path) => files[path]!);
+    expect(partial.missing).toEqual(['dist/loop.d.ts imports ./service']);
+  });
+
+  it('reports a source map comment whose map does not ship', () => {
+    const partial = analyseReachability(
+      manifest,
+      Object.keys(files).filter((f) => f !== 'dist/features/one.js.map'),
+      (path) => files[path]!,
+    );
+    expect(partial.missing).toEqual(['dist/features/one.js names the source map one.js.map']);
   });
 
   it('reports map sources that are neither shipped nor inlined, and entry points that are missing', () => {
@@ -112,10 +142,26 @@ describe('moduleSpecifiers', () => {
     );
   });
 
+  it('leaves out methods named require or import, which load no module', () => {
+    expect(moduleSpecifiers("host.require('sender'); x.import('y'); $require('z'); require('./real');")).toEqual([
+      './real',
+    ]);
+  });
+
   it('keeps line breaks when blanking comments, and finds the source map URL', () => {
     const code = 'a;\n/* one\ntwo */\nb;\n//# sourceMappingURL=x.js.map\n';
     expect(blankComments(code).split('\n')).toHaveLength(code.split('\n').length);
     expect(sourceMapUrl(code)).toBe('x.js.map');
     expect(sourceMapUrl('//# sourceMappingURL=data:application/json;base64,e30=\n')).toBeUndefined();
+  });
+});
+
+describe('packageOfSpecifier', () => {
+  it('names the package of a bare specifier, and nothing for paths and Node built-ins', () => {
+    expect(packageOfSpecifier('@mqkit/core/testing')).toBe('@mqkit/core');
+    expect(packageOfSpecifier('rxjs/operators')).toBe('rxjs');
+    expect(packageOfSpecifier('tsyringe')).toBe('tsyringe');
+    for (const none of ['./a', '../b', '/abs', 'node:fs', 'fs', 'fs/promises', 'path'])
+      expect(packageOfSpecifier(none), none).toBeUndefined();
   });
 });

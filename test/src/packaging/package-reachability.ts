@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { posix } from 'node:path';
-import { moduleSpecifiers, sourceMapUrl } from './module-specifiers';
+import { moduleSpecifiers, packageOfSpecifier, sourceMapUrl } from './module-specifiers';
 import type { PackageManifest } from './workspace-packages';
 
 /** What a package's files are, seen from its entry points. */
@@ -13,6 +13,11 @@ export interface ReachabilityReport {
   readonly missing: readonly string[];
   /** Source maps of reachable files whose sources are neither inlined nor shipped (debuggers cannot show them). */
   readonly unresolvedMapSources: readonly string[];
+  /**
+   * The packages reachable files import by bare specifier (Node built-ins left out), each with the first file
+   * found importing it, for messages: what the manifest must declare.
+   */
+  readonly importedPackages: ReadonlyMap<string, string>;
 }
 
 /** Files npm ships whatever `files` says, and the changelog, which documents the package. */
@@ -51,9 +56,15 @@ export function entryPoints(manifest: PackageManifest, files: ReadonlySet<string
   }
   if (manifest.module) targets.push(manifest.module);
   if (manifest.exports !== undefined) targets.push(...exportTargets(manifest.exports));
-  if (typeof manifest.bin === 'string') targets.push(manifest.bin);
-  else if (manifest.bin) targets.push(...Object.values(manifest.bin));
+  targets.push(...binTargets(manifest));
   return [...new Set(targets.flatMap((t) => matchTarget(t, files)))];
+}
+
+/** The files `bin` names (one string, or a command-to-file map), as package-relative paths. */
+export function binTargets(manifest: PackageManifest): string[] {
+  const { bin } = manifest;
+  const targets = typeof bin === 'string' ? [bin] : Object.values(bin ?? {});
+  return targets.map((t) => posix.normalize(t));
 }
 
 /** Node's CommonJS lookup of a relative path inside the package: the file, then .js/.json/.cjs, then index. */
@@ -72,8 +83,8 @@ function resolveDeclaration(path: string, files: ReadonlySet<string>): string | 
 /**
  * Walks a package from its entry points: the relative require()/import specifiers of every reached .js and
  * .d.ts, the other half of each reached module (x.js and x.d.ts), their source maps, and the sources those maps
- * name when shipped. Bare specifiers (other packages,
- * node: builtins) and self-references by package name are outside this package's files and are not followed.
+ * name when shipped. Bare specifiers (other packages, node: builtins, self-references by package name) are
+ * outside this package's files: they are recorded in `importedPackages`, not followed.
  *
  * @param read reads a shipped file by package-relative path (the unpacked tarball).
  */
@@ -86,6 +97,7 @@ export function analyseReachability(
   const reachable = new Set<string>();
   const missing = new Set<string>();
   const unresolvedMapSources = new Set<string>();
+  const importedPackages = new Map<string, string>();
   const queue: string[] = [];
   const reach = (path: string): void => {
     if (reachable.has(path)) return;
@@ -110,7 +122,11 @@ export function analyseReachability(
     const code = read(file);
     const dir = posix.dirname(file);
     for (const specifier of moduleSpecifiers(code)) {
-      if (!specifier.startsWith('./') && !specifier.startsWith('../')) continue;
+      if (!specifier.startsWith('./') && !specifier.startsWith('../')) {
+        const name = packageOfSpecifier(specifier);
+        if (name !== undefined && !importedPackages.has(name)) importedPackages.set(name, file);
+        continue;
+      }
       const target = posix.normalize(posix.join(dir, specifier));
       const resolved = DECLARATION_FILE.test(file) ? resolveDeclaration(target, files) : resolveRequire(target, files);
       if (resolved) reach(resolved);
@@ -129,6 +145,7 @@ export function analyseReachability(
     unreachable: unreachable.sort(),
     missing: [...missing].sort(),
     unresolvedMapSources: [...unresolvedMapSources].sort(),
+    importedPackages,
   };
 }
 

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { moduleSpecifiers } from './module-specifiers';
+import { moduleSpecifiers, packageOfSpecifier } from './module-specifiers';
 import {
   INSTALL_MARKER,
   QUICKSTART_MARKER,
@@ -15,12 +14,6 @@ import {
 import { WORKSPACE_ROOT, publishablePackages } from './workspace-packages';
 
 const readme = readFileSync(join(WORKSPACE_ROOT, 'README.md'), 'utf8');
-
-/** The package a bare specifier loads: `@scope/name/sub` is `@scope/name`, `name/sub` is `name`. */
-function packageOf(specifier: string): string {
-  const parts = specifier.split('/');
-  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
-}
 
 // The install apps run what the README shows; these say what the README must hold for that, in its terms.
 describe('README.md snippets the install apps run', () => {
@@ -38,9 +31,7 @@ describe('README.md snippets the install apps run', () => {
 
   it('installs every package the quickstart imports, and only publishable @mqkit packages', () => {
     const install = readmeInstallLine().value;
-    const imported = moduleSpecifiers(readmeQuickstart().value)
-      .filter((s) => !s.startsWith('.') && !s.startsWith('node:') && !builtinModules.includes(s))
-      .map(packageOf);
+    const imported = moduleSpecifiers(readmeQuickstart().value).flatMap((s) => packageOfSpecifier(s) ?? []);
     expect(
       [...new Set(imported)].filter((name) => !install.includes(name)),
       'imported but not installed',

@@ -1,4 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 
 /** What a finished command left behind. */
 export interface CommandResult {
@@ -56,6 +57,43 @@ export class CommandError extends Error {
   }
 }
 
+/** A child whose stdout and stderr are pipes (stdin ignored), as both runners here spawn it. */
+export type PipedChild = ChildProcessByStdio<null, Readable, Readable>;
+
+/** What a child has printed so far; a runner may append its own notes (a timeout, a kill) to `output`. */
+export interface CapturedOutput {
+  stdout: string;
+  stderr: string;
+  output: string;
+}
+
+/** Collects a child's stdout and stderr, each on its own and both interleaved as they arrive. */
+export function captureOutput(child: PipedChild): CapturedOutput {
+  const captured: CapturedOutput = { stdout: '', stderr: '', output: '' };
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    captured.stdout += chunk;
+    captured.output += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    captured.stderr += chunk;
+    captured.output += chunk;
+  });
+  return captured;
+}
+
+/** The result of a command that ended with `code` or `signal`, `startedAt` being when it was spawned. */
+export function commandResult(
+  command: string,
+  cwd: string,
+  startedAt: number,
+  captured: CapturedOutput,
+  code: number | null,
+  signal: NodeJS.Signals | null,
+): CommandResult {
+  const { stdout, stderr, output } = captured;
+  return { command, cwd, code, signal, stdout, stderr, output, durationMs: Date.now() - startedAt };
+}
+
 /** Commands started here that have not exited yet. */
 const running = new Set<ChildProcess>();
 
@@ -80,22 +118,12 @@ export function runCommand(file: string, args: readonly string[], options: RunOp
       detached: true,
     });
     running.add(child);
-    let stdout = '';
-    let stderr = '';
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      output += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-      output += chunk;
-    });
+    const captured = captureOutput(child);
     const timer =
       options.timeoutMs === undefined
         ? undefined
         : setTimeout(() => {
-            output += `\n[killed after ${options.timeoutMs} ms]\n`;
+            captured.output += `\n[killed after ${options.timeoutMs} ms]\n`;
             killGroup(child.pid);
           }, options.timeoutMs);
     child.on('error', (error) => {
@@ -106,7 +134,7 @@ export function runCommand(file: string, args: readonly string[], options: RunOp
     child.on('close', (code, signal) => {
       if (timer) clearTimeout(timer);
       running.delete(child);
-      resolve({ command, cwd: options.cwd, code, signal, stdout, stderr, output, durationMs: Date.now() - started });
+      resolve(commandResult(command, options.cwd, started, captured, code, signal));
     });
   });
 }

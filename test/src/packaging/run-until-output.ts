@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { type CommandResult, CommandError, showCommand, tail } from './run-command';
+import { type CommandResult, CommandError, captureOutput, commandResult, showCommand, tail } from './run-command';
 
 /** A long-running program that printed what was awaited and is still running. */
 export interface RunningProgram {
@@ -43,31 +43,11 @@ export function startAndWaitFor(file: string, args: readonly string[], options: 
   });
   live.add(child);
   const lines: string[] = [];
-  let stdout = '';
-  let stderr = '';
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-    output += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-    output += chunk;
-  });
-  const result = (code: number | null, signal: NodeJS.Signals | null): CommandResult => ({
-    command,
-    cwd: options.cwd,
-    code,
-    signal,
-    stdout,
-    stderr,
-    output,
-    durationMs: Date.now() - started,
-  });
+  const captured = captureOutput(child);
   const exited = new Promise<CommandResult>((resolve) => {
     child.on('close', (code, signal) => {
       live.delete(child);
-      resolve(result(code, signal));
+      resolve(commandResult(command, options.cwd, started, captured, code, signal));
     });
   });
 
@@ -76,7 +56,7 @@ export function startAndWaitFor(file: string, args: readonly string[], options: 
     let timer: NodeJS.Timeout | undefined;
     const killed = new Promise<void>((resolve) => {
       timer = setTimeout(() => {
-        output += `\n[still running ${graceMs} ms after ${signal}: SIGKILL]\n`;
+        captured.output += `\n[still running ${graceMs} ms after ${signal}: SIGKILL]\n`;
         child.kill('SIGKILL');
         resolve();
       }, graceMs);

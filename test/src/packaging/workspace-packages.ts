@@ -1,25 +1,38 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 
-/** The fields of a package.json this test reads. */
+/** A map of package names to version ranges, as the dependency fields hold it. */
+export type DependencyMap = Readonly<Record<string, string>>;
+
+/** The fields of a package.json the packaging specs read. */
 export interface PackageManifest {
   readonly name: string;
   readonly version: string;
   readonly private?: boolean;
+  readonly description?: string;
+  readonly keywords?: readonly string[];
+  readonly homepage?: string;
+  readonly bugs?: unknown;
+  readonly repository?: unknown;
+  readonly license?: string;
+  readonly sideEffects?: unknown;
   readonly type?: 'commonjs' | 'module';
+  readonly exports?: unknown;
   readonly main?: string;
   readonly types?: string;
   readonly typings?: string;
   readonly module?: string;
-  readonly exports?: unknown;
-  readonly bin?: string | Record<string, string>;
+  readonly bin?: string | Readonly<Record<string, string>>;
   readonly files?: readonly string[];
+  readonly scripts?: Readonly<Record<string, string>>;
   readonly workspaces?: readonly string[];
-  readonly dependencies?: Record<string, string>;
-  readonly devDependencies?: Record<string, string>;
-  readonly peerDependencies?: Record<string, string>;
-  readonly peerDependenciesMeta?: Record<string, { readonly optional?: boolean }>;
-  readonly optionalDependencies?: Record<string, string>;
+  readonly dependencies?: DependencyMap;
+  readonly devDependencies?: DependencyMap;
+  readonly peerDependencies?: DependencyMap;
+  readonly peerDependenciesMeta?: Readonly<Record<string, { readonly optional?: boolean }>>;
+  readonly optionalDependencies?: DependencyMap;
+  readonly engines?: Readonly<Record<string, string>>;
+  readonly publishConfig?: unknown;
 }
 
 /** A package of the workspace that npm would publish. */
@@ -28,7 +41,11 @@ export interface WorkspacePackage {
   readonly version: string;
   /** Absolute directory. */
   readonly dir: string;
+  /** The directory relative to the workspace root, `/`-separated (what `repository.directory` names). */
+  readonly relativeDir: string;
   readonly manifest: PackageManifest;
+  /** The manifest's top-level keys in file order (JSON.parse keeps it), for the key-order rule. */
+  readonly keys: readonly string[];
 }
 
 /** The workspace root: this file lives in test/src/packaging/. */
@@ -40,7 +57,7 @@ export function readManifest(dir: string): PackageManifest {
 
 /**
  * The packages `npm publish --workspaces` would publish: the root's workspace patterns (`dir` or `dir/*`, the
- * two forms npm documents and this workspace uses) expanded, without the `private` ones.
+ * two forms npm documents and this workspace uses) expanded, without the `private` ones, sorted by name.
  */
 export function publishablePackages(root = WORKSPACE_ROOT): WorkspacePackage[] {
   const patterns = readManifest(root).workspaces ?? [];
@@ -55,6 +72,13 @@ export function publishablePackages(root = WORKSPACE_ROOT): WorkspacePackage[] {
     .filter((dir) => existsSync(join(dir, 'package.json')))
     .map((dir) => ({ dir, manifest: readManifest(dir) }))
     .filter(({ manifest }) => manifest.private !== true)
-    .map(({ dir, manifest }) => ({ name: manifest.name, version: manifest.version, dir, manifest }))
+    .map(({ dir, manifest }) => ({
+      name: manifest.name,
+      version: manifest.version,
+      dir,
+      relativeDir: relative(root, dir).split('\\').join('/'),
+      manifest,
+      keys: Object.keys(manifest),
+    }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }
