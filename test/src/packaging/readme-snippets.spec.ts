@@ -5,11 +5,13 @@ import { moduleSpecifiers, packageOfSpecifier } from './module-specifiers';
 import {
   INSTALL_MARKER,
   QUICKSTART_MARKER,
+  TSCONFIG_MARKER,
   ReadmeSnippetError,
   markedBlock,
   parseInstallLine,
   readmeInstallLine,
   readmeQuickstart,
+  readmeTsconfig,
 } from './readme-snippets';
 import { WORKSPACE_ROOT, publishablePackages } from './workspace-packages';
 
@@ -27,6 +29,14 @@ describe('README.md snippets the install apps run', () => {
     const block = markedBlock(readme, QUICKSTART_MARKER, 'ts');
     expect(block, `no ${QUICKSTART_MARKER} line in README.md`).toBeDefined();
     expect(block).toMatch(/from '@mqkit\/core'/);
+  });
+
+  it(`marks the tsconfig the quickstart compiles with: ${TSCONFIG_MARKER}, then a \`\`\`json block`, () => {
+    const { compilerOptions } = readmeTsconfig().value;
+    // What decorators and constructor injection need, and what TypeScript 6+ no longer infers.
+    expect(compilerOptions).toMatchObject({ experimentalDecorators: true, emitDecoratorMetadata: true });
+    expect(compilerOptions.types).toContain('node');
+    expect(compilerOptions.rootDir).toBeDefined();
   });
 
   it('installs every package the quickstart imports, and only publishable @mqkit packages', () => {

@@ -17,6 +17,7 @@ export class ReadmeSnippetError extends Error {
 /** Marker lines the README puts right before the fenced block this test reads. */
 export const INSTALL_MARKER = '<!-- install -->';
 export const QUICKSTART_MARKER = '<!-- quickstart -->';
+export const TSCONFIG_MARKER = '<!-- tsconfig -->';
 
 /**
  * The body of the fenced block (language `lang`) right after the marker line, blank lines between them allowed.
@@ -75,4 +76,15 @@ export function readmeQuickstart(root = WORKSPACE_ROOT): Snippet<string> {
   const block = markedBlock(readme(root), QUICKSTART_MARKER, 'ts');
   if (block === undefined) throw new ReadmeSnippetError(`README.md has no ${QUICKSTART_MARKER} block`);
   return { value: `${block}\n`, source: 'README.md' };
+}
+
+/** The tsconfig.json the README tells a newcomer to write for the quickstart, the ```json block after `<!-- tsconfig -->`. */
+export function readmeTsconfig(root = WORKSPACE_ROOT): Snippet<{ compilerOptions: Record<string, unknown> }> {
+  const block = markedBlock(readme(root), TSCONFIG_MARKER, 'json');
+  if (block === undefined) throw new ReadmeSnippetError(`README.md has no ${TSCONFIG_MARKER} block`);
+  const parsed = JSON.parse(block) as { compilerOptions?: Record<string, unknown> };
+  if (typeof parsed.compilerOptions !== 'object' || parsed.compilerOptions === null) {
+    throw new ReadmeSnippetError(`the ${TSCONFIG_MARKER} block has no compilerOptions`);
+  }
+  return { value: { ...parsed, compilerOptions: parsed.compilerOptions }, source: 'README.md' };
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { appEnv } from './app-env';
 import { type InstalledCopy, installedCopies } from './installed-tree';
 import type { PackedPackage } from './pack-packages';
-import { readmeInstallLine, readmeQuickstart } from './readme-snippets';
+import { readmeInstallLine, readmeQuickstart, readmeTsconfig } from './readme-snippets';
 import { oldestAndNewest } from './registry-versions';
 import { type CommandResult, runChecked, runCommand } from './run-command';
 import { type RangeConstraint, SHARED_LIBRARIES, rangeConstraints } from './shared-libraries';
@@ -95,28 +95,13 @@ export function entryPointsSource(packages: readonly PackedPackage[]): string {
   return `// Every entry point's declarations, checked with skipLibCheck: false.\n${imports.join('\n')}\nexport type EntryPoints = [${uses}];\n`;
 }
 
-/** The tsconfig a consumer would write for a decorator-based service (types checked in full). */
+/**
+ * The README's tsconfig, as a newcomer copies it, with the library declarations checked in full
+ * (`skipLibCheck: false`): the published types must compile in a strict consumer.
+ */
 function tsconfig(): string {
-  return `${JSON.stringify(
-    {
-      compilerOptions: {
-        target: 'es2022',
-        module: 'nodenext',
-        moduleResolution: 'nodenext',
-        strict: true,
-        skipLibCheck: false,
-        experimentalDecorators: true,
-        emitDecoratorMetadata: true,
-        // TypeScript 6 and later default to no global types; the programs use process and console.
-        types: ['node'],
-        rootDir: 'src',
-        outDir: 'dist/workspace',
-      },
-      include: ['src'],
-    },
-    null,
-    2,
-  )}\n`;
+  const { value } = readmeTsconfig();
+  return `${JSON.stringify({ ...value, compilerOptions: { ...value.compilerOptions, skipLibCheck: false } }, null, 2)}\n`;
 }
 
 /** A new empty directory for an app, in the OS temp directory; the caller removes it. */

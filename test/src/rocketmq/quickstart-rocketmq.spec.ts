@@ -3,13 +3,13 @@ import { join, resolve } from 'node:path';
 import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPECTED_ORDERS, allOrdersHandled, orderIds } from '../packaging/order-lines';
-import { readmeQuickstart } from '../packaging/readme-snippets';
+import { readmeQuickstart, readmeTsconfig } from '../packaging/readme-snippets';
 import { runChecked } from '../packaging/run-command';
 import { killLeftovers, startAndWaitFor } from '../packaging/run-until-output';
 import { mqadmin, testCluster, uniqueName } from './rocketmq-fixtures';
 
 // The README's quickstart on a real cluster, the way the README says to run it there: the topic made with
-// `mqadmin updateTopic`, then ROCKETMQ_NAMESRV set. The packaging specs run it on the embedded broker from the
+// `mqadmin updateTopic`, then ROCKETMQ_NAMESRV set, compiled with the README's tsconfig. The packaging specs run it on the embedded broker from the
 // packed tarballs; this one runs it against the workspace's packages (a folder under test/ resolves them).
 
 const WORKSPACE = resolve(__dirname, '../../..');
@@ -37,23 +37,10 @@ describe('the README quickstart on a real RocketMQ cluster', () => {
       .replaceAll(`'order-producer'`, `'${uniqueName('order_producer')}'`);
     expect(source, 'the quickstart no longer names the topic this spec replaces').toContain(`'${topic}'`);
     await writeFile(join(dir, 'src', 'quickstart.ts'), source);
+    const { value: tsconfig } = readmeTsconfig();
     await writeFile(
       join(dir, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          strict: true,
-          skipLibCheck: false,
-          experimentalDecorators: true,
-          emitDecoratorMetadata: true,
-          types: ['node'],
-          rootDir: 'src',
-          outDir: 'dist',
-        },
-        include: ['src'],
-      }),
+      JSON.stringify({ ...tsconfig, compilerOptions: { ...tsconfig.compilerOptions, skipLibCheck: false } }),
     );
     await runChecked(TSC, ['-p', dir], { cwd: dir, timeoutMs: 120_000 });
 
