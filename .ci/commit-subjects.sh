@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every commit subject since the rule began fits `git log --oneline` on a narrow terminal: at most 72 characters.
-# Older history predates the rule (its last two long subjects were written the day the rule came in). In a clone too shallow to hold the first commit under the rule, only HEAD is
-# checked.
+# Older history predates the rule (its last two long subjects were written the day the rule came in). In a clone
+# too shallow to hold the first commit under the rule, only HEAD is checked.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 RULE_SINCE=d0c6ef09
