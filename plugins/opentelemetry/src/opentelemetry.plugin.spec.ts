@@ -1,8 +1,13 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { waitFor } from '@mqkit/core/testing';
 import { propagation, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TracedClients, declare, uniqueName } from './spec.fixture';
+
+// The instrumentation scope is the published package: its name and the version in its package.json.
+const PACKAGE = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { version: string };
 
 let clients: TracedClients;
 afterEach(async () => {
@@ -27,7 +32,7 @@ describe('openTelemetry() without options', () => {
     expect(process.parentSpanContext?.spanId).toBe(send!.spanContext().spanId);
     expect(send!.instrumentationScope).toEqual({
       name: '@mqkit/opentelemetry',
-      version: '0.1.0',
+      version: PACKAGE.version,
       schemaUrl: undefined,
     });
   });
