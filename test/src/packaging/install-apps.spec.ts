@@ -7,7 +7,6 @@ import { EXPECTED_ORDERS, allOrdersHandled, orderIds } from './order-lines';
 import { packedPackages } from './packed';
 import { type CommandResult, describeRun, killRunningCommands } from './run-command';
 import { killLeftovers, startAndWaitFor } from './run-until-output';
-import { SHARED_LIBRARIES } from './shared-libraries';
 import {
   type AppCompiler,
   type AppPlan,
@@ -25,8 +24,21 @@ import { TYPESCRIPT_FLOOR, workspaceToolVersion } from './toolchain-versions';
 // ESM, the oldest and newest supported tsyringe/reflect-metadata/rxjs, the TypeScript floor and the workspace's
 // compiler, and an app whose vitest is of another major.
 const APPS: readonly AppPlan[] = [
-  { name: 'cjs-oldest', moduleType: 'commonjs', shared: 'oldest', typescripts: ['floor', 'workspace'] },
-  { name: 'esm-newest', moduleType: 'module', shared: 'newest', typescripts: ['floor', 'workspace'] },
+  // Both ends of ioredis too, through the Redis store: its declarations are checked against each.
+  {
+    name: 'cjs-oldest',
+    moduleType: 'commonjs',
+    shared: 'oldest',
+    typescripts: ['floor', 'workspace'],
+    extraPackages: ['@mqkit/offset-store-redis'],
+  },
+  {
+    name: 'esm-newest',
+    moduleType: 'module',
+    shared: 'newest',
+    typescripts: ['floor', 'workspace'],
+    extraPackages: ['@mqkit/offset-store-redis'],
+  },
   {
     name: 'cjs-other-vitest',
     moduleType: 'commonjs',
@@ -123,11 +135,11 @@ describe.each(APPS.map((plan) => [plan.name, plan] as const))('%s app', (_name, 
   );
 
   it(
-    'loads one copy each of @mqkit/core, tsyringe, reflect-metadata and rxjs: its own',
+    'loads one copy each of @mqkit/core and of the libraries it shares with mqkit: its own',
     async () => {
       const app = await installed(plan);
       const copies = Object.fromEntries(
-        ['@mqkit/core', ...SHARED_LIBRARIES].map((name) => [
+        ['@mqkit/core', ...Object.keys(app.shared)].map((name) => [
           name,
           (app.copies.get(name) ?? []).map((c) => `${c.path}@${c.version}`),
         ]),

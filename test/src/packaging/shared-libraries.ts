@@ -4,9 +4,10 @@ import type { PackageManifest } from './workspace-packages';
 /**
  * The libraries an app and mqkit must share one copy of: core's public types use tsyringe's
  * DependencyContainer and rxjs's Observable, decorators register in tsyringe's registry, and reflect-metadata
- * holds the design:* metadata tsyringe reads.
+ * holds the design:* metadata tsyringe reads. ioredis is the Redis store's: it takes the app's client. An app
+ * pins the ones its mqkit packages declare (ioredis only with the Redis store).
  */
-export const SHARED_LIBRARIES = ['tsyringe', 'reflect-metadata', 'rxjs'] as const;
+export const SHARED_LIBRARIES = ['tsyringe', 'reflect-metadata', 'rxjs', 'ioredis'] as const;
 export type SharedLibrary = (typeof SHARED_LIBRARIES)[number];
 
 /** One package's say on which versions of a library it works with. */

@@ -143,6 +143,9 @@ export async function createApp(plan: AppPlan, packed: readonly PackedPackage[],
     '@types/node': workspaceToolVersion('@types/node'),
     ...(floor ? { [FLOOR_ALIAS]: `npm:typescript@${floor}` } : {}),
     ...(vitest ? { vitest } : {}),
+    // ioredis 6.1's own declarations import redis-errors, which has no types: what the Redis store's README tells
+    // an app compiling with skipLibCheck: false to add.
+    ...(shared.ioredis ? { '@types/redis-errors': workspaceToolVersion('@types/redis-errors') } : {}),
   };
   const dependencies = Object.fromEntries(Object.entries(shared).map(([name, c]) => [name, c.version]));
   const manifest = { name: `mqkit-smoke-${plan.name}`, version: '0.0.0', private: true, type: plan.moduleType };
