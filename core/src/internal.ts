@@ -31,3 +31,4 @@ export { exploreConsumers } from './definition/explore-consumers';
 export { UniqKeyGenerator } from './producer/uniq-key';
 export { FORBIDDEN_TOPICS, RESERVED_PROPERTIES } from './producer/message-validator';
 export { copyProperties } from './util/copy-properties';
+export { getOrCreate } from './util/get-or-create';

@@ -2,7 +2,7 @@
  * The value under `key`; when there is none (or it is `undefined`), the value `create` makes, stored under `key`
  * before it is returned. `create` runs only on such a miss.
  */
-export function getOrCreate<K, V>(map: Map<K, V>, key: NoInfer<K>, create: () => NoInfer<V>): V {
+export function getOrCreate<K, V>(map: Map<K, V>, key: K, create: () => V): V {
   let value = map.get(key);
   if (value === undefined) {
     value = create();

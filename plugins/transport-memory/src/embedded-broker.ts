@@ -22,12 +22,11 @@ import {
   type SendResult,
   type SubscriptionData,
 } from '@mqkit/core';
-import { FORBIDDEN_TOPICS, NAME_PATTERN, copyProperties } from '@mqkit/core/internal';
+import { FORBIDDEN_TOPICS, NAME_PATTERN, copyProperties, getOrCreate } from '@mqkit/core/internal';
 import { inflateSync } from 'node:zlib';
 import type { Observable } from 'rxjs';
 import { DelayScheduler } from './broker/delay-scheduler';
 import { EmbeddedClusterAdmin } from './broker/embedded-cluster-admin';
-import { getOrCreate } from './broker/get-or-create';
 import { GroupRegistry } from './broker/group-registry';
 import { LockTable } from './broker/lock-table';
 import { BrokerOutages } from './broker/broker-outages';

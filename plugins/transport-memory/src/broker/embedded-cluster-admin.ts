@@ -13,9 +13,8 @@ import {
   type TopicListing,
   type TopicQueueStats,
 } from '@mqkit/core';
-import { isConsumerStatus } from '@mqkit/core/internal';
+import { getOrCreate, isConsumerStatus } from '@mqkit/core/internal';
 import type { BrokerOutages } from './broker-outages';
-import { getOrCreate } from './get-or-create';
 import type { GroupRegistry } from './group-registry';
 import { offsetMsgIdOf } from './stored-message';
 import type { TopicStore } from './topic-store';

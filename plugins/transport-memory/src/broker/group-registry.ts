@@ -1,5 +1,5 @@
 import type { ConsumerRegistration } from '@mqkit/core';
-import { getOrCreate } from './get-or-create';
+import { getOrCreate } from '@mqkit/core/internal';
 
 interface Member {
   registration: ConsumerRegistration;

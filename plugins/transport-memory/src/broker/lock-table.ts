@@ -1,5 +1,5 @@
 import { mqKey, type MessageQueue } from '@mqkit/core';
-import { getOrCreate } from './get-or-create';
+import { getOrCreate } from '@mqkit/core/internal';
 
 interface LockEntry {
   clientId: string;

@@ -1,8 +1,7 @@
 import { BrokerError, isRetryTopic, type MessageQueue, type OutgoingRecord } from '@mqkit/core';
-import { NAME_PATTERN } from '@mqkit/core/internal';
+import { NAME_PATTERN, getOrCreate } from '@mqkit/core/internal';
 import { Subject, type Observable } from 'rxjs';
 import { ConsumeQueue } from './consume-queue';
-import { getOrCreate } from './get-or-create';
 import { MessageIndex } from './message-index';
 import { StoredMessage, storeSizeOf } from './stored-message';
 
