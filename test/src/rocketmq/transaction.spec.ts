@@ -1,6 +1,12 @@
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
-import { createProducer, createPullConsumer, type Message, type TransactionState } from '@mqkit/core';
+import {
+  createProducer,
+  createPullConsumer,
+  type Message,
+  type MessageQueue,
+  type TransactionState,
+} from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { describe, expect, it } from 'vitest';
@@ -104,6 +110,65 @@ describe('transactional messages on a real broker (checks every 1 s after 2 s, a
       expect(delivered.sort(), JSON.stringify(delivered)).toEqual(['commit', 'later-commit']);
     } finally {
       await other.stop();
+    }
+  }, 120_000);
+
+  it('a producer on the default profile settles its own UNKNOW transactions by check-back: a commit is delivered, a rollback never', async () => {
+    const topic = uniqueName('txdefault');
+    const group = uniqueName('txp');
+    // One queue on each broker: the sends go round robin, so each broker stores half messages to check.
+    await harness.createTopic(topic, 1);
+    const delivered: string[] = [];
+    await harness.app([
+      consumerClass(
+        { group: uniqueName('g'), topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+        (m: Message) => void delivered.push(m.body.toString()),
+      ),
+    ]);
+    const asked: string[] = [];
+    // No profile: the default one, whose first interval heartbeat comes 30 s after the start, long after the
+    // broker has checked these half messages its three times (2 s after each, then every second). Only the
+    // heartbeat sent when the first send's route names a broker registers the group there in time.
+    const producer = await createProducer({
+      transport: harness.transport(),
+      group,
+      instanceName: uniqueName('default'),
+      sendMsgTimeout: 10_000,
+      transactionListener: {
+        checkLocalTransaction: (m) => {
+          const body = m.body.toString();
+          asked.push(body);
+          return body.startsWith('commit') ? 'COMMIT_MESSAGE' : 'ROLLBACK_MESSAGE';
+        },
+      },
+    });
+    try {
+      const rolledBackOn = new Map<string, MessageQueue>();
+      for (const body of ['commit-1', 'rollback-1', 'commit-2', 'rollback-2']) {
+        const { state, sendResult } = await producer.sendInTransaction({ topic, body }, () => 'UNKNOW');
+        expect(state).toBe('UNKNOW');
+        if (body.startsWith('rollback')) rolledBackOn.set(sendResult.messageQueue.brokerName, sendResult.messageQueue);
+      }
+      await waitFor(() => ['commit-1', 'commit-2', 'rollback-1', 'rollback-2'].every((b) => asked.includes(b)), {
+        timeoutMs: 30_000,
+        message: () => `asked: ${asked.join(',')}; delivered: ${delivered.join(',')}`,
+      });
+      await waitFor(() => delivered.includes('commit-1') && delivered.includes('commit-2'), {
+        timeoutMs: 30_000,
+        message: () => `delivered: ${delivered.join(',')}`,
+      });
+      // Sent after the rollbacks were answered, to their queues: once these are handled, a rolled-back message that
+      // was wrongly committed would have been handled too.
+      const after = [...rolledBackOn.values()].map((mq) => `after-${mq.brokerName}`);
+      for (const mq of rolledBackOn.values())
+        await producer.send({ topic, body: `after-${mq.brokerName}` }, { queue: mq });
+      await waitFor(() => after.every((b) => delivered.includes(b)), {
+        timeoutMs: 30_000,
+        message: () => `delivered: ${delivered.join(',')}`,
+      });
+      expect([...delivered].sort()).toEqual([...after, 'commit-1', 'commit-2'].sort());
+    } finally {
+      await producer.stop();
     }
   }, 120_000);
 

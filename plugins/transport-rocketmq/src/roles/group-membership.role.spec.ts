@@ -77,6 +77,84 @@ describe('RocketMqGroupMembership', () => {
     membership.close();
   });
 
+  it('a producer group reaches each broker once, as soon as a route names it, not per send and not on the next route change', async () => {
+    cluster = await FakeCluster.start(['broker-a', 'broker-b']);
+    cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }]);
+    const session = cluster.session({ routeRefreshMs: 3_600_000 }, '10.0.0.1@tx');
+    const membership = new RocketMqGroupMembership(session);
+    const a = cluster.broker('broker-a').address;
+    // A transactional producer's start: no route known yet, so nothing to send.
+    await membership.heartbeat([], ['pg']);
+    expect(cluster.received('broker-a', RequestCode.HEART_BEAT)).toHaveLength(0);
+    // Its first send looks the topic up: the broker hears of the group before the send is answered.
+    await session.routes.publishQueues('T');
+    await waitFor(() => cluster.received('broker-a', RequestCode.HEART_BEAT).length === 1);
+    const body = JSON.parse(cluster.received('broker-a', RequestCode.HEART_BEAT)[0]!.body.toString());
+    expect(body).toMatchObject({ clientID: '10.0.0.1@tx', producerDataSet: [{ groupName: 'pg' }] });
+    for (let i = 0; i < 5; i++) await session.routes.publishQueues('T');
+    // A route change that names a new broker greets that one only.
+    cluster.routes.set('T', [
+      { name: 'broker-a', queues: 2 },
+      { name: 'broker-b', queues: 1 },
+    ]);
+    await session.routes.fetch('T');
+    await waitFor(() => cluster.received('broker-b', RequestCode.HEART_BEAT).length === 1);
+    // One connection per address, in order: whatever was sent to broker-a before this request arrived before it.
+    await session.request(a, { code: RequestCode.GET_MAX_OFFSET });
+    expect(cluster.received('broker-a', RequestCode.HEART_BEAT)).toHaveLength(1);
+    // The interval heartbeat still goes to every broker.
+    await membership.heartbeat([], ['pg']);
+    expect(cluster.received('broker-a', RequestCode.HEART_BEAT)).toHaveLength(2);
+    expect(cluster.received('broker-b', RequestCode.HEART_BEAT)).toHaveLength(2);
+    membership.close();
+  });
+
+  it('a client without producer groups sends no heartbeat for a route lookup', async () => {
+    cluster = await FakeCluster.start(['broker-a']);
+    cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }]);
+    const session = cluster.session({ routeRefreshMs: 3_600_000 });
+    const membership = new RocketMqGroupMembership(session);
+    await membership.heartbeat([], []);
+    await session.routes.publishQueues('T');
+    await session.request(cluster.broker('broker-a').address, { code: RequestCode.GET_MAX_OFFSET });
+    expect(cluster.received('broker-a', RequestCode.HEART_BEAT)).toHaveLength(0);
+    membership.close();
+  });
+
+  it("a consumer's first heartbeat that looks its topics up sends one heartbeat per broker, or a second when the broker refused the first", async () => {
+    cluster = await FakeCluster.start(['broker-a']);
+    cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }]);
+    const session = cluster.session({ routeRefreshMs: 3_600_000 });
+    const membership = new RocketMqGroupMembership(session);
+    // The route lookup greets broker-a with the producer group and the consumer: the heartbeat counts that one.
+    await membership.heartbeat([registration(['T'])], ['pg']);
+    const beats = cluster.received('broker-a', RequestCode.HEART_BEAT);
+    expect(beats).toHaveLength(1);
+    expect(JSON.parse(beats[0]!.body.toString())).toMatchObject({
+      consumerDataSet: [{ groupName: 'g' }],
+      producerDataSet: [{ groupName: 'pg' }],
+    });
+    membership.close();
+
+    // Another client whose greeting the broker refuses: its heartbeat sends its own, and the refusal is reported.
+    cluster.routes.set('U', [{ name: 'broker-a', queues: 1 }]);
+    const other = cluster.session({ routeRefreshMs: 3_600_000 });
+    const errors: string[] = [];
+    other.events.on('rocketmq.error', (e) => errors.push(e.where));
+    let refused = false;
+    cluster.onBroker = (_name, request, peer) => {
+      if (request.code === RequestCode.HEART_BEAT && !refused) {
+        refused = true;
+        peer.reply(request, { code: 1, remark: 'busy' });
+      } else peer.reply(request);
+    };
+    const second = new RocketMqGroupMembership(other);
+    await second.heartbeat([registration(['U'])], ['pg']);
+    expect(cluster.received('broker-a', RequestCode.HEART_BEAT)).toHaveLength(3);
+    expect(errors).toEqual(['heartbeat to a new broker']);
+    second.close();
+  });
+
   it('lists the group from a broker of the topic; "no consumer for this group" is an empty group', async () => {
     cluster = await FakeCluster.start(['broker-a']);
     cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }]);

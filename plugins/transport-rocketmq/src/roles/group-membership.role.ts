@@ -10,37 +10,53 @@ import { settleAll } from './settle-all';
  * Group membership over HEART_BEAT, UNREGISTER_CLIENT, GET_CONSUMER_LIST_BY_GROUP and the broker's
  * NOTIFY_CONSUMER_IDS_CHANGED. A heartbeat goes to every broker address (masters and slaves) routing a subscribed
  * topic, `%RETRY%<group>` included, which core lists among the subscriptions: the broker registers the group, the
- * subscriptions and this channel, and creates the retry topic.
+ * subscriptions and this channel, and creates the retry topic. A client with producer groups (transactional, or a
+ * requester) also heartbeats each broker as soon as a route names it, before its first send there is answered: the
+ * broker sends a transaction check-back or a reply only over a channel that registered the group.
  */
 export class RocketMqGroupMembership implements GroupMembership {
   private readonly notices = new Subject<string>();
   private readonly registrations = new Map<string, ConsumerRegistration>();
   private readonly routeWatch: Subscription;
   private readonly connectionWatch: Subscription;
+  private readonly seenWatch: Subscription;
   /** Broker addresses this client has heartbeated since its connection to them opened. */
   private readonly registeredAt = new Set<string>();
   /** The producer groups of the last heartbeat. */
   private producerGroups: readonly string[] = [];
   /** Heartbeats sent and not answered yet: an unregister waits for them (see `unregister`). */
   private readonly unanswered = new Set<Promise<unknown>>();
+  /** Bumped whenever `heartbeat` sets what a heartbeat carries (registrations, producer groups). */
+  private content = 0;
+  /**
+   * The heartbeat each broker got when a route first named it, by address: what it carried, and whether the broker
+   * took it. Kept while its connection lasts; dropped when it failed.
+   */
+  private readonly greetings = new Map<string, { readonly content: number; readonly taken: Promise<boolean> }>();
 
   constructor(private readonly session: RocketMqSession) {
     // A new connection (a broker restarted, a promoted master) knows nothing of this client until its heartbeat.
     this.connectionWatch = session.remoting.events$.subscribe((event) => {
       if (event.type === 'connected' || event.type === 'disconnected') this.registeredAt.delete(event.address);
+      // Not on 'connected': a greeting's own request is what opens the connection.
+      if (event.type === 'disconnected') this.greetings.delete(event.address);
     });
     // A subscribed topic that gains a route (created after this consumer started, or a broker back) gets a
     // heartbeat at once, so its brokers know the member before the next rebalance asks them for the group.
-    // A transactional producer's groups go to a broker as soon as a route names it: the broker may ask them to
-    // check a half message it stores.
+    // Producer groups need no heartbeat for a route change: they are per broker, not per topic, and a broker new to
+    // the routes is greeted by `brokersSeen$` below.
     this.routeWatch = session.routes.changes$.subscribe((topic) => {
       const registered = [...this.registrations.values()];
-      if (this.producerGroups.length === 0 && !registered.some((r) => r.subscriptions.some((s) => s.topic === topic)))
-        return;
+      if (!registered.some((r) => r.subscriptions.some((s) => s.topic === topic))) return;
       this.heartbeat(registered, this.producerGroups).catch((error: Error) =>
         session.events.emit('rocketmq.error', { where: 'heartbeat after route change', error }),
       );
     });
+    // A producer's first send to a topic is what teaches this client the topic's brokers, and the interval
+    // heartbeat comes up to heartbeatIntervalMs later (30 s by default): a broker that checks a half message
+    // before then finds no channel of the group and the transaction is never settled. So a broker gets the
+    // producer groups once, at once, when a route first names it (one heartbeat per new address, not per send).
+    this.seenWatch = session.routes.brokersSeen$.subscribe((addresses) => this.greet(addresses));
   }
 
   get changes$(): Observable<string> {
@@ -67,6 +83,7 @@ export class RocketMqGroupMembership implements GroupMembership {
   ): Promise<void> {
     for (const registration of registrations) this.registrations.set(registration.group, registration);
     this.producerGroups = producerGroups;
+    const content = ++this.content;
     const topics = new Set(registrations.flatMap((r) => r.subscriptions.map((s) => s.topic)));
     // Routes first: a topic not cached yet is fetched; one without a route (not created yet) is skipped.
     await Promise.all([...topics].map((topic) => this.session.routes.route(topic).catch(() => undefined)));
@@ -83,11 +100,45 @@ export class RocketMqGroupMembership implements GroupMembership {
     const request = heartbeatRequest({ clientId: this.session.clientId, consumers: current, producerGroups });
     await settleAll(
       addresses.map(async (address) => {
+        // The route lookups above may have greeted a new broker with this very content: that heartbeat counts.
+        const greeting = this.greetings.get(address);
+        if (greeting?.content === content && (await greeting.taken)) return;
         parseHeartbeatResponse(await this.tracked(this.session.request(address, request)));
         this.registeredAt.add(address);
       }),
       (error, i) => this.session.events.emit('rocketmq.error', { where: 'heartbeat', error, address: addresses[i] }),
     );
+  }
+
+  /**
+   * One heartbeat to each broker address a route just named, when this client has producer groups to register
+   * (with the consumers too: the same content as the interval heartbeat). Skips addresses registered on their
+   * current connection or greeted on it already; a failure is reported and left to the interval heartbeat.
+   */
+  private greet(addresses: readonly string[]): void {
+    if (this.producerGroups.length === 0) return;
+    const content = this.content;
+    const request = heartbeatRequest({
+      clientId: this.session.clientId,
+      consumers: [...this.registrations.values()],
+      producerGroups: this.producerGroups,
+    });
+    for (const address of addresses) {
+      if (this.registeredAt.has(address) || this.greetings.has(address)) continue;
+      const taken: Promise<boolean> = this.tracked(this.session.request(address, request))
+        .then((response) => {
+          parseHeartbeatResponse(response);
+          this.registeredAt.add(address);
+          return true;
+        })
+        .catch((error: Error) => {
+          // Forgotten, so that the broker's next appearance in a route greets it again.
+          if (this.greetings.get(address)?.taken === taken) this.greetings.delete(address);
+          this.session.events.emit('rocketmq.error', { where: 'heartbeat to a new broker', error, address });
+          return false;
+        });
+      this.greetings.set(address, { content, taken });
+    }
   }
 
   /**
@@ -171,6 +222,7 @@ export class RocketMqGroupMembership implements GroupMembership {
   close(): void {
     this.routeWatch.unsubscribe();
     this.connectionWatch.unsubscribe();
+    this.seenWatch.unsubscribe();
     this.notices.complete();
   }
 }

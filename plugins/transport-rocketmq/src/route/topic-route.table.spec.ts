@@ -150,6 +150,43 @@ describe('TopicRouteTable', () => {
     expect(changes).toEqual(['T', 'T']);
   });
 
+  it('announces each broker address once when a route first names it: first route, TBW102 fallback, a broker new or back', async () => {
+    cluster = await FakeCluster.start(['broker-a', 'broker-b', 'broker-c']);
+    cluster.routes.set('TBW102', [{ name: 'broker-c', queues: 4, perm: 7 }]);
+    cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }]);
+    cluster.routes.set('U', [{ name: 'broker-a', queues: 1 }]);
+    const { routes } = cluster.session({ routeRefreshMs: 3_600_000 });
+    const seen: string[][] = [];
+    routes.brokersSeen$.subscribe((addresses) => seen.push([...addresses]));
+    const a = cluster.broker('broker-a').address;
+    const b = cluster.broker('broker-b').address;
+    const c = cluster.broker('broker-c').address;
+    await routes.publishQueues('T');
+    expect(seen).toEqual([[a]]);
+    // Another topic on the same broker, the same route again, and more sends: nothing new.
+    await routes.publishQueues('U');
+    await routes.fetch('T');
+    await routes.publishQueues('T');
+    expect(seen).toEqual([[a]]);
+    // A topic not created yet: its sends go to TBW102's brokers.
+    await routes.publishQueues('NEW');
+    expect(seen).toEqual([[a], [c]]);
+    cluster.routes.set('T', [
+      { name: 'broker-a', queues: 1 },
+      { name: 'broker-b', queues: 1 },
+    ]);
+    await routes.fetch('T');
+    expect(seen).toEqual([[a], [c], [b]]);
+    cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }]);
+    await routes.fetch('T');
+    cluster.routes.set('T', [
+      { name: 'broker-a', queues: 1 },
+      { name: 'broker-b', queues: 1 },
+    ]);
+    await routes.fetch('T');
+    expect(seen).toEqual([[a], [c], [b], [b]]);
+  });
+
   it('closes the connection of a broker no route names any more (cleanOfflineBroker)', async () => {
     cluster = await FakeCluster.start();
     cluster.routes.set('T', [

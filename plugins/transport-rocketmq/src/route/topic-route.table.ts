@@ -48,6 +48,7 @@ export class TopicRouteTable implements RouteResolver {
   private readonly entries = new Map<string, Entry>();
   private readonly inflight = new Map<string, Promise<TopicRoute | undefined>>();
   private readonly changeSubject = new Subject<string>();
+  private readonly seenSubject = new Subject<readonly string[]>();
   private brokerAddrs = new Map<string, Map<number, string>>();
   private started = false;
   private suspectUntil = 0;
@@ -66,6 +67,15 @@ export class TopicRouteTable implements RouteResolver {
 
   get changes$(): Observable<string> {
     return this.changeSubject.asObservable();
+  }
+
+  /**
+   * Broker addresses (any id) that no cached route named before: a topic's first route, the TBW102 fallback of a
+   * topic not created yet, a broker new to a route or back in one. Each address is announced once per appearance,
+   * however many topics or sends learn it.
+   */
+  get brokersSeen$(): Observable<readonly string[]> {
+    return this.seenSubject.asObservable();
   }
 
   /** Topics with a cached entry (routed or known absent). */
@@ -225,13 +235,14 @@ export class TopicRouteTable implements RouteResolver {
     );
   }
 
-  /** Stops refreshing and completes `changes$`. */
+  /** Stops refreshing and completes `changes$` and `brokersSeen$`. */
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.refreshing;
     this.changeSubject.complete();
+    this.seenSubject.complete();
   }
 
   private async load(topic: string): Promise<TopicRoute | undefined> {
@@ -272,10 +283,13 @@ export class TopicRouteTable implements RouteResolver {
       for (const broker of (entry.route ?? entry.fallback)?.brokerDatas ?? [])
         this.mergeBroker(next, broker.brokerName, broker.brokerAddrs);
     }
+    const before = new Set([...this.brokerAddrs.values()].flatMap((m) => [...m.values()]));
     const after = new Set([...next.values()].flatMap((m) => [...m.values()]));
-    const gone = [...this.brokerAddrs.values()].flatMap((m) => [...m.values()]).filter((addr) => !after.has(addr));
+    const gone = [...before].filter((addr) => !after.has(addr));
+    const seen = [...after].filter((addr) => !before.has(addr));
     this.brokerAddrs = next;
-    if (gone.length > 0) this.hooks.brokersGone?.([...new Set(gone)]);
+    if (gone.length > 0) this.hooks.brokersGone?.(gone);
+    if (seen.length > 0 && !this.closed) this.seenSubject.next(seen);
   }
 
   private mergeBroker(
