@@ -251,8 +251,21 @@ export class Producer {
    * leaves it to the broker's check-backs, answered by the group's `transactionListener`. A half message the broker
    * did not store (not SEND_OK) is rolled back without running `local`, as in Java. Resolves once the outcome was
    * sent to the broker (a failure to send it is a `producer.error` event: the broker's check-back settles it).
+   * `S`, the states `local` returns, is inferred as literal types (`const`), so `async () => 'COMMIT_MESSAGE'`
+   * type-checks; it needs no explicit argument.
+   *
+   * @example
+   * ```ts
+   * const { state } = await producer.sendInTransaction({ topic: 'orders', payload: order }, async () => {
+   *   await db.insert(order);
+   *   return 'COMMIT_MESSAGE';
+   * });
+   * ```
    */
-  sendInTransaction<T>(message: OutgoingMessage<T>, local: LocalTransaction<T>): Promise<TransactionSendResult> {
+  sendInTransaction<T, const S extends TransactionState = TransactionState>(
+    message: OutgoingMessage<T>,
+    local: LocalTransaction<T, S>,
+  ): Promise<TransactionSendResult> {
     return this.track(() =>
       this.hooked(
         'transaction',

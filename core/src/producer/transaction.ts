@@ -13,11 +13,16 @@ export interface TransactionListener {
   checkLocalTransaction(message: Message): TransactionState | Promise<TransactionState>;
 }
 
-/** The local transaction run after the half message is stored; a throw counts as UNKNOW. */
-export type LocalTransaction<T> = (
+/**
+ * The local transaction run after the half message is stored; a throw counts as UNKNOW. `S` is the states it
+ * returns: `Producer.sendInTransaction` infers it from the callback, so that an async callback's
+ * `return 'COMMIT_MESSAGE'` keeps its literal type (against `TransactionState | Promise<TransactionState>` alone,
+ * TypeScript widens it to `Promise<string>` and refuses the callback).
+ */
+export type LocalTransaction<T, S extends TransactionState = TransactionState> = (
   message: OutgoingMessage<T>,
   sendResult: SendResult,
-) => TransactionState | Promise<TransactionState>;
+) => S | Promise<S>;
 
 export interface TransactionSendResult {
   readonly sendResult: SendResult;

@@ -83,6 +83,31 @@ describe('MqkitProducer', () => {
     );
   });
 
+  it("sendInTransaction takes an async callback that returns a state literal (core's generic signature, not a fixed one)", async () => {
+    broker = fastBroker();
+    const orders = unique('orders');
+    broker.createTopic({ topic: orders, queues: 1 });
+    app = await Test.createTestingModule({
+      imports: [
+        MqkitModule.forRoot({
+          transport: memoryTransport({ broker }),
+          profile: 'fast',
+          producer: { group: unique('tx'), transactionListener: { checkLocalTransaction: () => 'UNKNOW' } },
+        }),
+      ],
+    }).compile();
+    app.useLogger(false);
+    await app.init();
+    const producer = app.get(MqkitProducer);
+    // Type-checked by the plugin's typecheck: with Parameters<Producer['sendInTransaction']> this was TS2345.
+    const { state } = await producer.sendInTransaction({ topic: orders, payload: { id: 'o1' } }, async () => {
+      await Promise.resolve();
+      return 'COMMIT_MESSAGE';
+    });
+    expect(state).toBe('COMMIT_MESSAGE');
+    await waitFor(() => broker.messages(orders).length === 1);
+  });
+
   it('stays connected while app.close() drains, so a handler that sends during the drain succeeds', async () => {
     broker = fastBroker();
     const [orders, audit] = [unique('orders'), unique('audit')];

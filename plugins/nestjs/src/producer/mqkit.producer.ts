@@ -1,11 +1,14 @@
 import {
   IllegalStateError,
   createProducer,
+  type LocalTransaction,
   type Message,
   type OutgoingMessage,
   type Producer,
   type RequestOptions,
   type StandaloneProducer,
+  type TransactionSendResult,
+  type TransactionState,
 } from '@mqkit/core';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { MQKIT_MODULE_OPTIONS, type MqkitModuleOptions } from '../module/mqkit-module-options';
@@ -79,9 +82,16 @@ export class MqkitProducer implements OnModuleInit, OnApplicationShutdown {
     return this.producer.sendBatch(...args);
   }
 
-  /** A transactional send (needs the producer option transactionListener). */
-  sendInTransaction(...args: Parameters<Producer['sendInTransaction']>): ReturnType<Producer['sendInTransaction']> {
-    return this.producer.sendInTransaction(...args);
+  /**
+   * A transactional send (needs the producer option transactionListener). Generic as core's, not
+   * `Parameters<Producer['sendInTransaction']>`: that would fix `S` to TransactionState, and an async callback's
+   * `return 'COMMIT_MESSAGE'` would widen to `Promise<string>` again.
+   */
+  sendInTransaction<T, const S extends TransactionState = TransactionState>(
+    message: OutgoingMessage<T>,
+    local: LocalTransaction<T, S>,
+  ): Promise<TransactionSendResult> {
+    return this.producer.sendInTransaction(message, local);
   }
 
   /**
