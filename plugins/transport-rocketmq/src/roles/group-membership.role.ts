@@ -125,7 +125,8 @@ export class RocketMqGroupMembership implements GroupMembership {
     });
     for (const address of addresses) {
       if (this.registeredAt.has(address) || this.greetings.has(address)) continue;
-      const taken: Promise<boolean> = this.tracked(this.session.request(address, request))
+      // Called from inside a route lookup: a request that throws at once (a closed client) must reject, not throw.
+      const taken: Promise<boolean> = this.tracked((async () => this.session.request(address, request))())
         .then((response) => {
           parseHeartbeatResponse(response);
           this.registeredAt.add(address);
