@@ -17,7 +17,7 @@ import { parseTscOutput } from './doc-blocks';
 const WORKSPACE = resolve(__dirname, '..', '..', '..');
 /** The workspace's TypeScript (7, native: a process, no compiler API). */
 const TSC = join(WORKSPACE, 'node_modules', 'typescript', 'bin', 'tsc');
-export const FRAGMENT_CONTEXT = join(__dirname, 'fragment-context.d.mts');
+const FRAGMENT_CONTEXT = join(__dirname, 'fragment-context.d.mts');
 const CONTEXT_FILE = 'fragment-context.d.mts';
 
 /** What tsc said about the blocks. */
@@ -37,7 +37,7 @@ function projectOf(block: DocBlock): Project {
 }
 
 /** The emitted program of a (complete) block. */
-export function programOf(dir: string, block: DocBlock): string {
+function programOf(dir: string, block: DocBlock): string {
   return join(dir, projectOf(block), 'dist', `${block.stem}.mjs`);
 }
 
