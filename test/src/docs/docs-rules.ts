@@ -184,9 +184,9 @@ export function repositoryFiles(root: string, dir = root): string[] {
   return out.sort();
 }
 
-/** The Markdown files whose links are checked: the README, CONTRIBUTING, the guides and every package's pages. */
+/** The Markdown files whose links are checked: the README, CONTRIBUTING, the guides, every package's pages, the examples'. */
 export function checkedMarkdown(root: string): string[] {
-  const files = ['README.md', 'CONTRIBUTING.md', 'core/README.md'];
+  const files = ['README.md', 'CONTRIBUTING.md', 'core/README.md', 'apps/examples/README.md'];
   const walk = (dir: string): void => {
     for (const entry of readdirSync(resolve(root, dir), { withFileTypes: true })) {
       const rel = `${dir}/${entry.name}`;
