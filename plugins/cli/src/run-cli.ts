@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import { ConfigurationError, MessageValidationError } from '@mqkit/core';
-import { buildProgram } from './program';
+import { buildProgram, type RunContext } from './program';
 import { EXIT, UsageError } from './usage-error';
 
 /**
@@ -9,10 +9,20 @@ import { EXIT, UsageError } from './usage-error';
  */
 export async function runCli(
   argv: readonly string[],
-  context: { signal: AbortSignal; env?: NodeJS.ProcessEnv; stderr?: (text: string) => void },
+  context: {
+    signal: AbortSignal;
+    env?: NodeJS.ProcessEnv;
+    stderr?: (text: string) => void;
+    /** @internal See RunContext. */
+    transport?: RunContext['transport'];
+  },
 ): Promise<number> {
   const stderr = context.stderr ?? ((t: string) => void process.stderr.write(t));
-  const program = buildProgram({ signal: context.signal, env: context.env ?? process.env });
+  const program = buildProgram({
+    signal: context.signal,
+    env: context.env ?? process.env,
+    transport: context.transport,
+  });
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return EXIT.OK;
