@@ -65,7 +65,12 @@ async function deadLetter(side: Side): Promise<DeadLetter> {
       throw new Error('always fails');
     }),
   ]);
-  const producer = await createProducer({ transport: side.transport(), group: uniqueName('dlqCopyProducer') });
+  // A generous send timeout, as the harness's: the test brokers share two cores with everything else on the box.
+  const producer = await createProducer({
+    transport: side.transport(),
+    group: uniqueName('dlqCopyProducer'),
+    sendMsgTimeout: 10_000,
+  });
   let sent: DeadLetter['sent'];
   try {
     sent = await producer.send({
