@@ -5,7 +5,8 @@ import { EXIT, UsageError } from './usage-error';
 
 /**
  * Runs `mqkit` with these arguments (without node and the script) and resolves with the exit status: 0 done, 1 the
- * operation failed, 2 bad usage (an unknown option, a bad value, no name server, or one that does not answer).
+ * operation failed, 2 bad usage (an unknown option, a bad value, no name server, one that does not answer, or a
+ * group or topic the cluster does not know).
  */
 export async function runCli(
   argv: readonly string[],
