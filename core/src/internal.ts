@@ -30,5 +30,6 @@ export { buildDefinitions } from './definition/build-definitions';
 export { exploreConsumers } from './definition/explore-consumers';
 export { UniqKeyGenerator } from './producer/uniq-key';
 export { FORBIDDEN_TOPICS, RESERVED_PROPERTIES } from './producer/message-validator';
+export { isSystemProperty, userProperties } from './model/system-properties';
 export { copyProperties } from './util/copy-properties';
 export { getOrCreate } from './util/get-or-create';

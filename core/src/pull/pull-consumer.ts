@@ -28,7 +28,8 @@ import { checkSeekOffset } from './seek-offset';
  * progress owner, offset stores and rebalance as push consumers, with `poll()` where a push consumer calls a
  * handler. Subscribe to topics (queues allocated among the group's members, and rebalanced) or assign queues.
  * What poll returned counts as consumed: it is stored every autoCommitIntervalMs, or at `commit()` with autoCommit
- * off; a queue released or closed stores what was committed, so nothing uncommitted is ever stored.
+ * off; a queue released or closed stores what was committed, so nothing uncommitted is ever stored. A queue poll
+ * never returned messages of, and that was not sought, is never stored (its stored offset stays as it was).
  *
  * @example
  * ```ts
@@ -189,8 +190,9 @@ export class PullConsumer implements AsyncIterable<Message[]> {
   }
 
   /**
-   * Stores, for every assigned queue, the offset after the last message poll returned; resolves once the offset
-   * store acknowledged (rejects with its error).
+   * Stores, for every queue poll returned messages of or `seek` moved, the offset after the last message poll
+   * returned (or the sought one); queues never read are left as the store has them, as Java's commitSync leaves
+   * queues whose consumer offset it never set. Resolves once the offset store acknowledged (rejects with its error).
    */
   commit(): Promise<void> {
     this.assertRunning();

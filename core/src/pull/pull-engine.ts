@@ -69,7 +69,7 @@ export class PullEngine {
   ) {
     const { ctx, resolved, transport } = parts;
     // Java's lite pull consumer never piggy-backs commits on pulls: commits are the application's.
-    this.progress = new ConsumeProgress(ctx, store, false, !resolved.autoCommit);
+    this.progress = new ConsumeProgress(ctx, store, false, resolved.autoCommit ? 'auto' : 'manual');
     this.queues = new ProcessQueueTable(
       ctx,
       {
@@ -121,6 +121,7 @@ export class PullEngine {
     const out: Message[] = [];
     for (const [pq, messages] of taken) {
       budget.release(pq.removeItems(messages, 0, messages.length));
+      this.progress.touch(pq);
       this.progress.advance(pq);
       countConsumed(stats, pq, messages.length, 0, -1, Date.now());
       for (const m of messages) out.push(m);
@@ -128,7 +129,10 @@ export class PullEngine {
     return out;
   }
 
-  /** Commits every owned queue's progress, one commit at a time; rejects with the offset store's error. */
+  /**
+   * Commits the progress of every owned queue the application polled or sought, one commit at a time; rejects with
+   * the offset store's error.
+   */
   commit(): Promise<void> {
     const run = this.committing.then(() => this.progress.commit(this.queues.active()));
     this.committing = run.catch(() => undefined);

@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
+import { parseSubscription } from '../model/subscription';
 import { ConsumeProgress, REMEMBER_RELEASED_MS } from './consume-progress';
+import { ProcessQueue } from './process-queue';
 import { MQ, MemoryOffsetStore, eventsOf, processQueue, records, testGroup } from './runtime.fixture';
 
 function setup(pullCommits = true) {
@@ -16,7 +18,7 @@ describe('ConsumeProgress', () => {
     const store = new MemoryOffsetStore();
     store.update(MQ, 90, { increaseOnly: false });
     const progress = new ConsumeProgress(group, store, true);
-    expect(progress.begin(MQ, 5)).toEqual({ committable: 5, persisted: -1, consumed: 5 });
+    expect(progress.begin(MQ, 5)).toMatchObject({ committable: 5, persisted: -1, consumed: 5 });
     expect(store.table.get(MQ)).toBe(5);
   });
 
@@ -48,19 +50,51 @@ describe('ConsumeProgress', () => {
   it('with manual commits, finished work and skips move only what was consumed; commit makes it committable and persists it', async () => {
     const group = testGroup();
     const store = new MemoryOffsetStore();
-    const progress = new ConsumeProgress(group, store, false, true);
+    const progress = new ConsumeProgress(group, store, false, 'manual');
     const pq = processQueue(group, progress, 5);
     pq.put(records(5, 8), () => undefined);
     pq.clear();
+    progress.touch(pq);
     progress.advance(pq);
     progress.skipTo(pq, 12);
     expect(progress.consumed(pq)).toBe(12);
-    // A persist (the periodic one, a release) stores only what was committed: the start.
+    // A persist (the periodic one, a release) stores only what was committed: nothing yet.
     await progress.persist([pq]);
-    expect(store.stored()).toBe(5);
+    expect(store.stored()).toBeUndefined();
     await progress.commit([pq]);
     expect(store.stored()).toBe(12);
     expect(pq.progress).toMatchObject({ committable: 12, persisted: 12 });
+    // Once committed, a release stores what was committed (and nothing consumed since).
+    pq.put(records(12, 15), () => undefined);
+    pq.clear();
+    progress.advance(pq);
+    await progress.finish(pq);
+    expect(store.stored()).toBe(12);
+  });
+
+  it("a pull consumer's commit, periodic persist and release store only the queues it polled or sought", async () => {
+    const mq = (queueId: number) => ({ topic: 'T', brokerName: 'broker-a', queueId });
+    for (const mode of ['manual', 'auto'] as const) {
+      const group = testGroup();
+      const store = new MemoryOffsetStore();
+      const progress = new ConsumeProgress(group, store, false, mode);
+      const { signal } = group;
+      const polled = processQueue(group, progress, 5);
+      const sought = new ProcessQueue(mq(1), parseSubscription('T', '*'), progress.begin(mq(1), 3, true), 3, signal);
+      const untouched = processQueue(group, progress, 40, mq(2));
+      polled.put(records(5, 8), () => undefined);
+      polled.clear();
+      progress.touch(polled);
+      progress.advance(polled);
+      // An empty range skipped on a queue nobody polled moves nothing into the store either.
+      progress.skipTo(untouched, 44);
+      if (mode === 'manual') await progress.commit([polled, sought, untouched]);
+      else await progress.persist([polled, sought, untouched]);
+      expect([store.stored(), store.stored(mq(1)), store.stored(mq(2))]).toEqual([8, 3, undefined]);
+      await progress.finish(untouched, { brokerGone: true });
+      expect(store.stored(mq(2))).toBeUndefined();
+      expect(progress.remembered(mq(2))).toBe(-1);
+    }
   });
 
   it('persist hands the committable offsets to the store and records what it acknowledged', async () => {

@@ -20,7 +20,19 @@ interface ProgressRecord extends QueueProgress {
   persisted: number;
   /** With manual commits: where consumption got to (committable follows it only at `commit`). */
   consumed: number;
+  /** A pull consumer's queue: poll returned some of its messages, or the application sought it. */
+  touched: boolean;
+  /** Writes may store this queue's offset: always for push consumers, see `PullCommits` for pull consumers. */
+  storable: boolean;
 }
+
+/**
+ * How a pull consumer's offsets reach the store. Only queues the application touched (polled from or sought, as
+ * Java's lite pull consumer commits only queues whose consumer offset it set) are ever stored, so a queue assigned
+ * and never read keeps whatever offset the store had: `'auto'` stores them at the periodic commit, `'manual'` once
+ * `commit` made them committable, and only at or after that commit.
+ */
+export type PullCommits = 'auto' | 'manual';
 
 /** How long a released queue's offset is kept in case the queue comes back (a broker outage, a failed commit). */
 export const REMEMBER_RELEASED_MS = 10 * 60_000;
@@ -58,19 +70,39 @@ export class ConsumeProgress {
     /** Pulls may carry the committable offset (RocketMQ's piggy-backed commit). */
     private readonly pullCommits: boolean,
     /**
-     * A pull consumer without autoCommit: finished work moves `consumed` only, and the committable offset (what
-     * persists, releases and pulls write) follows it at `commit`, so nothing the application has not committed is
-     * ever stored.
+     * Undefined for push consumers. A pull consumer stores only the queues it touched (see PullCommits); with
+     * `'manual'` (no autoCommit) finished work moves `consumed` only, and the committable offset (what persists and
+     * releases write) follows it at `commit`, so nothing the application has not committed is ever stored.
      */
-    private readonly manualCommit = false,
+    private readonly pull?: PullCommits,
   ) {}
 
-  /** A newly owned queue starts at `offset`; a plain update, so a stale in-memory value cannot hold it back. */
-  begin(mq: MessageQueue, offset: number): QueueProgress {
+  private get manualCommit(): boolean {
+    return this.pull === 'manual';
+  }
+
+  /**
+   * A newly owned queue starts at `offset`; a plain update, so a stale in-memory value cannot hold it back. A pull
+   * consumer's sought queue begins `touched`.
+   */
+  begin(mq: MessageQueue, offset: number, touched = false): QueueProgress {
     this.released.delete(mqKey(mq));
     this.store.update(mq, offset, { increaseOnly: false });
-    const progress: ProgressRecord = { committable: offset, persisted: -1, consumed: offset };
+    const progress: ProgressRecord = {
+      committable: offset,
+      persisted: -1,
+      consumed: offset,
+      touched,
+      storable: this.pull === undefined || (touched && this.pull === 'auto'),
+    };
     return progress;
+  }
+
+  /** A pull consumer's poll returned messages of this queue: its offset may be stored from now on. */
+  touch(pq: ProcessQueue): void {
+    const progress = pq.progress as ProgressRecord;
+    progress.touched = true;
+    if (this.pull === 'auto') progress.storable = true;
   }
 
   /** After finished messages left the queue: the committable offset follows the smallest one still in flight. */
@@ -89,15 +121,17 @@ export class ConsumeProgress {
   }
 
   /**
-   * A pull consumer's commit: each queue's committable offset becomes what was consumed, and is persisted.
-   * Resolves once the store acknowledged; rejects with the store's error.
+   * A pull consumer's commit: each touched queue's committable offset becomes what was consumed, and is persisted
+   * (the others are left alone). Resolves once the store acknowledged; rejects with the store's error.
    */
   async commit(pqs: readonly ProcessQueue[]): Promise<void> {
-    for (const pq of pqs) {
+    const touched = pqs.filter((pq) => (pq.progress as ProgressRecord).touched);
+    for (const pq of touched) {
       const progress = pq.progress as ProgressRecord;
       if (progress.consumed > progress.committable) progress.committable = progress.consumed;
+      progress.storable = true;
     }
-    await this.write(pqs);
+    await this.write(touched);
   }
 
   /**
@@ -129,7 +163,8 @@ export class ConsumeProgress {
     }
   }
 
-  private async write(pqs: readonly ProcessQueue[], options?: PersistOptions): Promise<void> {
+  private async write(all: readonly ProcessQueue[], options?: PersistOptions): Promise<void> {
+    const pqs = all.filter((pq) => (pq.progress as ProgressRecord).storable);
     if (pqs.length === 0) return;
     const handed = pqs.map((pq) => pq.progress.committable);
     for (let i = 0; i < pqs.length; i++)
@@ -150,8 +185,8 @@ export class ConsumeProgress {
    */
   async finish(pq: ProcessQueue, options: { brokerGone?: boolean } = {}): Promise<void> {
     const acknowledged = await this.persist([pq], 'persist-on-release');
-    const { committable } = pq.progress;
-    if ((!acknowledged || options.brokerGone) && committable >= 0) {
+    const { committable, storable } = pq.progress as ProgressRecord;
+    if ((!acknowledged || options.brokerGone) && committable >= 0 && storable) {
       this.released.set(pq.key, {
         mq: pq.mq,
         offset: committable,

@@ -200,7 +200,7 @@ export class ProcessQueueTable {
       return;
     }
     this.discard(pq);
-    this.create(mq, pq.subscription, offset);
+    this.create(mq, pq.subscription, offset, true);
   }
 
   /** How long a released queue waits for its running calls: ORDERLY waits for its batch up to RocketMQ's 20 s. */
@@ -229,13 +229,14 @@ export class ProcessQueueTable {
     if (ctx.signal.aborted || this.table.has(mqKey(mq))) return false;
     const seek = this.seeks.get(mqKey(mq));
     this.seeks.delete(mqKey(mq));
-    const pq = this.create(mq, subscription, seek ?? offset);
+    const pq = this.create(mq, subscription, seek ?? offset, seek !== undefined);
     if (lockedAt !== undefined) parts.locks?.markLocked(pq, lockedAt);
     return true;
   }
 
-  private create(mq: MessageQueue, subscription: SubscriptionData, offset: number): ProcessQueue {
-    const pq = new ProcessQueue(mq, subscription, this.parts.progress.begin(mq, offset), offset, this.ctx.signal);
+  private create(mq: MessageQueue, subscription: SubscriptionData, offset: number, sought = false): ProcessQueue {
+    const progress = this.parts.progress.begin(mq, offset, sought);
+    const pq = new ProcessQueue(mq, subscription, progress, offset, this.ctx.signal);
     this.table.set(pq.key, pq);
     this.startLoop(pq);
     return pq;

@@ -6,6 +6,7 @@ import {
   type PullConsumer,
   type PullConsumerOptions,
   type StandaloneProducer,
+  type TransportPlugin,
 } from '@mqkit/core';
 import { rocketmqTransport } from '@mqkit/transport-rocketmq';
 import { UsageError } from './usage-error';
@@ -16,13 +17,20 @@ export interface GlobalOptions {
   readonly json?: boolean;
 }
 
+/** Makes the transport of every connection; the CLI's is RocketMQ's remoting protocol to the name server. */
+export type TransportFactory = (nameServer: string) => TransportPlugin;
+
 /** One command's connections to the cluster, opened on first use and closed together. */
 export class Cluster {
   private readonly closers: (() => Promise<void>)[] = [];
   private adminClient: Promise<Admin> | undefined;
   readonly nameServer: string;
 
-  constructor(options: GlobalOptions, env: NodeJS.ProcessEnv = process.env) {
+  constructor(
+    options: GlobalOptions,
+    env: NodeJS.ProcessEnv = process.env,
+    private readonly makeTransport: TransportFactory = (nameServer) => rocketmqTransport({ nameServer }),
+  ) {
     const nameServer = options.namesrv ?? env.MQKIT_NAMESRV;
     if (!nameServer || nameServer.trim() === '')
       throw new UsageError('no name server: give --namesrv host:port (several: a;b) or set MQKIT_NAMESRV');
@@ -62,8 +70,8 @@ export class Cluster {
     while (this.closers.length > 0) await this.closers.pop()!().catch(() => undefined);
   }
 
-  private transport() {
-    return rocketmqTransport({ nameServer: this.nameServer });
+  private transport(): TransportPlugin {
+    return this.makeTransport(this.nameServer);
   }
 
   private async openAdmin(): Promise<Admin> {

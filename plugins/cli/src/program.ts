@@ -6,7 +6,7 @@ import { tail } from './commands/tail';
 import { top } from './commands/top';
 import { topicCreate } from './commands/topic-create';
 import { topics } from './commands/topics';
-import { Cluster, type GlobalOptions } from './connect';
+import { Cluster, type GlobalOptions, type TransportFactory } from './connect';
 import { output } from './output';
 import { parseInteger, parseProperty, parseTime } from './parse-values';
 
@@ -14,6 +14,8 @@ import { parseInteger, parseProperty, parseTime } from './parse-values';
 export interface RunContext {
   readonly signal: AbortSignal;
   readonly env: NodeJS.ProcessEnv;
+  /** @internal The transport every connection uses (the tests' embedded broker); default RocketMQ's. */
+  readonly transport?: TransportFactory;
 }
 
 type Action = (cluster: Cluster, out: ReturnType<typeof output>) => Promise<void>;
@@ -29,7 +31,7 @@ export function buildProgram(context: RunContext): Command {
   // Every command runs with one Cluster, closed however it ends.
   const run = (command: Command, action: Action) => async () => {
     const globals = command.optsWithGlobals<GlobalOptions>();
-    const cluster = new Cluster(globals, context.env);
+    const cluster = new Cluster(globals, context.env, context.transport);
     try {
       await action(cluster, output(globals.json === true));
     } finally {

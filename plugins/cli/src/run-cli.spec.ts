@@ -1,10 +1,17 @@
-import { describe, expect, it, vi } from 'vitest';
+import { createAdmin, createProducer, createPullConsumer, retryTopicOf, type Admin } from '@mqkit/core';
+import { EmbeddedBroker, memoryTransport } from '@mqkit/transport-memory';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { TransportFactory } from './connect';
 import { parseTime } from './parse-values';
 import { runCli } from './run-cli';
 import { renderTable } from './table';
 
 /** Runs the CLI in-process, capturing what it writes. */
-async function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
+async function cli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  transport?: TransportFactory,
+): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
   const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
@@ -22,6 +29,7 @@ async function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code:
       stderr: (t) => {
         err += t;
       },
+      transport,
     });
     return { code, out, err };
   } finally {
@@ -69,6 +77,79 @@ describe('mqkit argument handling', () => {
     expect(unreachable.code).toBe(2);
     expect(unreachable.err).toMatch(/cannot reach the name server 127\.0\.0\.1:1/);
   }, 30_000);
+});
+
+describe('mqkit on the embedded broker', () => {
+  let broker: EmbeddedBroker;
+  const open: Admin[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((a) => a.close()));
+    broker?.close();
+  });
+  /** The CLI with every connection on `broker`, as the real one has them on the name server. */
+  const embedded = (args: string[]) => cli(args, { MQKIT_NAMESRV: 'embedded' }, () => memoryTransport({ broker }));
+  async function admin(): Promise<Admin> {
+    const a = await createAdmin({ transport: memoryTransport({ broker }) });
+    open.push(a);
+    return a;
+  }
+
+  it('lag, reset and tail exit 2 naming an unknown group or topic; lag of a known group with no offsets says so', async () => {
+    broker = new EmbeddedBroker();
+    broker.createTopic({ topic: 'orders', queues: 2 });
+    for (const args of [
+      ['lag', '--group', 'nosuchgroup'],
+      ['lag', '--group', 'nosuchgroup', '--json'],
+    ]) {
+      const lag = await embedded(args);
+      expect({ args, code: lag.code, out: lag.out }).toEqual({ args, code: 2, out: '' });
+      expect(lag.err).toMatch(/^mqkit: unknown consumer group nosuchgroup: no broker knows it/m);
+    }
+    const reset = await embedded(['reset', '--group', 'nosuchgroup', '--to', '0']);
+    expect(reset.code).toBe(2);
+    expect(reset.err).toMatch(/unknown consumer group nosuchgroup/);
+    const tail = await embedded(['tail', 'nosuchtopic']);
+    expect(tail.code).toBe(2);
+    expect(tail.err).toMatch(/^mqkit: unknown topic nosuchtopic: the name server has no route for it/m);
+    expect(tail.err).not.toMatch(/tailing/);
+
+    // A group a member joined (so its %RETRY% topic exists) and that committed nothing is known: no error.
+    const member = await createPullConsumer({ transport: memoryTransport({ broker }), group: 'billing' });
+    await member.subscribe('orders');
+    await member.close();
+    expect((await (await admin()).topicStats(retryTopicOf('billing'))).length).toBe(1);
+    const known = await embedded(['lag', '--group', 'billing']);
+    expect(known.code, known.err).toBe(0);
+    expect(known.out).toBe('group billing has no committed offset yet: no queue to report\n');
+    expect(JSON.parse((await embedded(['lag', '--group', 'billing', '--json'])).out)).toEqual({
+      group: 'billing',
+      total: 0,
+      queues: [],
+    });
+  });
+
+  it("tail prints the sender's properties apart from RocketMQ's own, on its line and in its JSON", async () => {
+    broker = new EmbeddedBroker();
+    broker.createTopic({ topic: 'orders', queues: 1 });
+    const producer = await createProducer({ transport: memoryTransport({ broker }), group: 'p' });
+    const sent = await producer.send({
+      topic: 'orders',
+      body: 'hello',
+      tags: 'A',
+      keys: ['k1'],
+      properties: { region: 'eu', note: 'two words' },
+    });
+    await producer.stop();
+    const line = await embedded(['tail', 'orders', '--from-beginning', '--count', '1']);
+    expect(line.code, line.err).toBe(0);
+    expect(line.out).toContain(` ${sent.msgId} tags=A keys=k1 props={"region":"eu","note":"two words"} hello\n`);
+    expect(line.out).not.toMatch(/UNIQ_KEY|WAIT|CLUSTER/);
+    const json = await embedded(['tail', 'orders', '--from-beginning', '--count', '1', '--json']);
+    const printed = JSON.parse(json.out) as { userProperties: object; properties: Record<string, string> };
+    expect(printed.userProperties).toEqual({ region: 'eu', note: 'two words' });
+    // Every stored property stays under `properties`, the system ones included.
+    expect(printed.properties).toMatchObject({ region: 'eu', UNIQ_KEY: sent.msgId, TAGS: 'A', KEYS: 'k1' });
+  });
 });
 
 describe('values', () => {

@@ -1,18 +1,29 @@
 import { CommanderError } from 'commander';
 import { ConfigurationError, MessageValidationError } from '@mqkit/core';
-import { buildProgram } from './program';
+import { buildProgram, type RunContext } from './program';
 import { EXIT, UsageError } from './usage-error';
 
 /**
  * Runs `mqkit` with these arguments (without node and the script) and resolves with the exit status: 0 done, 1 the
- * operation failed, 2 bad usage (an unknown option, a bad value, no name server, or one that does not answer).
+ * operation failed, 2 bad usage (an unknown option, a bad value, no name server, one that does not answer, or a
+ * group or topic the cluster does not know).
  */
 export async function runCli(
   argv: readonly string[],
-  context: { signal: AbortSignal; env?: NodeJS.ProcessEnv; stderr?: (text: string) => void },
+  context: {
+    signal: AbortSignal;
+    env?: NodeJS.ProcessEnv;
+    stderr?: (text: string) => void;
+    /** @internal See RunContext. */
+    transport?: RunContext['transport'];
+  },
 ): Promise<number> {
   const stderr = context.stderr ?? ((t: string) => void process.stderr.write(t));
-  const program = buildProgram({ signal: context.signal, env: context.env ?? process.env });
+  const program = buildProgram({
+    signal: context.signal,
+    env: context.env ?? process.env,
+    transport: context.transport,
+  });
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return EXIT.OK;

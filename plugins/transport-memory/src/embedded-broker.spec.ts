@@ -220,16 +220,37 @@ describe('EmbeddedBroker groups, retry, locks', () => {
     const b = broker({ delayLevelsMs: DEFAULT_DELAY_LEVELS_MS, delayTimeScale: 0.001 });
     b.createTopic({ topic: 'T', queues: 1 });
     b.send(mq(), record('poison', { TAGS: 't' }));
-    let message = b.messages('T')[0]!;
+    const original = b.messages('T')[0]!;
+    let message = original;
     for (let attempt = 1; attempt <= 2; attempt++) {
       b.sendBack({ group: 'g', message, delayLevel: 0, maxReconsumeTimes: 2 });
       await waitFor(() => b.messages('%RETRY%g').length === attempt);
       message = b.messages('%RETRY%g')[attempt - 1]!;
       expect(message.reconsumeTimes).toBe(attempt);
-      expect(message.properties).toMatchObject({ RETRY_TOPIC: 'T', UNIQ_KEY: 'U-poison', TAGS: 't' });
+      // As a real broker's: the hop through the schedule topic leaves REAL_TOPIC and REAL_QID, and drops DELAY.
+      expect(message.properties).toMatchObject({
+        RETRY_TOPIC: 'T',
+        ORIGIN_MESSAGE_ID: original.offsetMsgId,
+        UNIQ_KEY: 'U-poison',
+        TAGS: 't',
+        REAL_TOPIC: '%RETRY%g',
+        REAL_QID: '0',
+        WAIT: 'false',
+      });
+      expect(message.properties.DELAY).toBeUndefined();
     }
+    // The DLQ copy counts the failed delivery too (reconsumeTimes 2 -> 3, as RocketMQ's broker stores it), keeps what
+    // the retry copy carried, and has delay level 0.
     b.sendBack({ group: 'g', message, delayLevel: 0, maxReconsumeTimes: 2 });
-    expect(b.messages('%DLQ%g').map((m) => [m.body.toString(), m.reconsumeTimes])).toEqual([['poison', 2]]);
+    expect(b.messages('%DLQ%g').map((m) => [m.body.toString(), m.reconsumeTimes])).toEqual([['poison', 3]]);
+    expect(b.messages('%DLQ%g')[0]!.properties).toMatchObject({
+      RETRY_TOPIC: 'T',
+      ORIGIN_MESSAGE_ID: original.offsetMsgId,
+      REAL_TOPIC: '%RETRY%g',
+      REAL_QID: '0',
+      DELAY: '0',
+      WAIT: 'false',
+    });
   });
 
   it('delayLevel -1 goes straight to the DLQ; a producer DELAY is delivered later', async () => {
@@ -241,6 +262,9 @@ describe('EmbeddedBroker groups, retry, locks', () => {
     expect(b.messages('T')[0]!.properties.DELAY).toBeUndefined();
     b.sendBack({ group: 'g', message: b.messages('T')[0]!, delayLevel: -1, maxReconsumeTimes: 16 });
     expect(b.messages('%DLQ%g')).toHaveLength(1);
+    // Never retried: no REAL_TOPIC, and the first failed delivery counted.
+    expect(b.messages('%DLQ%g')[0]!.reconsumeTimes).toBe(1);
+    expect(b.messages('%DLQ%g')[0]!.properties.REAL_TOPIC).toBeUndefined();
   });
 
   it('queue locks: one owner, refreshed by the owner, taken over after expiry', async () => {

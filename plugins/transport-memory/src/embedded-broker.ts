@@ -562,9 +562,12 @@ export class EmbeddedBroker {
   // ---- retry and locks -----------------------------------------------------------------------------------
 
   /**
-   * CONSUMER_SEND_MSG_BACK: past maxReconsumeTimes (or delayLevel < 0) the message goes to `%DLQ%<group>`;
-   * otherwise it is re-delivered on `%RETRY%<group>` after its delay level (0: 3 + reconsumeTimes), with
-   * reconsumeTimes + 1 and the original topic in RETRY_TOPIC.
+   * CONSUMER_SEND_MSG_BACK, as RocketMQ 5.3.3's broker does it (a test compares the copies with a real broker's):
+   * past maxReconsumeTimes (or delayLevel < 0) the message goes to `%DLQ%<group>`; otherwise it is re-delivered on
+   * `%RETRY%<group>` after its delay level (0: 3 + reconsumeTimes). Either copy has reconsumeTimes + 1, the original
+   * topic in RETRY_TOPIC, the first stored id in ORIGIN_MESSAGE_ID, and WAIT false; a DLQ copy has DELAY 0, and a
+   * retry copy the REAL_TOPIC and REAL_QID its hop through the schedule topic leaves (so a DLQ copy of a retried
+   * message has them too).
    */
   sendBack(request: { group: string; message: MessageRecord; delayLevel: number; maxReconsumeTimes: number }): void {
     this.assertOpen();
@@ -574,22 +577,24 @@ export class EmbeddedBroker {
     const properties = copyProperties(message.properties);
     properties[MessageConst.RETRY_TOPIC] ??= message.topic;
     properties[MessageConst.ORIGIN_MESSAGE_ID] ??= message.offsetMsgId;
-    delete properties[MessageConst.DELAY];
+    properties[MessageConst.WAIT] = 'false';
     const base = {
       body: message.body,
       flag: message.flag,
       sysFlag: message.sysFlag,
       bornTimestamp: message.bornTimestamp,
-      properties,
     };
+    const reconsumeTimes = message.reconsumeTimes + 1;
     if (message.reconsumeTimes >= request.maxReconsumeTimes || request.delayLevel < 0) {
       const dlq = dlqTopicOf(group);
       this.store.ensureOneQueue(dlq, brokerName);
+      // The broker stores the DLQ copy at once, with its delay level set to 0.
+      properties[MessageConst.DELAY] = '0';
       this.store.append(
         { topic: dlq, brokerName, queueId: 0 },
-        { ...base, topic: dlq },
+        { ...base, topic: dlq, properties },
         message.bornHost,
-        message.reconsumeTimes,
+        reconsumeTimes,
       );
       return;
     }
@@ -597,8 +602,13 @@ export class EmbeddedBroker {
     this.store.ensureOneQueue(retry, brokerName);
     const level = request.delayLevel === 0 ? 3 + message.reconsumeTimes : request.delayLevel;
     const mq = { topic: retry, brokerName, queueId: 0 };
+    // Parked in SCHEDULE_TOPIC_XXXX, the message keeps where it is going in REAL_TOPIC and REAL_QID; the delivery
+    // drops the delay level and keeps those two.
+    delete properties[MessageConst.DELAY];
+    properties[MessageConst.REAL_TOPIC] = retry;
+    properties[MessageConst.REAL_QID] = String(mq.queueId);
     this.delays.schedule(level, () =>
-      this.store.append(mq, { ...base, topic: retry }, message.bornHost, message.reconsumeTimes + 1),
+      this.store.append(mq, { ...base, topic: retry, properties }, message.bornHost, reconsumeTimes),
     );
   }
 

@@ -111,6 +111,39 @@ describe('the pull consumer on the embedded broker', () => {
     await waitFor(() => harness.broker.queryConsumerOffset(auto, mq!) === 30);
   });
 
+  it('commit, the periodic commit and close store only the queues polled or sought, never an unread queue', async () => {
+    harness = new Harness();
+    const topic = unique('T');
+    harness.broker.createTopic({ topic, queues: 3 });
+    await harness.produce(topic, 30);
+    const [q0, q1, q2] = harness.broker.subscribeQueues(topic) as MessageQueue[];
+    // The README's replay: a new group (so it starts at each queue's end) seeks one queue back and reads it. The
+    // queue read is stored; the one it never read must not get its end offset stored, nor the paused one its start.
+    const group = unique('g');
+    const replay = await pullConsumer(group, { autoCommit: false });
+    replay.pause([q2!]);
+    await replay.assign([q0!, q1!, q2!]);
+    await replay.seekToBegin(q0!);
+    expect((await pollUntil(replay, 10)).flat().every((m) => m.queueId === q0!.queueId)).toBe(true);
+    await replay.commit();
+    expect(harness.broker.queryConsumerOffset(group, q0!)).toBe(10);
+    expect(harness.broker.queryConsumerOffset(group, q1!)).toBe(-1);
+    expect(harness.broker.queryConsumerOffset(group, q2!)).toBe(-1);
+    await replay.close();
+    expect([q1, q2].map((mq) => harness.broker.queryConsumerOffset(group, mq!))).toEqual([-1, -1]);
+    // With autoCommit, the periodic commit that stores the polled queue leaves the paused one alone.
+    const auto = unique('g');
+    const periodic = await pullConsumer(auto, {
+      autoCommitIntervalMs: 1_000,
+      consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
+    });
+    periodic.pause([q1!]);
+    await periodic.assign([q0!, q1!]);
+    await pollUntil(periodic, 10);
+    await waitFor(() => harness.broker.queryConsumerOffset(auto, q0!) === 10);
+    expect(harness.broker.queryConsumerOffset(auto, q1!)).toBe(-1);
+  });
+
   it('a seek right after assign (not awaited) wins over the stored offset', async () => {
     harness = new Harness();
     const topic = unique('T');
@@ -192,13 +225,13 @@ describe('the pull consumer on the embedded broker', () => {
     await a.subscribe(topic, { sql: "region = 'eu'" });
     const got = seqs((await pollUntil(a, 14)).flat());
     expect(got.sort((x, y) => x - y)).toEqual([...Array(14).keys()].map((i) => i * 3));
-    // Nothing committed: the queue a second member takes over was stored at its start offset, not where polling
-    // got to, and the new member reads its selected messages again.
+    // Nothing committed: the queue a second member takes over was not stored (not where polling got to, nor its
+    // start offset), and the new member reads its selected messages again.
     const b = await pullConsumer(group, { autoCommit: false, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' });
     await b.subscribe(topic, { sql: "region = 'eu'" });
     await waitFor(() => a.assignment().length === 1 && b.assignment().length === 1);
     const moved = b.assignment()[0]!;
-    expect(harness.broker.queryConsumerOffset(group, moved)).toBe(0);
+    expect(harness.broker.queryConsumerOffset(group, moved)).toBe(-1);
     const onMoved = harness.broker
       .messages(topic, moved.brokerName, moved.queueId)
       .filter((m) => m.properties.region === 'eu').length;

@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createProducer, type Message } from '@mqkit/core';
+import { createAdmin, createProducer, createPullConsumer, retryTopicOf, type Message } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { describe, expect, it } from 'vitest';
@@ -67,6 +67,49 @@ describe('the mqkit CLI against a real cluster', () => {
     expect(unreachable.stderr).toMatch(/cannot reach the name server 127\.0\.0\.1:1/);
   }, 60_000);
 
+  it('lag, reset and tail exit 2 naming an unknown group or topic; a group that joined and committed nothing is no error', async () => {
+    // The name server answers TOPIC_NOT_EXIST for the route of the group's %RETRY% topic (a broker would answer
+    // GET_CONSUME_STATS of an unknown group with an empty table, as for a known group with nothing committed).
+    const unknownGroup = uniqueName('nosuchgroup');
+    for (const args of [
+      ['lag', '--group', unknownGroup],
+      ['lag', '--group', unknownGroup, '--json'],
+    ]) {
+      const lag = await mqkit(args);
+      expect({ args, code: lag.code, stdout: lag.stdout }).toEqual({ args, code: 2, stdout: '' });
+      expect(lag.stderr).toContain(`mqkit: unknown consumer group ${unknownGroup}: no broker knows it`);
+    }
+    const reset = await mqkit(['reset', '--group', unknownGroup, '--to', '0']);
+    expect(reset.code).toBe(2);
+    expect(reset.stderr).toContain(`unknown consumer group ${unknownGroup}`);
+    const unknownTopic = uniqueName('nosuchtopic');
+    const tail = await mqkit(['tail', unknownTopic]);
+    expect(tail.code).toBe(2);
+    expect(tail.stderr).toContain(`mqkit: unknown topic ${unknownTopic}: the name server has no route for it`);
+
+    // A member's heartbeat makes the broker create %RETRY%<group>: from then on the group is known, with no offset
+    // (the member polls nothing, so it commits nothing).
+    const topic = uniqueName('cliKnown');
+    const group = uniqueName('cliKnownGroup');
+    await harness.createTopic(topic, 1);
+    const member = await createPullConsumer({
+      transport: harness.transport(),
+      group,
+      profile: 'fast',
+      instanceName: uniqueName('cliKnownMember'),
+    });
+    const admin = await createAdmin({ transport: harness.transport() });
+    try {
+      await member.subscribe(topic);
+      await waitFor(async () => (await admin.topicStats(retryTopicOf(group))).length > 0, { timeoutMs: 60_000 });
+      const known = await mqkit(['lag', '--group', group]);
+      expect(known.code, known.stderr).toBe(0);
+      expect(known.stdout).toBe(`group ${group} has no committed offset yet: no queue to report\n`);
+    } finally {
+      await Promise.all([member.close(), admin.close()]);
+    }
+  }, 120_000);
+
   it('topic create, topics, send, and tail with tags and with SQL92, printing messages as they arrive without committing', async () => {
     const topic = uniqueName('cli');
     const created = await mqkit(['topic', 'create', topic, '--queues', '2', '--json']);
@@ -113,6 +156,7 @@ describe('the mqkit CLI against a real cluster', () => {
             body: string;
             tags: string;
             keys: string[];
+            userProperties: Record<string, string>;
             properties: Record<string, string>;
           },
       );
@@ -123,6 +167,9 @@ describe('the mqkit CLI against a real cluster', () => {
       keys: ['k1', 'k2'],
       properties: expect.objectContaining({ region: 'eu' }),
     });
+    // What the sender put, apart from what the producer and the broker added (UNIQ_KEY, WAIT, MSG_REGION, ...).
+    for (const l of lines) expect(l.userProperties).toEqual({ region: 'eu' });
+    expect(Object.keys(lines[0]!.properties).length).toBeGreaterThan(1);
 
     // New messages only, filtered by SQL92 on the broker: it prints what is sent once it says it is tailing.
     const tail = started(['tail', topic, '--sql', "region = 'eu' AND amount > 10", '--count', '2']);
@@ -155,6 +202,10 @@ describe('the mqkit CLI against a real cluster', () => {
     // The two matches went to different queues (round robin over 4), which tail pulls independently: the order in
     // which they print is not defined across queues.
     expect(printed.map((line) => line.split(' ').at(-1)).sort()).toEqual(['amount-30-eu', 'amount-40-eu']);
+    // Each line shows the sender's properties (and none of the system ones).
+    const props = printed.map((line) => JSON.parse(/ props=(\{.*\}) /.exec(line)?.[1] ?? 'null') as unknown);
+    expect(props).toContainEqual({ region: 'eu', amount: '30' });
+    expect(props).toContainEqual({ region: 'eu', amount: '40' });
   }, 240_000);
 
   it('lag and reset of a group, and top redrawing a live view in a pseudo-terminal', async () => {

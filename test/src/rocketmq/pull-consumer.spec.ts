@@ -49,7 +49,7 @@ async function pollUntil(consumer: PullConsumer, n: number): Promise<Message<{ s
 const brokerAddr = (name: string) => cluster.brokers.find((b) => b.name === name)!.addr;
 
 describe('the pull consumer on a real cluster', () => {
-  it('assign 2 of 4 queues, seek, poll, commit: QUERY_CONSUMER_OFFSET and mqadmin consumerProgress show the commits', async () => {
+  it('assign 3 of 4 queues, seek, poll, commit: QUERY_CONSUMER_OFFSET and mqadmin consumerProgress show the commits of the 2 read', async () => {
     const topic = uniqueName('pull');
     const group = uniqueName('g');
     await harness.createTopic(topic, 2);
@@ -58,7 +58,9 @@ describe('the pull consumer on a real cluster', () => {
     const queues = await consumer.queuesOf(topic);
     expect(queues).toHaveLength(4);
     const mine = [queues[0]!, queues[3]!];
-    await consumer.assign(mine);
+    // Assigned and never read (paused): commit must leave it as the broker has it, with no offset.
+    consumer.pause([queues[1]!]);
+    await consumer.assign([...mine, queues[1]!]);
     await consumer.seek(mine[1]!, 5);
     const sizes = await Promise.all(
       mine.map(async (mq) => await (await harness.adminApp()).transport.offsets.maxOffset(mq)),

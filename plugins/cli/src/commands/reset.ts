@@ -1,4 +1,5 @@
 import type { Cluster } from '../connect';
+import { requireGroup } from '../known-names';
 import type { Output } from '../output';
 import { UsageError } from '../usage-error';
 
@@ -15,7 +16,10 @@ export async function reset(
 ): Promise<void> {
   const admin = await cluster.admin();
   const topics = topic ? [topic] : [...new Set((await admin.consumerProgress(group)).map((r) => r.topic))];
-  if (topics.length === 0) throw new UsageError(`group ${group} has no consumed topic to reset: give --topic`);
+  if (topics.length === 0) {
+    await requireGroup(admin, group);
+    throw new UsageError(`group ${group} has no consumed topic to reset: give --topic`);
+  }
   for (const t of topics) await admin.resetOffsetByTimestamp(group, t, to);
   const at = new Date(to).toISOString();
   out.result({ group, topics, timestamp: to }, () => topics.map((t) => `reset ${group} on ${t} to ${at}`).join('\n'));

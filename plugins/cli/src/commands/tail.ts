@@ -1,5 +1,7 @@
 import type { Message, MessageQueue } from '@mqkit/core';
+import { userProperties } from '@mqkit/core/internal';
 import type { Cluster } from '../connect';
+import { requireTopic } from '../known-names';
 import type { Output } from '../output';
 import { waitUntil } from '../wait-until';
 
@@ -17,9 +19,11 @@ export interface TailArgs {
  * `mqkit tail T [--tags E | --sql E]`: prints messages as they arrive, from a pull consumer of a throwaway group
  * that owns every queue of the topic and never commits (it cannot move a real group's offsets, and a tail that
  * joined a real group would take queues from its members). The broker filters by the tags or the SQL92 expression.
- * Says "tailing ..." on stderr once every queue is positioned: what is sent after that line is printed.
+ * Says "tailing ..." on stderr once every queue is positioned: what is sent after that line is printed. A topic the
+ * name server has no route for is a usage error (exit 2), not an endless wait.
  */
 export async function tail(cluster: Cluster, out: Output, args: TailArgs, signal: AbortSignal): Promise<void> {
+  await requireTopic(await cluster.admin(), args.topic);
   const consumer = await cluster.pullConsumer({
     group: `mqkit-tail-${process.pid}-${Date.now().toString(36)}`,
     autoCommit: false,
@@ -62,11 +66,17 @@ function queueLabel(mq: MessageQueue, offset: number): string {
   return `${mq.brokerName}/${mq.queueId}@${offset}`;
 }
 
+/**
+ * One line per message: store time, queue@offset, msgId, tags, keys, the sender's properties (as JSON, so a value
+ * with spaces or control characters can neither split nor garble the line), then the body.
+ */
 function messageLine(m: Message): string {
   const body = bodyText(m.body);
   const tags = m.tags ? ` tags=${m.tags}` : '';
   const keys = m.keys.length > 0 ? ` keys=${m.keys.join(',')}` : '';
-  return `${new Date(m.storeTimestamp).toISOString()} ${queueLabel(m.messageQueue, m.queueOffset)} ${m.msgId}${tags}${keys} ${body.encoding === 'base64' ? 'base64:' : ''}${body.text}`;
+  const user = userProperties(m.properties);
+  const props = Object.keys(user).length > 0 ? ` props=${JSON.stringify(user)}` : '';
+  return `${new Date(m.storeTimestamp).toISOString()} ${queueLabel(m.messageQueue, m.queueOffset)} ${m.msgId}${tags}${keys}${props} ${body.encoding === 'base64' ? 'base64:' : ''}${body.text}`;
 }
 
 function messageJson(m: Message): Record<string, unknown> {
@@ -79,6 +89,9 @@ function messageJson(m: Message): Record<string, unknown> {
     queueOffset: m.queueOffset,
     tags: m.tags ?? null,
     keys: m.keys,
+    /** What the sender put, without RocketMQ's and mqkit's own properties. */
+    userProperties: userProperties(m.properties),
+    /** Every stored property, system ones included. */
     properties: m.properties,
     bornTimestamp: m.bornTimestamp,
     storeTimestamp: m.storeTimestamp,
