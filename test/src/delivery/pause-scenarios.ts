@@ -97,7 +97,7 @@ export async function pauseHoldsHandlerCalls(backend: PauseBackend, consumeMode:
     // at the next persist, 200 ms later, and the lag would never be 8).
     await waitFor(async () => (await brokerLag(app, group, topic)) === 8, {
       timeoutMs,
-      message: 'a lag of 8 on the brokers',
+      message: () => `a lag of 8 on the brokers (handler calls while paused: ${calls.total - handled})`,
     });
     expect(calls.total).toBe(handled);
     expect(found).toBeGreaterThan(0);
