@@ -3,7 +3,12 @@ import type { MessageQueue } from '@mqkit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { Deliveries, Harness, consumerClass, unique } from '../support/fixtures';
-import { pauseHoldsHandlerCalls, retryWaitsWhilePaused, type PauseBackend } from './pause-scenarios';
+import {
+  pauseHoldsHandlerCalls,
+  rebalanceWhilePausedLosesNothing,
+  retryWaitsWhilePaused,
+  type PauseBackend,
+} from './pause-scenarios';
 
 let harness: Harness;
 afterEach(async () => harness?.close());
@@ -33,6 +38,11 @@ describe('operational controls', () => {
   it('a retry due while paused is not handled until resume(); pause() resolves after the running call', async () => {
     harness = new Harness();
     await retryWaitsWhilePaused(embedded(harness));
+  }, 30_000);
+
+  it('a rebalance while paused loses nothing: moved queues go on at the new member, the rest after resume()', async () => {
+    harness = new Harness();
+    await rebalanceWhilePausedLosesNothing(embedded(harness));
   }, 30_000);
 
   it('reset to a timestamp reaches every member of a running group of 3 and re-delivers from the right offset', async () => {

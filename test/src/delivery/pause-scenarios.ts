@@ -185,3 +185,71 @@ export async function retryWaitsWhilePaused(backend: PauseBackend): Promise<void
     await producer.stop();
   }
 }
+
+/**
+ * A rebalance while paused loses nothing: a second member joins a paused one, which releases half of its queues
+ * with what it had cached of them unhandled; the newcomer reads those from the committed offset, and the paused
+ * member handles what stayed its own only after `resume()`. Every message is handled exactly once.
+ */
+export async function rebalanceWhilePausedLosesNothing(backend: PauseBackend): Promise<void> {
+  const { timeoutMs } = backend;
+  const topic = unique('moved');
+  const group = unique('g');
+  await backend.createTopic(topic, 4);
+  const all = new Deliveries();
+  const byMember = [new Deliveries(), new Deliveries()] as const;
+  const member = (i: 0 | 1) =>
+    consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m) => {
+      all.record(m.payload.seq);
+      byMember[i].record(m.payload.seq);
+    });
+  const a = await backend.app([member(0)], { profile: HELD_POLLS });
+  const producer = await seqProducer(backend);
+  try {
+    await sendSeqs(producer, topic, 0, 20);
+    await waitFor(() => all.unique === 20, { timeoutMs, message: () => `first 20 handled: ${all.unique}` });
+    await a.consumer(group).pause();
+    const handledByA = byMember[0].total;
+    const later = await sendSeqs(producer, topic, 20, 16);
+    // Each queue's held poll brought some in: whichever queues move, the paused member had cached messages of them.
+    const cached = () =>
+      a
+        .consumer(group)
+        .status()
+        .queues.filter((q) => q.mq.topic === topic)
+        .map((q) => q.cachedCount);
+    await waitFor(async () => cached().every((n) => n > 0) && (await brokerLag(a, group, topic)) === 16, {
+      timeoutMs,
+      message: () => `cached by the paused member: ${cached()}`,
+    });
+
+    const b = await backend.app([member(1)], { profile: HELD_POLLS });
+    const owned = (app: ConsumerApp) =>
+      app
+        .consumer(group)
+        .status()
+        .queues.filter((q) => q.mq.topic === topic && q.state === 'active')
+        .map((q) => queueOf(q.mq));
+    await waitFor(() => owned(a).length === 2 && owned(b).length === 2, {
+      timeoutMs,
+      message: () => `queues of a: ${owned(a)}, of b: ${owned(b)}`,
+    });
+    const ofB = new Set(owned(b));
+    // The newcomer handles everything of its queues, what the paused member had cached of them included.
+    const sentToB = later.filter((r) => ofB.has(queueOf(r.messageQueue))).length;
+    expect(sentToB).toBeGreaterThan(0);
+    await waitFor(() => byMember[1].total === sentToB, {
+      timeoutMs,
+      message: () => `handled by b: ${byMember[1].total}/${sentToB}`,
+    });
+    expect(byMember[0].total).toBe(handledByA);
+    expect(a.consumer(group).status().paused).toBe(true);
+
+    a.consumer(group).resume();
+    await waitFor(() => all.unique === 36, { timeoutMs, message: () => `handled after the resume: ${all.unique}` });
+    expect(all.missing(36)).toEqual([]);
+    expect(all.duplicates).toBe(0);
+  } finally {
+    await producer.stop();
+  }
+}
