@@ -6,8 +6,15 @@ import type { ClientHost } from './client-host';
 /** Per-consumer controls, at `app.consumer(group)`. */
 export interface ConsumerControl {
   readonly group: string;
-  /** Stops pulling (running handler calls finish); nothing is lost. */
-  pause(): void;
+  /**
+   * Stops handler calls and pulling until `resume()`; nothing is lost. From this call on no handler call starts:
+   * messages already cached, those a long poll the broker was holding still brings in, and retries due meanwhile
+   * stay cached, unhandled and uncommitted. The handler calls running at the time finish (they are not
+   * interrupted): the promise resolves once they have and their results were processed. Not awaiting it still
+   * pauses at once. The consumer's `consumer.paused` event fires and `status().paused` is true.
+   */
+  pause(): Promise<void>;
+  /** Hands what was cached while paused to the handlers, and pulls again. */
   resume(): void;
   status(): ConsumerStatus;
   /**

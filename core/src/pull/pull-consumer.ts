@@ -149,7 +149,7 @@ export class PullConsumer implements AsyncIterable<Message[]> {
 
   /**
    * The next messages: up to pullBatchSize, each queue's in offset order; empty when none arrived within the
-   * timeout (default pollTimeoutMs). Messages of paused queues wait.
+   * timeout (default pollTimeoutMs). Messages of paused queues wait for their `resume`.
    */
   async poll(options: { readonly timeoutMs?: number } = {}): Promise<Message[]> {
     this.assertRunning();
@@ -205,11 +205,16 @@ export class PullConsumer implements AsyncIterable<Message[]> {
     return this.engine.store.read(this.names.wire(mq), 'store');
   }
 
-  /** Stops pulling these queues; their buffered messages wait for `resume`. */
+  /**
+   * Pauses these queues: from this call on `poll()` (one already waiting too) returns nothing of them, neither what
+   * was buffered nor what a pull in flight brings in, and they are not pulled again; nothing of them is committed
+   * past what poll returned. There is no running handler to wait for, so it takes effect when it returns.
+   */
   pause(mqs: readonly MessageQueue[]): void {
     for (const mq of mqs) this.paused.pause(mqKey(this.names.wire(mq)));
   }
 
+  /** Hands out what paused queues buffered, and pulls them again. */
   resume(mqs: readonly MessageQueue[]): void {
     for (const mq of mqs) this.paused.resume(mqKey(this.names.wire(mq)));
     this.buffer.wake();

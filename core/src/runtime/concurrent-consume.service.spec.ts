@@ -272,6 +272,52 @@ describe('ConcurrentConsumeService', () => {
     expect(eventsOf(group, 'consumer.error')[0]).toMatchObject({ where: 'handler', error: { name: 'TimeoutError' } });
   });
 
+  it('paused, no handler call starts (new messages, local retries): the pause resolves after the running call, resume hands each over once', async () => {
+    vi.useFakeTimers();
+    const started: number[] = [];
+    const gate = deferred();
+    let failFirst = true;
+    const retry: RetryChannel = { sendBack: async () => Promise.reject(new Error('unreachable')) };
+    const { group, progress, service } = setup(
+      { consumeThreadMax: 4 },
+      binding(async (m) => {
+        const i = payloadOf(m);
+        started.push(i);
+        if (i === 0) await gate.promise;
+        if (i === 1 && failFirst) {
+          failFirst = false;
+          throw new Error('fail once');
+        }
+      }),
+      retry,
+      { localRetryDelayMs: 1_000 },
+    );
+    const pq = processQueue(group, progress);
+    service.submit(pq, records(0, 2));
+    await vi.advanceTimersByTimeAsync(5);
+    expect(started).toEqual([0, 1]);
+    let paused = false;
+    const pausing = service.pauseDispatch().then(() => (paused = true));
+    service.submit(pq, records(2, 5));
+    // Message 1 failed and its send-back too: it is due again here in 1 s, while paused.
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(paused).toBe(false);
+    expect(started).toEqual([0, 1]);
+    gate.resolve();
+    await vi.advanceTimersByTimeAsync(5);
+    await pausing;
+    expect(started).toEqual([0, 1]);
+    // Everything but the finished call is cached and unfinished, so the offset holds at the retried message.
+    expect(pq.msgCount).toBe(4);
+    expect(pq.progress.committable).toBe(1);
+    expect(service.queued).toBe(4);
+    service.resumeDispatch();
+    await vi.advanceTimersByTimeAsync(5);
+    expect(started.slice(2).sort()).toEqual([1, 2, 3, 4]);
+    expect(pq.msgCount).toBe(0);
+    expect(pq.progress.committable).toBe(5);
+  });
+
   it('a released queue starts none of its waiting work, and its failures stay unfinished for the next owner', async () => {
     const started: number[] = [];
     const gate = deferred();

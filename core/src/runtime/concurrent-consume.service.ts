@@ -4,7 +4,7 @@ import type { MessageRecord } from '../model/message';
 import type { RetryChannel } from '../spi/transport.roles';
 import type { ConsumeCall } from './consume-call';
 import type { ConsumeProgress } from './consume-progress';
-import type { Accepted, ConsumeService } from './consume-service';
+import type { Accepted, DispatchingConsumeService } from './consume-service';
 import type { ConsumedMessage } from './consumed-message';
 import { ElasticPool } from './elastic-pool';
 import type { GroupContext } from './group-context';
@@ -19,7 +19,7 @@ import { FailureHandoff } from './failure-handoff';
  * handed to the broker (see FailureHandoff), so nothing is dropped. Calls past consumeTimeout are given up and
  * retried.
  */
-export class ConcurrentConsumeService implements ConsumeService, CallScheduler<void> {
+export class ConcurrentConsumeService implements DispatchingConsumeService, CallScheduler<void> {
   private readonly pool: ElasticPool<ConsumeCall>;
   private readonly failures: FailureHandoff;
   private readonly sweepTimer: NodeJS.Timeout;
@@ -60,6 +60,14 @@ export class ConcurrentConsumeService implements ConsumeService, CallScheduler<v
     const bytes = this.invoker.accept(pq, records, messages);
     this.schedule(pq, messages);
     return { count: messages.length, bytes };
+  }
+
+  pauseDispatch(): Promise<void> {
+    return this.pool.hold();
+  }
+
+  resumeDispatch(): void {
+    this.pool.release();
   }
 
   discardQueued(pq: ProcessQueue): void {

@@ -23,3 +23,15 @@ export interface ConsumeService {
   discardQueued(pq: ProcessQueue): void;
   close(): void;
 }
+
+/** A consume service that calls handlers (not the pull consumer's buffer): the user's pause holds its dispatch. */
+export interface DispatchingConsumeService extends ConsumeService {
+  /**
+   * The user's pause: starts no handler call until `resumeDispatch()` (what is submitted, retried or scheduled
+   * meanwhile waits, cached and unfinished). Resolves once the calls that were running have finished and their
+   * results were processed, or at the resume, whichever comes first.
+   */
+  pauseDispatch(): Promise<void>;
+  /** Starts what waited while paused. */
+  resumeDispatch(): void;
+}

@@ -17,7 +17,7 @@ import type { ByteBudget } from './byte-budget';
 import { ConcurrentConsumeService } from './concurrent-consume.service';
 import type { ConsumeHook } from './consume-hook';
 import { ConsumeProgress } from './consume-progress';
-import type { ConsumeService } from './consume-service';
+import type { DispatchingConsumeService } from './consume-service';
 import { reportError, type GroupContext } from './group-context';
 import { bindHandler, type HandlerBinding } from './handler-binding';
 import { HandlerInvoker } from './handler-invoker';
@@ -67,7 +67,7 @@ export class ConsumerRuntime {
   private readonly progress: ConsumeProgress;
   private readonly lockManager: QueueLockManager | undefined;
   private readonly pauses = new PauseGate();
-  private consume: ConsumeService | undefined;
+  private consume: DispatchingConsumeService | undefined;
   private invoker: HandlerInvoker | undefined;
   private queues: ProcessQueueTable | undefined;
   private rebalance: RebalanceService | undefined;
@@ -150,6 +150,7 @@ export class ConsumerRuntime {
       ctx.options.consumeMode === 'ORDERLY'
         ? new OrderlyConsumeService(ctx, invoker, this.progress, transport.retry, this.lockManager)
         : new ConcurrentConsumeService(ctx, invoker, this.progress, transport.retry);
+    if (this.isPaused) void this.consume.pauseDispatch();
     const queues = new ProcessQueueTable(
       ctx,
       {
@@ -211,12 +212,20 @@ export class ConsumerRuntime {
     if (this.state === 'running') this.rebalance?.request();
   }
 
-  pause(): void {
+  /**
+   * The user's pause holds both pulling and dispatch (the offset store's hold only pulling): from this call on no
+   * handler call starts, and what arrives (a long poll the broker was holding, a retry) stays cached. Resolves once
+   * the calls that were running have finished.
+   */
+  pause(): Promise<void> {
     this.hold('user');
+    return this.consume?.pauseDispatch() ?? Promise.resolve();
   }
 
   resume(): void {
-    if (this.release('user')) this.requestRebalance();
+    if (!this.release('user')) return;
+    this.consume?.resumeDispatch();
+    this.requestRebalance();
   }
 
   get isPaused(): boolean {
@@ -242,6 +251,8 @@ export class ConsumerRuntime {
     // flushes will no longer be waited for).
     this.pauses.release('user');
     this.release('offset-store');
+    // What waited for dispatch starts now and finds its queue stopped, so no handler runs: it stays uncommitted.
+    this.consume?.resumeDispatch();
     const reports = (await this.queues?.releaseAll(deadline)) ?? [];
     await this.persisting;
     try {

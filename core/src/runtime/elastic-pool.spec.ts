@@ -71,4 +71,50 @@ describe('ElasticPool', () => {
     expect(t.p.queued).toBe(0);
     expect(t.p.inFlight).toBe(1);
   });
+
+  it('held, it starts nothing: hold resolves once the running tasks settled, release starts the backlog in order', async () => {
+    const order: number[] = [];
+    const jobs: (PoolTask & { id: number; done?: () => void })[] = [];
+    const p: ElasticPool<(typeof jobs)[number]> = new ElasticPool(2, 2, async (job) => {
+      order.push(job.id);
+      await new Promise<void>((resolve) => (job.done = resolve));
+      p.settle(job);
+    });
+    const submit = (id: number) => {
+      const job = { settled: false, id };
+      jobs.push(job);
+      p.submit(job);
+    };
+    submit(0);
+    submit(1);
+    let held = false;
+    const holding = p.hold().then(() => (held = true));
+    expect(p.isHeld).toBe(true);
+    for (let id = 2; id < 5; id++) submit(id);
+    jobs[0]!.done!();
+    await new Promise((r) => setImmediate(r));
+    // One task still runs: the hold has not taken effect yet, and the freed slot stays empty.
+    expect(held).toBe(false);
+    expect(order).toEqual([0, 1]);
+    jobs[1]!.done!();
+    await holding;
+    expect(p.inFlight).toBe(0);
+    expect(p.queued).toBe(3);
+    expect(order).toEqual([0, 1]);
+    // Held with nothing running: resolves at once.
+    await p.hold();
+    p.release();
+    expect(order).toEqual([0, 1, 2, 3]);
+    expect(p.queued).toBe(1);
+  });
+
+  it('a hold still waiting resolves at the release', async () => {
+    const t = pool(1, 1);
+    t.submit(1);
+    const holding = t.p.hold();
+    t.p.release();
+    await holding;
+    expect(t.p.isHeld).toBe(false);
+    expect(t.p.inFlight).toBe(1);
+  });
 });

@@ -1,3 +1,4 @@
+import { deferred, type Deferred } from '../util/deferred';
 import { Fifo } from '../util/fifo';
 
 /** A unit of work the pool runs; `settled` makes completion idempotent (a timeout may settle it early). */
@@ -16,7 +17,10 @@ export class ElasticPool<T extends PoolTask> {
   private limit: number;
   private running = 0;
   private peak = 0;
-  private idleWaiters: (() => void)[] = [];
+  /** While held, submitted tasks wait in the backlog and none starts (the user's pause). */
+  private held = false;
+  /** Resolved once a held pool has nothing running (or is released). */
+  private drained: Deferred | undefined;
 
   /** `worker` runs a task, must call `settle(task)` when it is done (or let a timeout do so), and never rejects. */
   constructor(
@@ -40,6 +44,30 @@ export class ElasticPool<T extends PoolTask> {
     return this.limit;
   }
 
+  /** True between `hold()` and `release()`. */
+  get isHeld(): boolean {
+    return this.held;
+  }
+
+  /**
+   * Starts no more tasks until `release()`: what is submitted meanwhile waits in the backlog, in order. Resolves
+   * once no task is running any more (at once when none is), or at the release, whichever comes first.
+   */
+  hold(): Promise<void> {
+    this.held = true;
+    if (this.running === 0) return Promise.resolve();
+    this.drained ??= deferred();
+    return this.drained.promise;
+  }
+
+  /** Starts what waited while held. */
+  release(): void {
+    if (!this.held) return;
+    this.held = false;
+    this.resolveDrained();
+    this.pump();
+  }
+
   submit(task: T): void {
     this.backlog.push(task);
     if (this.running >= this.limit && this.limit < this.max) this.limit++;
@@ -53,11 +81,7 @@ export class ElasticPool<T extends PoolTask> {
     this.running--;
     if (this.backlog.size === 0 && this.limit > this.min) this.limit--;
     this.pump();
-    if (this.running === 0 && this.backlog.size === 0 && this.idleWaiters.length > 0) {
-      const waiters = this.idleWaiters;
-      this.idleWaiters = [];
-      for (const w of waiters) w();
-    }
+    if (this.running === 0) this.resolveDrained();
   }
 
   /** Removes waiting tasks the predicate rejects (for a released queue's not-yet-started work). */
@@ -65,8 +89,14 @@ export class ElasticPool<T extends PoolTask> {
     this.backlog.retain((task) => !reject(task));
   }
 
+  private resolveDrained(): void {
+    const drained = this.drained;
+    this.drained = undefined;
+    drained?.resolve();
+  }
+
   private pump(): void {
-    while (this.running < this.limit && this.backlog.size > 0) {
+    while (!this.held && this.running < this.limit && this.backlog.size > 0) {
       const task = this.backlog.shift()!;
       this.running++;
       if (this.running > this.peak) this.peak = this.running;

@@ -114,6 +114,45 @@ describe('OrderlyConsumeService', () => {
     expect(eventsOf(group, 'consumer.consume').map((e) => e.ok)).toEqual([1, 0, 0, 1, 1]);
   });
 
+  it('paused, neither a suspended batch nor a new one runs; the pause resolves after the running batch, resume goes on in order', async () => {
+    vi.useFakeTimers();
+    const seen: number[] = [];
+    const gate = deferred();
+    let fails = 1;
+    const { group, progress, service } = setup(
+      { suspendCurrentQueueTimeMillis: 100 },
+      binding(async (m) => {
+        seen.push(offsetOf(m));
+        if (offsetOf(m) === 1 && fails-- > 0) {
+          await gate.promise;
+          return SUSPEND_CURRENT_QUEUE_A_MOMENT;
+        }
+        return undefined;
+      }),
+    );
+    const pq = processQueue(group, progress);
+    service.submit(pq, records(0, 2));
+    await vi.advanceTimersByTimeAsync(5);
+    expect(seen).toEqual([0, 1]);
+    let paused = false;
+    const pausing = service.pauseDispatch().then(() => (paused = true));
+    service.submit(pq, records(2, 4));
+    await vi.advanceTimersByTimeAsync(5);
+    expect(paused).toBe(false);
+    gate.resolve();
+    await vi.advanceTimersByTimeAsync(5);
+    await pausing;
+    // The suspended batch is due after 100 ms: not while paused.
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(seen).toEqual([0, 1]);
+    expect(pq.msgCount).toBe(3);
+    expect(pq.progress.committable).toBe(1);
+    service.resumeDispatch();
+    await vi.advanceTimersByTimeAsync(5);
+    expect(seen).toEqual([0, 1, 1, 2, 3]);
+    expect(pq.progress.committable).toBe(4);
+  });
+
   it('past maxReconsumeTimes a batch goes to the DLQ (delay level -1) and the queue moves on', async () => {
     vi.useFakeTimers();
     const sent: { offset: number; delayLevel: number }[] = [];

@@ -3,7 +3,7 @@ import type { RetryChannel } from '../spi/transport.roles';
 import { getOrCreate } from '../util/get-or-create';
 import type { ConsumeCall } from './consume-call';
 import type { ConsumeProgress } from './consume-progress';
-import type { Accepted, ConsumeService } from './consume-service';
+import type { Accepted, DispatchingConsumeService } from './consume-service';
 import type { ConsumedMessage } from './consumed-message';
 import { ElasticPool } from './elastic-pool';
 import { FailureHandoff } from './failure-handoff';
@@ -31,7 +31,7 @@ type NextBatchDelay = number;
  * suspendCurrentQueueTimeMillis; past maxReconsumeTimes (unlimited by default) it goes to the DLQ and the queue
  * moves on. Different queues run in parallel, up to consumeThreadMax batches at a time.
  */
-export class OrderlyConsumeService implements ConsumeService, CallScheduler<NextBatchDelay> {
+export class OrderlyConsumeService implements DispatchingConsumeService, CallScheduler<NextBatchDelay> {
   private readonly pool: ElasticPool<ConsumeCall>;
   private readonly buffers = new Map<ProcessQueue, OrderlyBuffer>();
   /** Queues with a batch scheduled or running: at most one per queue. */
@@ -72,6 +72,14 @@ export class OrderlyConsumeService implements ConsumeService, CallScheduler<Next
     const bytes = this.invoker.accept(pq, records, buffer.items);
     this.schedule(pq, 0);
     return { count: buffer.items.length - before, bytes };
+  }
+
+  pauseDispatch(): Promise<void> {
+    return this.pool.hold();
+  }
+
+  resumeDispatch(): void {
+    this.pool.release();
   }
 
   discardQueued(pq: ProcessQueue): void {

@@ -120,7 +120,7 @@ export async function lagOfPausedConsumer(rig: MetricsRig, options: { queues: nu
   const off = app.on('consumer.pull', (e) => {
     if (e.mq.topic === topic) answered.add(queueOf(e.mq));
   });
-  app.consumer(group).pause();
+  await app.consumer(group).pause();
   await waitFor(() => [...queues].every((q) => answered.has(q)), {
     timeoutMs,
     message: () => `pull answers after the pause: ${[...answered]}`,

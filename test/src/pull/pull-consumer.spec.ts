@@ -11,6 +11,7 @@ import { waitFor } from '@mqkit/core/testing';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Harness, unique } from '../support/fixtures';
+import { pullPauseHoldsQueues } from './pull-pause-scenario';
 
 let harness: Harness;
 const consumers: PullConsumer[] = [];
@@ -208,6 +209,16 @@ describe('the pull consumer on the embedded broker', () => {
     }
     expect(rest.every((m) => m.queueId === queues[1]!.queueId)).toBe(true);
   });
+
+  it('after pause(queues) poll() returns nothing of them, buffered or pulled in flight; resume() hands it all out once', async () => {
+    harness = new Harness();
+    await pullPauseHoldsQueues({
+      transport: () => memoryTransport({ broker: harness.broker }),
+      createTopic: async (topic, queues) => void harness.broker.createTopic({ topic, queues }),
+      pullConsumer: ({ group, ...extra }) => pullConsumer(group, extra),
+      timeoutMs: 20_000,
+    });
+  }, 30_000);
 
   it('an SQL92 subscription selects by properties; without autoCommit a queue that moves to a new member is stored as last committed', async () => {
     harness = new Harness();

@@ -3,6 +3,7 @@ import { waitFor } from '@mqkit/core/testing';
 import { isFastJsonObject, parseFastJsonBody, type FastJsonObject } from '@mqkit/transport-rocketmq/internal';
 import { sendProbeRequest, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { pullPauseHoldsQueues } from '../pull/pull-pause-scenario';
 import { RocketMqHarness, mqadmin, testCluster, uniqueName } from './rocketmq-fixtures';
 
 const SEARCH_OFFSET_BY_TIMESTAMP = 29;
@@ -143,4 +144,13 @@ describe('the pull consumer on a real cluster', () => {
     }
     expect(await consumer.offsetForTimestamp(mq!, got[4]!.storeTimestamp)).toBeLessThanOrEqual(4);
   }, 60_000);
+
+  it('after pause(queues) poll() returns nothing of them, buffered or pulled in flight; resume() hands it all out once', async () => {
+    await pullPauseHoldsQueues({
+      transport: () => harness.transport(),
+      createTopic: (topic, queues) => harness.createTopic(topic, queues),
+      pullConsumer: ({ group, ...extra }) => pullConsumer(group, extra),
+      timeoutMs: 90_000,
+    });
+  }, 240_000);
 });
