@@ -9,7 +9,7 @@ import { MQ, deferred, eventsOf, testGroup } from './runtime.fixture';
 
 const q = (brokerName: string, queueId: number): MessageQueue => ({ topic: 'T', brokerName, queueId });
 
-function setup(options: { broadcasting?: boolean; cids?: string[]; queues?: MessageQueue[] } = {}) {
+function setup(options: { broadcasting?: boolean; cids?: string[]; queues?: MessageQueue[]; topics?: string[] } = {}) {
   const group = testGroup(
     options.broadcasting ? { messageModel: 'BROADCASTING' } : {},
     ['consumer.error', 'consumer.rebalance', 'consumer.topic-missing', 'consumer.topic-routed'],
@@ -21,7 +21,8 @@ function setup(options: { broadcasting?: boolean; cids?: string[]; queues?: Mess
   let cids = options.cids ?? ['127.0.0.1@spec', '127.0.0.1@other'];
   const lookups = { asked: 0, invalidated: [] as string[] };
   const routes: RouteResolver = {
-    subscribeQueues: async () => {
+    subscribeQueues: async (topic) => {
+      if (topic !== 'T') return [];
       lookups.asked++;
       return queues;
     },
@@ -41,7 +42,7 @@ function setup(options: { broadcasting?: boolean; cids?: string[]; queues?: Mess
   let gate: Promise<void> | undefined;
   let readyToAllocate = true;
   const target: RebalanceTarget = {
-    topics: () => ['T'],
+    topics: () => options.topics ?? ['T'],
     applyAllocation: async (_topic, allocated) => {
       applied.push([...allocated]);
       await gate;
@@ -289,5 +290,17 @@ describe('RebalanceService', () => {
     await service.idle();
     await vi.advanceTimersByTimeAsync(10_000);
     expect(lookups.asked).toBe(1);
+  });
+
+  it('the retry topic is looked up while it has no route, but neither listed nor reported: it comes with the topic', async () => {
+    vi.useFakeTimers();
+    const { service, group, lookups } = setup({ topics: ['T', '%RETRY%g'], cids: ['127.0.0.1@spec'] });
+    service.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(service.unroutedTopics()).toEqual([]);
+    expect(eventsOf(group, 'consumer.topic-missing')).toEqual([]);
+    expect(lookups.invalidated).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(lookups.invalidated).toEqual(['%RETRY%g']);
   });
 });

@@ -13,6 +13,7 @@ import {
   type Observable,
   type Subscription,
 } from 'rxjs';
+import { isRetryTopic } from '../model/constants';
 import { compareJavaStrings, compareMessageQueues, type MessageQueue } from '../model/message-queue';
 import type { AllocationStrategy } from '../spi/allocation-strategy';
 import type { GroupMembership, RouteResolver } from '../spi/transport.roles';
@@ -97,9 +98,12 @@ export class RebalanceService {
     return this.balanced;
   }
 
-  /** The subscribed topics whose last lookup found no route. */
+  /**
+   * The subscribed topics whose last lookup found no route. Not the retry topic: a RocketMQ broker creates it at
+   * the group's first heartbeat, which goes to the brokers of the group's topics, so it appears with them.
+   */
   unroutedTopics(): string[] {
-    return this.#routes.unrouted();
+    return this.#routes.unrouted().filter((topic) => !isRetryTopic(topic));
   }
 
   /** True when `mq` was not routed at the first lookup of its topic: it holds nothing older than the subscription. */
@@ -242,9 +246,10 @@ export class RebalanceService {
     return result.complete;
   }
 
-  /** Reports a topic that has no route, once, and when it has one again. */
+  /** Reports a topic that has no route, once, and when it has one again (the retry topic: see unroutedTopics). */
   private noteRoute(topic: string, mqAll: readonly MessageQueue[]): void {
     const change = this.#routes.observe(topic, mqAll);
+    if (isRetryTopic(topic)) return;
     const { group, clientId, events } = this.ctx;
     if (change?.kind === 'missing') events.emit('consumer.topic-missing', { group, clientId, topic });
     else if (change?.kind === 'routed')

@@ -35,7 +35,8 @@ export interface ConsumerStatus {
   /**
    * Subscribed topics that have no route (not created yet): the group owns none of their queues, looks them up
    * every `profile.unroutedLookupMs`, and a topic created later is read from its start (docs/consumers.md, "Where
-   * a new group starts"). The retry topic counts too. Wire names (with the namespace).
+   * a new group starts"). Wire names (with the namespace); never the retry topic, which the broker creates at the
+   * group's first heartbeat to a broker of its topics.
    */
   readonly unroutedTopics: readonly string[];
   readonly paused: boolean;
