@@ -4,7 +4,7 @@ import { memoryTransport } from '@mqkit/transport-memory';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Deliveries, Harness, consumerClass, unique } from '../support/fixtures';
 
-// Consumers deployed before the producers that create their topics (issue 31): every group here uses the default
+// Consumers deployed before the producers that create their topics: every group here uses the default
 // consumeFromWhere, CONSUME_FROM_LAST_OFFSET, which reads a new group's existing queues from their end.
 
 let harness: Harness;

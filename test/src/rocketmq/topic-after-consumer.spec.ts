@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Deliveries, consumerClass } from '../support/fixtures';
 import { mqadmin, uniqueName, useRocketMqHarness, type RocketMqHarness } from './rocketmq-fixtures';
 
-// Consumers deployed before the topic exists (issue 31), on a real cluster whose brokers do not auto-create topics.
+// Consumers deployed before the topic exists, on a real cluster whose brokers do not auto-create topics.
 // Every group uses the default consumeFromWhere, CONSUME_FROM_LAST_OFFSET.
 
 let cluster: RocketMqCluster;
