@@ -1,4 +1,11 @@
-import { createConsumerApp, type ConsumerApp, type ConsumerAppOptions, type MqkitEvents } from '@mqkit/core';
+import {
+  createConsumerApp,
+  createPullConsumer,
+  type ConsumerApp,
+  type ConsumerAppOptions,
+  type Message,
+  type MqkitEvents,
+} from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -94,5 +101,31 @@ describe('a consumer started before its topic exists (embedded broker)', () => {
     // In queue order, 0..9 would have come before 10..49 on their queues: they were never handed out.
     expect([...seen.counts.keys()].filter((seq) => seq < 10)).toEqual([]);
     expect(events.missing).toEqual([]);
+  });
+
+  it('a pull consumer subscribed before its topic exists polls everything sent to it', async () => {
+    harness = new Harness();
+    const topic = unique('late');
+    const consumer = await createPullConsumer({
+      transport: memoryTransport({ broker: harness.broker }),
+      group: unique('g'),
+      profile: 'fast',
+      instanceName: unique('pull'),
+    });
+    try {
+      await consumer.subscribe(topic);
+      await waitFor(() => consumer.status().unroutedTopics.includes(topic));
+      await harness.produce(topic, 8);
+      const polled: number[] = [];
+      await waitFor(async () => {
+        const got = (await consumer.poll({ timeoutMs: 200 })) as Message<{ seq: number }>[];
+        polled.push(...got.map((m) => m.payload.seq));
+        return polled.length >= 8;
+      });
+      expect(polled.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+      expect(consumer.status().unroutedTopics).toEqual([]);
+    } finally {
+      await consumer.close();
+    }
   });
 });
