@@ -4,11 +4,18 @@ import { TimeoutError } from '../errors/timeout.error';
 import type { EventBus } from '../events/event-bus';
 import type { ConsumerStatus } from '../runtime/runtime-status';
 
+/** The part of an app's status `whenReady` reads. */
+export interface ReadyStatus {
+  readonly state: string;
+  readonly ready: boolean;
+  readonly consumers: readonly ConsumerStatus[];
+}
+
 /** What `whenReady` watches: the app's state and status, and the events that can change them. */
-export interface ReadySource {
+export interface ReadySource<S extends ReadyStatus = ReadyStatus> {
   readonly clientId: string;
   readonly events: EventBus;
-  status(): { readonly state: string; readonly ready: boolean; readonly consumers: readonly ConsumerStatus[] };
+  status(): S;
   /** Calls `listener` after every change of the app's state; returns the unsubscribe function. */
   onStateChange(listener: () => void): () => void;
 }
@@ -19,10 +26,13 @@ export const DEFAULT_READY_TIMEOUT_MS = 30_000;
 const ENDED = new Set(['stopping', 'stopped', 'failed']);
 
 /**
- * Resolves when `status().ready` holds: the app is running and every group has ended a balanced rebalance pass.
- * Wakes on the events that can make it so (a group's first balanced pass, the app's state) rather than polling.
+ * Resolves with the status that holds `ready`: the app is running and every group has ended a balanced rebalance
+ * pass. Wakes on the events that can make it so (a group's first balanced pass, the app's state) rather than polling.
  */
-export function whenReady(app: ReadySource, timeoutMs = DEFAULT_READY_TIMEOUT_MS): Promise<void> {
+export function whenReady<S extends ReadyStatus>(
+  app: ReadySource<S>,
+  timeoutMs = DEFAULT_READY_TIMEOUT_MS,
+): Promise<S> {
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
     return Promise.reject(
       new ConfigurationError({
@@ -33,21 +43,24 @@ export function whenReady(app: ReadySource, timeoutMs = DEFAULT_READY_TIMEOUT_MS
       }),
     );
   }
-  return new Promise<void>((resolve, reject) => {
+  return new Promise<S>((resolve, reject) => {
     const cleanups: (() => void)[] = [];
-    const settle = (error?: Error): void => {
+    const settle = (outcome: { status: S } | { error: Error }): void => {
       for (const cleanup of cleanups) cleanup();
-      if (error) reject(error);
-      else resolve();
+      if ('error' in outcome) reject(outcome.error);
+      else resolve(outcome.status);
     };
     const check = (): void => {
       const status = app.status();
-      if (status.ready) settle();
+      if (status.ready) settle({ status });
       else if (ENDED.has(status.state))
-        settle(new IllegalStateError(`app ${app.clientId} will not become ready: it is ${status.state}`));
+        settle({ error: new IllegalStateError(`app ${app.clientId} will not become ready: it is ${status.state}`) });
     };
     const timer = setTimeout(
-      () => settle(new TimeoutError(`app ${app.clientId} not ready after ${timeoutMs} ms: ${notReady(app.status())}`)),
+      () =>
+        settle({
+          error: new TimeoutError(`app ${app.clientId} not ready after ${timeoutMs} ms: ${notReady(app.status())}`),
+        }),
       timeoutMs,
     );
     cleanups.push(() => clearTimeout(timer), app.onStateChange(check), app.events.on('consumer.ready', check));
@@ -56,7 +69,7 @@ export function whenReady(app: ReadySource, timeoutMs = DEFAULT_READY_TIMEOUT_MS
 }
 
 /** Why an app is not ready, for the timeout's message: its state, or each group that has not balanced and its last error. */
-function notReady(status: ReturnType<ReadySource['status']>): string {
+function notReady(status: ReadyStatus): string {
   if (status.state !== 'running') return `it is ${status.state}`;
   return status.consumers
     .filter((c) => !c.ready)

@@ -216,11 +216,14 @@ export class ConsumerApp {
   /**
    * Resolves once the app is running and every consumer group has ended a balanced rebalance pass
    * (`status().ready`): each owns its share of the queues and pulls them. `start()` resolves before that, as the
-   * first pass waits for the group's member list and the topics' routes. Rejects with TimeoutError after
-   * `timeoutMs` (default 30 s), naming each group that is not ready and its last error, and with IllegalStateError
-   * when the app stops or fails first.
+   * first pass waits for the group's member list and the topics' routes. Resolves with that status: a subscribed
+   * topic that has no route yet (not created) does not hold readiness back, as consumers are often deployed before
+   * the producers that create their topics; the group's `unroutedTopics` lists it, `consumer.topic-missing` reports
+   * it, and the group reads it from its start once it appears. Rejects with TimeoutError after `timeoutMs` (default
+   * 30 s), naming each group that is not ready and its last error, and with IllegalStateError when the app stops or
+   * fails first.
    */
-  ready(options: { timeoutMs?: number } = {}): Promise<void> {
+  ready(options: { timeoutMs?: number } = {}): Promise<AppStatus> {
     return whenReady(
       {
         clientId: this.clientId,

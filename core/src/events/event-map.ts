@@ -18,6 +18,24 @@ export interface MqkitEvents {
    * `passes` counts the passes it took (more than 1 when a lock was refused or a route was still arriving).
    */
   'consumer.ready': { group: string; clientId: string; passes: number };
+  /**
+   * A subscribed topic has no route: not created yet (a consumer deployed before its producers), or every broker
+   * of it gone. Once per topic until it has a route again; meanwhile it is looked up every
+   * `profile.unroutedLookupMs` and listed in `status().unroutedTopics`. Not an error: the group is still ready.
+   */
+  'consumer.topic-missing': { group: string; clientId: string; topic: string };
+  /**
+   * A topic `consumer.topic-missing` reported has a route now; `missingMs` since it was reported. Its queues are
+   * allocated at once; those that did not exist at the group's first lookup are read from offset 0 when the
+   * group has no offset there (docs/consumers.md#where-a-new-group-starts).
+   */
+  'consumer.topic-routed': {
+    group: string;
+    clientId: string;
+    topic: string;
+    queues: readonly MessageQueue[];
+    missingMs: number;
+  };
   /** One rebalance pass that changed what this member owns for a topic. */
   'consumer.rebalance': {
     group: string;

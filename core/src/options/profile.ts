@@ -49,6 +49,12 @@ export interface Profile {
    * of the RocketMQ transport (1 s each while a broker is missing).
    */
   readonly routeArrivalGraceMs: number;
+  /**
+   * mqkit: while a subscribed topic has no route (not created yet), its route is looked up again this often, the
+   * first time after half of it, instead of at the next route refresh (`routeRefreshMs`, 30 s): a topic created
+   * after the consumer started is consumed within this long. Default 2 s.
+   */
+  readonly unroutedLookupMs: number;
 }
 
 export const DEFAULT_PROFILE: Profile = Object.freeze({
@@ -71,6 +77,7 @@ export const DEFAULT_PROFILE: Profile = Object.freeze({
   requestTimeoutMs: 3_000,
   stallThresholdMs: 60_000,
   routeArrivalGraceMs: 3_000,
+  unroutedLookupMs: 2_000,
 });
 
 /** The same knobs, scaled for tests on one machine. */
@@ -98,6 +105,7 @@ export const FAST_PROFILE: Profile = Object.freeze({
   stallThresholdMs: 10_000,
   // Two of the fast route refreshes plus a route watch.
   routeArrivalGraceMs: 2_000,
+  unroutedLookupMs: 200,
 });
 
 export type ProfileOption = 'default' | 'fast' | (Partial<Profile> & { base?: 'default' | 'fast' });

@@ -2,7 +2,7 @@ import type { ConsumerStatus } from '../runtime/runtime-status';
 import type { PullMode } from './queue-selection';
 
 /** What `PullConsumer.status()` reports: a push consumer's identity, queues and rates, plus how it reads. */
-export type PullConsumerStatus = Pick<ConsumerStatus, 'group' | 'clientId' | 'queues' | 'topics'> & {
+export type PullConsumerStatus = Pick<ConsumerStatus, 'group' | 'clientId' | 'queues' | 'topics' | 'unroutedTopics'> & {
   readonly mode: PullMode;
   /** Messages pulled and not polled yet. */
   readonly buffered: number;

@@ -231,6 +231,7 @@ export class PullConsumer implements AsyncIterable<Message[]> {
       clientId: this.clientId,
       mode: this.selection.mode,
       queues: this.engine?.queues.statuses() ?? [],
+      unroutedTopics: this.engine?.unroutedTopics() ?? [],
       topics: this.ctx.stats.report(),
       buffered: this.buffer.queued,
     };

@@ -81,7 +81,14 @@ export class PullEngine {
         puller: transport.puller,
         locks: undefined,
         startOffset: (mq) =>
-          computeStartOffset(mq, ctx.options, store, transport.offsets, this.progress.remembered(mq)),
+          computeStartOffset(
+            mq,
+            ctx.options,
+            store,
+            transport.offsets,
+            this.progress.remembered(mq),
+            this.rebalance?.routedLate(mq),
+          ),
       },
       {
         whenRunning: (pq) => parts.whenRunning(pq),
@@ -113,6 +120,11 @@ export class PullEngine {
   async assign(byTopic: ReadonlyArray<readonly [topic: string, queues: readonly MessageQueue[]]>): Promise<void> {
     this.heartbeats.now();
     await Promise.all(byTopic.map(([topic, queues]) => this.queues.applyAllocation(topic, queues)));
+  }
+
+  /** The subscribed topics whose last lookup found no route (none while only assigning). */
+  unroutedTopics(): string[] {
+    return this.rebalance?.unroutedTopics() ?? [];
   }
 
   /** Taken messages leave their queues: flow control frees them, and progress counts them consumed. */

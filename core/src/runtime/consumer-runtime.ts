@@ -161,7 +161,14 @@ export class ConsumerRuntime {
         puller: transport.puller,
         locks: this.lockManager,
         startOffset: (mq) =>
-          computeStartOffset(mq, ctx.options, offsetStore, transport.offsets, this.progress.remembered(mq)),
+          computeStartOffset(
+            mq,
+            ctx.options,
+            offsetStore,
+            transport.offsets,
+            this.progress.remembered(mq),
+            this.rebalance?.routedLate(mq),
+          ),
       },
       {
         whenRunning: () => this.pauses.whenOpen(),
@@ -307,6 +314,7 @@ export class ConsumerRuntime {
       clientId: this.host.clientId,
       state: this.state,
       ready: this.state === 'running' && (this.rebalance?.balancedPasses ?? 0) > 0,
+      unroutedTopics: this.rebalance?.unroutedTopics() ?? [],
       paused: this.pauses.isHeld,
       strategy: this.strategy.name,
       queues,

@@ -9,19 +9,25 @@ import { MQ, deferred, eventsOf, testGroup } from './runtime.fixture';
 
 const q = (brokerName: string, queueId: number): MessageQueue => ({ topic: 'T', brokerName, queueId });
 
-function setup(options: { broadcasting?: boolean; cids?: string[]; queues?: MessageQueue[] } = {}) {
+function setup(options: { broadcasting?: boolean; cids?: string[]; queues?: MessageQueue[]; topics?: string[] } = {}) {
   const group = testGroup(
     options.broadcasting ? { messageModel: 'BROADCASTING' } : {},
-    ['consumer.error', 'consumer.rebalance'],
-    { rebalanceIntervalMs: 60_000, rebalanceRetryMs: 50, rebalanceMinGapMs: 0 },
+    ['consumer.error', 'consumer.rebalance', 'consumer.topic-missing', 'consumer.topic-routed'],
+    { rebalanceIntervalMs: 60_000, rebalanceRetryMs: 50, rebalanceMinGapMs: 0, unroutedLookupMs: 2_000 },
   );
   const notices = new Subject<string>();
   const routeChanges = new Subject<string>();
   let queues = options.queues ?? [q('broker-b', 1), q('broker-a', 1), q('broker-a', 0), q('broker-b', 0)];
   let cids = options.cids ?? ['127.0.0.1@spec', '127.0.0.1@other'];
+  const lookups = { asked: 0, invalidated: [] as string[] };
   const routes: RouteResolver = {
-    subscribeQueues: async () => queues,
+    subscribeQueues: async (topic) => {
+      if (topic !== 'T') return [];
+      lookups.asked++;
+      return queues;
+    },
     publishQueues: async () => [],
+    invalidate: (topic) => lookups.invalidated.push(topic),
     changes$: routeChanges,
   };
   const membership: GroupMembership = {
@@ -36,7 +42,7 @@ function setup(options: { broadcasting?: boolean; cids?: string[]; queues?: Mess
   let gate: Promise<void> | undefined;
   let readyToAllocate = true;
   const target: RebalanceTarget = {
-    topics: () => ['T'],
+    topics: () => options.topics ?? ['T'],
     applyAllocation: async (_topic, allocated) => {
       applied.push([...allocated]);
       await gate;
@@ -60,6 +66,7 @@ function setup(options: { broadcasting?: boolean; cids?: string[]; queues?: Mess
     group,
     service,
     applied,
+    lookups,
     notices,
     routeChanges,
     setQueues: (next: MessageQueue[]) => (queues = next),
@@ -215,5 +222,85 @@ describe('RebalanceService', () => {
     notices.next('g');
     await vi.advanceTimersByTimeAsync(120_000);
     expect(applied).toHaveLength(1);
+  });
+
+  it('a topic without a route: reported once, looked up past the cache after 1 s then every 2 s, allocated when it appears', async () => {
+    vi.useFakeTimers();
+    const { service, group, applied, lookups, setQueues } = setup({ cids: ['127.0.0.1@spec'], queues: [] });
+    service.start();
+    await vi.advanceTimersByTimeAsync(0);
+    // Ready: no route counts as balanced, as in RocketMQ; the status and one event say why nothing is owned.
+    expect(service.balancedPasses).toBe(1);
+    expect(service.unroutedTopics()).toEqual(['T']);
+    expect(eventsOf(group, 'consumer.topic-missing')).toEqual([{ group: 'g', clientId: '127.0.0.1@spec', topic: 'T' }]);
+    expect(applied).toEqual([]);
+    await expectTimeline(
+      () => lookups.asked,
+      [
+        [999, 1],
+        [1, 2],
+        [1_999, 2],
+        [1, 3],
+        [2_000, 4],
+      ],
+    );
+    expect(lookups.invalidated).toEqual(['T', 'T', 'T']);
+    // Lookups, not passes; and the topic is still reported once.
+    expect(service.completedPasses).toBe(1);
+    expect(eventsOf(group, 'consumer.topic-missing')).toHaveLength(1);
+    const created = [q('broker-a', 0), q('broker-a', 1)];
+    setQueues(created);
+    // No route change is announced (a transport without changes$ would not): the lookup itself asks for a pass.
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(applied).toEqual([created]);
+    expect(service.unroutedTopics()).toEqual([]);
+    expect(eventsOf(group, 'consumer.topic-routed')).toEqual([
+      { group: 'g', clientId: '127.0.0.1@spec', topic: 'T', queues: created, missingMs: 7_000 },
+    ]);
+    expect(created.every((mq) => service.routedLate(mq))).toBe(true);
+    // The fast lookups stop once the route is there.
+    const asked = lookups.asked;
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(lookups.asked).toBe(asked);
+  });
+
+  it("an existing topic's queues are not late; a queue added to its route later is", async () => {
+    const { service, applied, routeChanges, setQueues } = setup({
+      cids: ['127.0.0.1@spec'],
+      queues: [q('broker-a', 0)],
+    });
+    service.start();
+    await vi.waitFor(() => expect(applied).toHaveLength(1));
+    expect(service.unroutedTopics()).toEqual([]);
+    expect(service.routedLate(q('broker-a', 0))).toBe(false);
+    setQueues([q('broker-a', 0), q('broker-a', 1)]);
+    routeChanges.next('T');
+    await vi.waitFor(() => expect(applied).toHaveLength(2));
+    expect(service.routedLate(q('broker-a', 0))).toBe(false);
+    expect(service.routedLate(q('broker-a', 1))).toBe(true);
+  });
+
+  it('stopping ends the lookups of a topic without a route', async () => {
+    vi.useFakeTimers();
+    const { service, group, lookups } = setup({ queues: [] });
+    service.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(lookups.asked).toBe(1);
+    group.controller.abort();
+    await service.idle();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(lookups.asked).toBe(1);
+  });
+
+  it('the retry topic is looked up while it has no route, but neither listed nor reported: it comes with the topic', async () => {
+    vi.useFakeTimers();
+    const { service, group, lookups } = setup({ topics: ['T', '%RETRY%g'], cids: ['127.0.0.1@spec'] });
+    service.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(service.unroutedTopics()).toEqual([]);
+    expect(eventsOf(group, 'consumer.topic-missing')).toEqual([]);
+    expect(lookups.invalidated).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(lookups.invalidated).toEqual(['%RETRY%g']);
   });
 });

@@ -13,11 +13,13 @@ import {
   type Observable,
   type Subscription,
 } from 'rxjs';
+import { isRetryTopic } from '../model/constants';
 import { compareJavaStrings, compareMessageQueues, type MessageQueue } from '../model/message-queue';
 import type { AllocationStrategy } from '../spi/allocation-strategy';
 import type { GroupMembership, RouteResolver } from '../spi/transport.roles';
 import { reportError, type GroupContext } from './group-context';
 import { coalesceMap } from './operators/coalesce-map';
+import { SubscribedRoutes } from './subscribed-routes';
 
 /** What the rebalance drives: the consumer's process-queue table. */
 export interface RebalanceTarget {
@@ -46,14 +48,15 @@ export interface RebalanceTarget {
   queuesChanged(topic: string, mqAll: readonly MessageQueue[], allocated: readonly MessageQueue[]): void;
 }
 
-export type RebalanceReason = 'start' | 'timer' | 'notice' | 'route' | 'retry' | 'request';
+export type RebalanceReason = 'start' | 'timer' | 'notice' | 'route' | 'route-lookup' | 'retry' | 'request';
 
 /**
  * RocketMQ's RebalanceService for one consumer: a pass runs at start, every rebalanceIntervalMs, on the broker's
  * membership notices and route changes, and on request; never two at once (a trigger during a pass runs one more
  * pass after it), at least rebalanceMinGapMs apart, and again after rebalanceRetryMs when a pass was not balanced.
  * RxJS carries the triggers: merging five sources and coalescing them into one pass at a time is what it says best.
- * It stops when the group's signal aborts; `idle()` then waits for a running pass.
+ * It stops when the group's signal aborts; `idle()` then waits for a running pass. A subscribed topic without a route
+ * is looked up again every profile.unroutedLookupMs until it has one (see {@link SubscribedRoutes}).
  */
 export class RebalanceService {
   private readonly requests = new Subject<RebalanceReason>();
@@ -65,6 +68,9 @@ export class RebalanceService {
   private running = false;
 
   private readonly broadcasting: boolean;
+  readonly #routes = new SubscribedRoutes();
+  #lookupTimer: NodeJS.Timeout | undefined;
+  #lookupDelay = 0;
 
   constructor(
     private readonly ctx: GroupContext,
@@ -90,6 +96,19 @@ export class RebalanceService {
    */
   get balancedPasses(): number {
     return this.balanced;
+  }
+
+  /**
+   * The subscribed topics whose last lookup found no route. Not the retry topic: a RocketMQ broker creates it at
+   * the group's first heartbeat, which goes to the brokers of the group's topics, so it appears with them.
+   */
+  unroutedTopics(): string[] {
+    return this.#routes.unrouted().filter((topic) => !isRetryTopic(topic));
+  }
+
+  /** True when `mq` was not routed at the first lookup of its topic: it holds nothing older than the subscription. */
+  routedLate(mq: MessageQueue): boolean {
+    return this.#routes.routedLate(mq);
   }
 
   start(): void {
@@ -129,6 +148,8 @@ export class RebalanceService {
   /** After the group's signal aborted: resolves once no pass is running. */
   async idle(): Promise<void> {
     this.subscription?.unsubscribe();
+    clearTimeout(this.#lookupTimer);
+    this.#lookupTimer = undefined;
     if (this.running) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
 
@@ -137,7 +158,7 @@ export class RebalanceService {
     // RocketMQ keeps every pass 1 s apart. A membership notice skips that gap here: while a member that lost a
     // queue waits, the member that gained it is already consuming, and every such millisecond is a duplicate.
     const gap =
-      reason === 'notice' || reason === 'route'
+      reason === 'notice' || reason === 'route' || reason === 'route-lookup'
         ? 0
         : this.lastRunEnded + this.ctx.profile.rebalanceMinGapMs - Date.now();
     if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
@@ -148,6 +169,7 @@ export class RebalanceService {
       for (const topic of topics) {
         if (!(await this.rebalanceTopic(topic, reason === 'route'))) balanced = false;
       }
+      this.#routes.retain(new Set(topics));
       await this.target.dropUnsubscribed(new Set(topics));
     } catch (error) {
       reportError(this.ctx, 'rebalance', error);
@@ -163,6 +185,7 @@ export class RebalanceService {
           clientId: this.ctx.clientId,
           passes: this.passes,
         });
+      this.scheduleLookup();
       const waiters = this.idleWaiters;
       this.idleWaiters = [];
       for (const w of waiters) w();
@@ -177,8 +200,9 @@ export class RebalanceService {
     let cidAll: string[];
     try {
       mqAll = [...(await deps.routes.subscribeQueues(topic))].sort(compareMessageQueues);
+      this.noteRoute(topic, mqAll);
       if (mqAll.length === 0) {
-        // RocketMQ: no route yet counts as balanced; the route-change notice brings us back when it appears.
+        // RocketMQ: no route yet counts as balanced; the route-change notice, or the next lookup, brings us back.
         target.queuesChanged(topic, [], []);
         return true;
       }
@@ -220,5 +244,54 @@ export class RebalanceService {
       });
     }
     return result.complete;
+  }
+
+  /** Reports a topic that has no route, once, and when it has one again (the retry topic: see unroutedTopics). */
+  private noteRoute(topic: string, mqAll: readonly MessageQueue[]): void {
+    const change = this.#routes.observe(topic, mqAll);
+    if (isRetryTopic(topic)) return;
+    const { group, clientId, events } = this.ctx;
+    if (change?.kind === 'missing') events.emit('consumer.topic-missing', { group, clientId, topic });
+    else if (change?.kind === 'routed')
+      events.emit('consumer.topic-routed', { group, clientId, topic, queues: mqAll, missingMs: change.missingMs });
+  }
+
+  /**
+   * While a subscribed topic has no route: its next lookup, after half of unroutedLookupMs the first time, then
+   * after unroutedLookupMs. Not a whole pass: the other topics' member lists are not asked for again.
+   */
+  private scheduleLookup(): void {
+    if (this.ctx.signal.aborted || this.#lookupTimer) return;
+    if (this.#routes.unrouted().length === 0) {
+      this.#lookupDelay = 0;
+      return;
+    }
+    const every = this.ctx.profile.unroutedLookupMs;
+    this.#lookupDelay = this.#lookupDelay === 0 ? every / 2 : every;
+    this.#lookupTimer = setTimeout(() => {
+      this.#lookupTimer = undefined;
+      void this.lookUpUnrouted();
+    }, this.#lookupDelay);
+  }
+
+  /**
+   * Asks for the routes of the topics that had none, past any cache; a pass follows when one has a route now (on
+   * RocketMQ the fresh route also comes as a route change). A failed lookup waits for the next one: the passes
+   * report what fails.
+   */
+  private async lookUpUnrouted(): Promise<void> {
+    const { routes } = this.deps;
+    const subscribed = new Set(this.target.topics());
+    let routed = false;
+    for (const topic of this.#routes.unrouted()) {
+      if (this.ctx.signal.aborted) return;
+      if (!subscribed.has(topic)) continue;
+      routes.invalidate?.(topic);
+      const queues = await routes.subscribeQueues(topic).catch(() => []);
+      if (queues.length > 0) routed = true;
+    }
+    if (this.ctx.signal.aborted) return;
+    if (routed) this.request('route-lookup');
+    else this.scheduleLookup();
   }
 }

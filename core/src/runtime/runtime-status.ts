@@ -30,8 +30,15 @@ export interface ConsumerStatus {
   readonly group: string;
   readonly clientId: string;
   readonly state: 'new' | 'running' | 'stopping' | 'stopped';
-  /** Running and at least one rebalance pass done. */
+  /** Running and at least one balanced rebalance pass done (a topic without a route counts as balanced). */
   readonly ready: boolean;
+  /**
+   * Subscribed topics that have no route (not created yet): the group owns none of their queues, looks them up
+   * every `profile.unroutedLookupMs`, and a topic created later is read from its start (docs/consumers.md, "Where
+   * a new group starts"). Wire names (with the namespace); never the retry topic, which the broker creates at the
+   * group's first heartbeat to a broker of its topics.
+   */
+  readonly unroutedTopics: readonly string[];
   readonly paused: boolean;
   readonly strategy: string;
   readonly queues: readonly QueueStatus[];

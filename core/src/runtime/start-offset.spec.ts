@@ -37,4 +37,17 @@ describe('computeStartOffset', () => {
     store.persisted.set('T/broker-a/0', 80);
     expect(await computeStartOffset(MQ, options, store, broker, 60)).toBe(80);
   });
+
+  it('a queue routed after the first lookup starts at 0 under LAST when the group has no offset there, else as before', async () => {
+    const store = new MemoryOffsetStore();
+    const last = testGroup().options;
+    expect(await computeStartOffset(MQ, last, store, broker, -1, true)).toBe(0);
+    // TIMESTAMP keeps its search, FIRST is 0 anyway.
+    const timestamp = testGroup({ consumeFromWhere: 'CONSUME_FROM_TIMESTAMP' }).options;
+    expect(await computeStartOffset(MQ, timestamp, store, broker, -1, true)).toBe(40);
+    // An offset stored or consumed wins: a returning broker's queue is not read again.
+    expect(await computeStartOffset(MQ, last, store, broker, 60, true)).toBe(60);
+    store.persisted.set('T/broker-a/0', 7);
+    expect(await computeStartOffset(MQ, last, store, broker, -1, true)).toBe(7);
+  });
 });

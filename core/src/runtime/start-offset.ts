@@ -11,6 +11,10 @@ import type { BrokerOffsets } from '../spi/transport.roles';
  * stored at or after consumeTimestamp, the max offset for the retry topic). Rejects when the store cannot answer.
  * `consumed` is what this member itself consumed of the queue before (-1 if nothing known): a store that holds
  * less, or nothing (a broker that crashed before it wrote its offsets), does not move the queue back.
+ * `routedLate`: the queue was not in its topic's route when this member first looked (the topic created after the
+ * consumer started, or grown since). It holds nothing sent before the subscription, so LAST reads it from 0 too:
+ * its max offset would skip what was sent between its creation and this lookup (Java's broker answers 0 for such a
+ * young queue; mqkit asks with setZeroIfNotFound=false and decides here).
  */
 export async function computeStartOffset(
   mq: MessageQueue,
@@ -18,6 +22,7 @@ export async function computeStartOffset(
   store: OffsetStore,
   broker: BrokerOffsets,
   consumed = -1,
+  routedLate = false,
 ): Promise<number> {
   const stored = await store.read(mq, 'store');
   if (consumed > stored) return consumed;
@@ -29,6 +34,6 @@ export async function computeStartOffset(
     case 'CONSUME_FROM_TIMESTAMP':
       return retry ? broker.maxOffset(mq) : broker.searchOffset(mq, parseConsumeTimestamp(options.consumeTimestamp)!);
     default:
-      return retry ? 0 : broker.maxOffset(mq);
+      return retry || routedLate ? 0 : broker.maxOffset(mq);
   }
 }

@@ -8,6 +8,7 @@ const status: ConsumerStatus = {
   clientId: '10.0.0.1@app',
   state: 'running',
   ready: true,
+  unroutedTopics: [],
   paused: false,
   strategy: 'AVG',
   lag: 5,
