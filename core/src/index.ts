@@ -51,11 +51,12 @@ export { withoutNamespace, wrapNamespace } from './model/namespace';
 export { isClusterTopic, isSystemTopic } from './model/system-topics';
 
 // Transactions
-export type {
-  LocalTransaction,
-  TransactionListener,
-  TransactionSendResult,
-  TransactionState,
+export {
+  defineTransactionListener,
+  type LocalTransaction,
+  type TransactionListener,
+  type TransactionSendResult,
+  type TransactionState,
 } from './producer/transaction';
 
 // Pull consumer

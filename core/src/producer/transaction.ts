@@ -8,9 +8,41 @@ export type TransactionState = 'COMMIT_MESSAGE' | 'ROLLBACK_MESSAGE' | 'UNKNOW';
 /**
  * Answers the broker's check-backs (CHECK_TRANSACTION_STATE) for half messages whose outcome it does not know yet:
  * the sender died, or its local transaction said UNKNOW. Any live producer of the group may be asked.
+ *
+ * Written inline, `checkLocalTransaction: (m) => ...` and `async (m) => ...` type-check as they are. An async
+ * callback without a parameter that returns one literal (`async () => 'COMMIT_MESSAGE'`) does not: against
+ * `TransactionState | Promise<TransactionState>`, TypeScript widens it to `Promise<string>` (microsoft/TypeScript
+ * issue 30185). Wrap such a listener in {@link defineTransactionListener}, or declare the return type
+ * (`async (): Promise<TransactionState> => ...`). A class that implements this interface declares it too:
+ * `implements` gives its methods no contextual type, so a method that returns one literal returns `string`.
  */
 export interface TransactionListener {
   checkLocalTransaction(message: Message): TransactionState | Promise<TransactionState>;
+}
+
+/**
+ * Returns `listener` as it is, typed as a {@link TransactionListener}. It infers the states `checkLocalTransaction`
+ * returns as literal types (a `const` type parameter), so every form of the callback type-checks, the async one
+ * without a parameter included; a string that is not a state is still refused.
+ *
+ * @example
+ * ```ts
+ * const producer = await createProducer({
+ *   transport,
+ *   group: 'orders-tx',
+ *   transactionListener: defineTransactionListener({
+ *     checkLocalTransaction: async () => {
+ *       await orders.flush(); // every order sent is stored once this resolves
+ *       return 'COMMIT_MESSAGE';
+ *     },
+ *   }),
+ * });
+ * ```
+ */
+export function defineTransactionListener<const S extends TransactionState>(listener: {
+  checkLocalTransaction(message: Message): S | Promise<S>;
+}): TransactionListener {
+  return listener;
 }
 
 /**

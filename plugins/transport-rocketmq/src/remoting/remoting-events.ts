@@ -2,6 +2,10 @@ import type { ProtocolError } from '@mqkit/core';
 
 /** What a connection reports, as one typed stream (each event names the broker or name server address). */
 export type RemotingEvent =
+  /**
+   * A socket to the address opened: the first one, or one after a drop (a reconnect, or a connection closed and
+   * asked for again). Emitted before the requests that waited for it are written.
+   */
   | { readonly type: 'connected'; readonly address: string }
   | { readonly type: 'disconnected'; readonly address: string; readonly error: Error | undefined }
   /** Bad bytes from the peer: the connection was closed and its pending requests rejected with `error`. */

@@ -1,9 +1,12 @@
 import { parseSubscription, type ConsumerRegistration } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
+import { firstValueFrom, filter } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RequestCode } from '../protocol/remoting-codes';
-import { FakeRemotingServer } from '../remoting/fake-remoting-server.fixture';
+import type { RemotingCommand } from '../protocol/remoting-command';
+import { FakeRemotingServer, type FakePeer } from '../remoting/fake-remoting-server.fixture';
 import { FakeCluster } from '../transport/fake-cluster.fixture';
+import type { RocketMqSession } from '../transport/rocketmq-session';
 import { RocketMqGroupMembership } from './group-membership.role';
 
 let cluster: FakeCluster;
@@ -19,6 +22,13 @@ const registration = (topics: string[]): ConsumerRegistration => ({
   consumeFromWhere: 'CONSUME_FROM_LAST_OFFSET',
   subscriptions: [...topics.map((t) => parseSubscription(t, '*')), parseSubscription('%RETRY%g', '*')],
 });
+
+/** Resolves at the session's next connection to `address` (a reconnect after a drop included). */
+const nextOpen = (session: RocketMqSession, address: string): Promise<unknown> =>
+  firstValueFrom(session.remoting.events$.pipe(filter((e) => e.type === 'connected' && e.address === address)));
+
+/** The heartbeats one accepted connection (one peer) carried. */
+const beatsOn = (peer: FakePeer): RemotingCommand[] => peer.received.filter((r) => r.code === RequestCode.HEART_BEAT);
 
 describe('RocketMqGroupMembership', () => {
   it('heartbeats every broker address (master and slave) of the subscribed topics, with the retry subscription', async () => {
@@ -246,6 +256,135 @@ describe('RocketMqGroupMembership', () => {
     await membership.unregister('g');
     await late;
     expect(order.filter((code) => code === 'heartbeat')).toHaveLength(1);
+    membership.close();
+  });
+
+  it('a connection that drops and opens again gets the heartbeat at once, producer and consumer groups, once', async () => {
+    cluster = await FakeCluster.start(['broker-a']);
+    cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }]);
+    const session = cluster.session({ routeRefreshMs: 3_600_000 }, '10.0.0.1@app');
+    const membership = new RocketMqGroupMembership(session);
+    const broker = cluster.broker('broker-a');
+    await membership.heartbeat([registration(['T'])], ['pg']);
+    // The first connection: the heartbeat (here the greeting of its route lookup) opened it, and nothing more.
+    await session.request(broker.address, { code: RequestCode.GET_MAX_OFFSET });
+    expect(beatsOn(broker.last)).toHaveLength(1);
+    // A network blip (or a broker restart within the route poll): the broker closes the channel and forgets the
+    // groups it registered; the client reconnects by itself, and no route changes.
+    for (let blip = 1; blip <= 2; blip++) {
+      const reopened = nextOpen(session, broker.address);
+      broker.last.socket.destroy();
+      await reopened;
+      await waitFor(() => broker.peers.length === blip + 1 && beatsOn(broker.last).length > 0);
+      expect(JSON.parse(beatsOn(broker.last)[0]!.body.toString())).toMatchObject({
+        clientID: '10.0.0.1@app',
+        consumerDataSet: [{ groupName: 'g', subscriptionDataSet: [{ topic: 'T' }, { topic: '%RETRY%g' }] }],
+        producerDataSet: [{ groupName: 'pg' }],
+      });
+      // One per connection: what the client wrote before this request arrived before its answer.
+      await session.request(broker.address, { code: RequestCode.GET_MAX_OFFSET });
+      expect(beatsOn(broker.last)).toHaveLength(1);
+    }
+    // The broker knows the member on the new connection: the group's list asks it without registering first.
+    cluster.onBroker = (_name, request, peer) =>
+      peer.reply(request, { body: Buffer.from('{"consumerIdList":["10.0.0.1@app"]}') });
+    expect(await membership.consumerIds('g', 'T')).toEqual(['10.0.0.1@app']);
+    expect(beatsOn(broker.last)).toHaveLength(1);
+    // The interval heartbeat still goes.
+    await membership.heartbeat([registration(['T'])], ['pg']);
+    expect(beatsOn(broker.last)).toHaveLength(2);
+    expect(cluster.received('broker-a', RequestCode.HEART_BEAT)).toHaveLength(4);
+    membership.close();
+  });
+
+  it("a consumer's connection that opens again gets its heartbeat; a failure is reported and left to the interval", async () => {
+    cluster = await FakeCluster.start(['broker-a']);
+    cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }]);
+    const session = cluster.session({ routeRefreshMs: 3_600_000 });
+    const errors: { where: string; address?: string }[] = [];
+    session.events.on('rocketmq.error', (e) => errors.push({ where: e.where, address: e.address }));
+    const membership = new RocketMqGroupMembership(session);
+    const broker = cluster.broker('broker-a');
+    await membership.heartbeat([registration(['T'])]);
+    let reopened = nextOpen(session, broker.address);
+    broker.last.socket.destroy();
+    await reopened;
+    await waitFor(() => broker.peers.length === 2 && beatsOn(broker.last).length === 1);
+    expect(JSON.parse(beatsOn(broker.last)[0]!.body.toString())).toMatchObject({
+      consumerDataSet: [{ groupName: 'g' }],
+      producerDataSet: [],
+    });
+    // The broker refuses the heartbeat of the next connection: reported, and the interval heartbeat sends again.
+    cluster.onBroker = (_name, request, peer) =>
+      peer.reply(request, request.code === RequestCode.HEART_BEAT ? { code: 1, remark: 'busy' } : {});
+    reopened = nextOpen(session, broker.address);
+    broker.last.socket.destroy();
+    await reopened;
+    await waitFor(() => errors.length === 1);
+    expect(errors).toEqual([{ where: 'heartbeat on a new connection', address: broker.address }]);
+    cluster.onBroker = (_name, request, peer) => peer.reply(request);
+    await membership.heartbeat([registration(['T'])]);
+    expect(beatsOn(broker.last)).toHaveLength(2);
+    membership.close();
+  });
+
+  it('no heartbeat when a name server connection opens again, when a broker no subscribed topic routes does, or when there is nothing to register', async () => {
+    cluster = await FakeCluster.start(['broker-a', 'broker-b']);
+    cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }]);
+    cluster.routes.set('U', [{ name: 'broker-b', queues: 1 }]);
+    const session = cluster.session({ routeRefreshMs: 3_600_000 });
+    const membership = new RocketMqGroupMembership(session);
+    const [a, b] = [cluster.broker('broker-a'), cluster.broker('broker-b')];
+    // Nothing registered yet: connections open and reopen without heartbeats.
+    await session.request(a.address, { code: RequestCode.GET_MAX_OFFSET });
+    let reopened = nextOpen(session, a.address);
+    a.last.socket.destroy();
+    await reopened;
+    await session.request(a.address, { code: RequestCode.GET_MAX_OFFSET });
+    expect(cluster.received('broker-a', RequestCode.HEART_BEAT)).toHaveLength(0);
+    // A consumer of T: broker-b routes only U, so its connection gets none; neither does the name server's.
+    await membership.heartbeat([registration(['T'])]);
+    await session.routes.route('U');
+    await session.request(b.address, { code: RequestCode.GET_MAX_OFFSET });
+    reopened = nextOpen(session, b.address);
+    b.last.socket.destroy();
+    await reopened;
+    await session.request(b.address, { code: RequestCode.GET_MAX_OFFSET });
+    reopened = nextOpen(session, cluster.namesrv.address);
+    cluster.namesrv.last.socket.destroy();
+    await reopened;
+    await session.routes.fetch('T');
+    expect(cluster.received('broker-b', RequestCode.HEART_BEAT)).toHaveLength(0);
+    expect(cluster.namesrv.requests.filter((r) => r.code === RequestCode.HEART_BEAT)).toHaveLength(0);
+    expect(cluster.received('broker-a', RequestCode.HEART_BEAT)).toHaveLength(1);
+    membership.close();
+  });
+
+  it('a broker that leaves every route and comes back is greeted on its new connection, and that heartbeat is the only one', async () => {
+    cluster = await FakeCluster.start(['broker-a', 'broker-b']);
+    const both = [
+      { name: 'broker-a', queues: 1 },
+      { name: 'broker-b', queues: 1 },
+    ];
+    cluster.routes.set('T', both);
+    const session = cluster.session({ routeRefreshMs: 3_600_000 });
+    const membership = new RocketMqGroupMembership(session);
+    const b = cluster.broker('broker-b');
+    await membership.heartbeat([], ['pg']);
+    await session.routes.publishQueues('T');
+    await waitFor(() => b.peers.length === 1 && beatsOn(b.last).length === 1);
+    // broker-b leaves the route: its connection is closed for good (RocketMQ's cleanOfflineBroker).
+    cluster.routes.set('T', [{ name: 'broker-a', queues: 1 }]);
+    await session.routes.fetch('T');
+    await waitFor(() => !session.remoting.addresses.includes(b.address));
+    // Back: the greeting opens the new connection, and the open adds no heartbeat of its own.
+    cluster.routes.set('T', both);
+    const reopened = nextOpen(session, b.address);
+    await session.routes.fetch('T');
+    await reopened;
+    await waitFor(() => b.peers.length === 2 && beatsOn(b.last).length === 1);
+    await session.request(b.address, { code: RequestCode.GET_MAX_OFFSET });
+    expect(beatsOn(b.last)).toHaveLength(1);
     membership.close();
   });
 });

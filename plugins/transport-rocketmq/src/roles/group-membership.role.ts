@@ -3,7 +3,9 @@ import { Subject, type Observable, type Subscription } from 'rxjs';
 import { consumerListRequest, parseConsumerListResponse } from '../client/consumer-list.codec';
 import { heartbeatRequest, parseHeartbeatResponse, unregisterRequest } from '../client/heartbeat.codec';
 import { MASTER_ID } from '../client/topic-route.codec';
+import type { OutgoingRequest } from '../remoting/remoting-request';
 import type { RocketMqSession } from '../transport/rocketmq-session';
+import { ConnectionBeats } from './connection-beats';
 import { settleAll } from './settle-all';
 
 /**
@@ -12,7 +14,9 @@ import { settleAll } from './settle-all';
  * topic, `%RETRY%<group>` included, which core lists among the subscriptions: the broker registers the group, the
  * subscriptions and this channel, and creates the retry topic. A client with producer groups (transactional, or a
  * requester) also heartbeats each broker as soon as a route names it, before its first send there is answered: the
- * broker sends a transaction check-back or a reply only over a channel that registered the group.
+ * broker sends a transaction check-back or a reply only over a channel that registered the group. A broker forgets a
+ * channel's groups when it closes, so a connection that opens again (a broker restart, a network blip) gets the
+ * heartbeat at once too, as Java's client does since 5.2 (`enableHeartbeatChannelEventListener`).
  */
 export class RocketMqGroupMembership implements GroupMembership {
   private readonly notices = new Subject<string>();
@@ -20,26 +24,24 @@ export class RocketMqGroupMembership implements GroupMembership {
   private readonly routeWatch: Subscription;
   private readonly connectionWatch: Subscription;
   private readonly seenWatch: Subscription;
-  /** Broker addresses this client has heartbeated since its connection to them opened. */
-  private readonly registeredAt = new Set<string>();
+  /** The heartbeat each broker address got on its current connection (what it carried, whether it was taken). */
+  private readonly beats = new ConnectionBeats();
   /** The producer groups of the last heartbeat. */
   private producerGroups: readonly string[] = [];
   /** Heartbeats sent and not answered yet: an unregister waits for them (see `unregister`). */
   private readonly unanswered = new Set<Promise<unknown>>();
   /** Bumped whenever `heartbeat` sets what a heartbeat carries (registrations, producer groups). */
   private content = 0;
-  /**
-   * The heartbeat each broker got when a route first named it, by address: what it carried, and whether the broker
-   * took it. Kept while its connection lasts; dropped when it failed.
-   */
-  private readonly greetings = new Map<string, { readonly content: number; readonly taken: Promise<boolean> }>();
 
   constructor(private readonly session: RocketMqSession) {
-    // A new connection (a broker restarted, a promoted master) knows nothing of this client until its heartbeat.
+    // A broker keeps a client's groups per channel and drops them when the channel closes: a new connection (a
+    // broker restarted, a network blip, a promoted master) knows nothing of this client until its heartbeat. The
+    // interval one comes up to heartbeatIntervalMs later (30 s by default), and meanwhile the broker finds no
+    // channel for a transaction check-back, and lists the group without this member. So a connection that opens
+    // gets one heartbeat at once, unless a heartbeat is what opened it (a greeting, the interval one).
     this.connectionWatch = session.remoting.events$.subscribe((event) => {
-      if (event.type === 'connected' || event.type === 'disconnected') this.registeredAt.delete(event.address);
-      // Not on 'connected': a greeting's own request is what opens the connection.
-      if (event.type === 'disconnected') this.greetings.delete(event.address);
+      if (event.type === 'disconnected') this.beats.closed(event.address);
+      if (event.type === 'connected' && this.beats.opened(event.address)) this.connectionOpened(event.address);
     });
     // A subscribed topic that gains a route (created after this consumer started, or a broker back) gets a
     // heartbeat at once, so its brokers know the member before the next rebalance asks them for the group.
@@ -100,11 +102,10 @@ export class RocketMqGroupMembership implements GroupMembership {
     const request = heartbeatRequest({ clientId: this.session.clientId, consumers: current, producerGroups });
     await settleAll(
       addresses.map(async (address) => {
-        // The route lookups above may have greeted a new broker with this very content: that heartbeat counts.
-        const greeting = this.greetings.get(address);
-        if (greeting?.content === content && (await greeting.taken)) return;
-        parseHeartbeatResponse(await this.tracked(this.session.request(address, request)));
-        this.registeredAt.add(address);
+        // The route lookups above may have greeted a new broker with this very content, or a connection that
+        // opened meanwhile got it: that heartbeat counts.
+        if (await this.beats.taken(address, content)) return;
+        await this.send(address, request, content);
       }),
       (error, i) => this.session.events.emit('rocketmq.error', { where: 'heartbeat', error, address: addresses[i] }),
     );
@@ -112,34 +113,63 @@ export class RocketMqGroupMembership implements GroupMembership {
 
   /**
    * One heartbeat to each broker address a route just named, when this client has producer groups to register
-   * (with the consumers too: the same content as the interval heartbeat). Skips addresses registered on their
-   * current connection or greeted on it already; a failure is reported and left to the interval heartbeat.
+   * (with the consumers too: the same content as the interval heartbeat). Skips addresses heartbeated on their
+   * current connection already; a failure is reported and left to the interval heartbeat (or the broker's next
+   * appearance in a route).
    */
   private greet(addresses: readonly string[]): void {
     if (this.producerGroups.length === 0) return;
-    const content = this.content;
-    const request = heartbeatRequest({
+    const request = this.currentRequest();
+    for (const address of addresses) {
+      if (this.beats.has(address)) continue;
+      this.send(address, request, this.content).catch((error: Error) =>
+        this.session.events.emit('rocketmq.error', { where: 'heartbeat to a new broker', error, address }),
+      );
+    }
+  }
+
+  /**
+   * A connection to a broker opened with no heartbeat of this client waiting for it (a reconnect after a drop, or
+   * one opened by another request): the broker gets the heartbeat once, now, when the interval heartbeat goes
+   * there. A failure is reported and left to the interval heartbeat.
+   */
+  private connectionOpened(address: string): void {
+    if (!this.heartbeatsGoTo(address)) return;
+    this.send(address, this.currentRequest(), this.content).catch((error: Error) =>
+      this.session.events.emit('rocketmq.error', { where: 'heartbeat on a new connection', error, address }),
+    );
+  }
+
+  /**
+   * Whether heartbeats go to `address`: with producer groups, every broker a cached route names; else the brokers
+   * of the subscribed topics; never a name server, or a broker no route names (an admin's direct address).
+   */
+  private heartbeatsGoTo(address: string): boolean {
+    if (this.producerGroups.length > 0) return this.session.routes.brokerNameOf(address) !== undefined;
+    const topics = new Set([...this.registrations.values()].flatMap((r) => r.subscriptions.map((s) => s.topic)));
+    return topics.size > 0 && this.session.routes.addressesOf(topics).includes(address);
+  }
+
+  /** The heartbeat with everything this client registers: every consumer group, the producer groups. */
+  private currentRequest(): OutgoingRequest {
+    return heartbeatRequest({
       clientId: this.session.clientId,
       consumers: [...this.registrations.values()],
       producerGroups: this.producerGroups,
     });
-    for (const address of addresses) {
-      if (this.registeredAt.has(address) || this.greetings.has(address)) continue;
-      // Called from inside a route lookup: a request that throws at once (a closed client) must reject, not throw.
-      const taken: Promise<boolean> = this.tracked((async () => this.session.request(address, request))())
-        .then((response) => {
-          parseHeartbeatResponse(response);
-          this.registeredAt.add(address);
-          return true;
-        })
-        .catch((error: Error) => {
-          // Forgotten, so that the broker's next appearance in a route greets it again.
-          if (this.greetings.get(address)?.taken === taken) this.greetings.delete(address);
-          this.session.events.emit('rocketmq.error', { where: 'heartbeat to a new broker', error, address });
-          return false;
-        });
-      this.greetings.set(address, { content, taken });
-    }
+  }
+
+  /**
+   * One heartbeat to `address`, remembered as what its current connection was told (see {@link ConnectionBeats});
+   * rejects when the broker did not take it. It may run inside a route lookup or a connection event: a request that
+   * throws at once (a closed client) rejects instead of throwing.
+   */
+  private send(address: string, request: OutgoingRequest, content: number): Promise<void> {
+    const answer = this.tracked(
+      (async () => void parseHeartbeatResponse(await this.session.request(address, request)))(),
+    );
+    this.beats.record(address, content, answer);
+    return answer;
   }
 
   /**
@@ -186,18 +216,9 @@ export class RocketMqGroupMembership implements GroupMembership {
         const address = broker.brokerAddrs.get(MASTER_ID) ?? [...broker.brokerAddrs.values()][0]!;
         try {
           // A broker this client has not heartbeated yet (just restarted or promoted) would list the group without
-          // it: register first, so its answer counts this member at least.
-          if (!this.registeredAt.has(address) && this.registrations.size > 0) {
-            parseHeartbeatResponse(
-              await this.tracked(
-                this.session.request(
-                  address,
-                  heartbeatRequest({ clientId: this.session.clientId, consumers: [...this.registrations.values()] }),
-                ),
-              ),
-            );
-            this.registeredAt.add(address);
-          }
+          // it: register first (or wait for the heartbeat on its way), so its answer counts this member at least.
+          if (this.registrations.size > 0 && !(await this.beats.taken(address)))
+            await this.send(address, this.currentRequest(), this.content);
           for (const id of parseConsumerListResponse(
             await this.session.request(address, consumerListRequest(group)),
             group,
