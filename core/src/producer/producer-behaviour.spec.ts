@@ -261,6 +261,35 @@ describe('compression, oneway and batches', () => {
     expect((errors[0] as Error).message).toBe('no route to broker-a');
   });
 
+  it('a topic without a route fails every kind of send with a TOPIC_NOT_EXIST that says how to create it', async () => {
+    const producer = new Producer({
+      options: resolveProducerOptions({ group: 'p' }),
+      routes: { subscribeQueues: async () => [], publishQueues: async () => [] },
+      sender: {
+        send: async () => {
+          throw new Error('not sent: there is no queue');
+        },
+      },
+      events: new EventBus(),
+    });
+    const sends = [
+      producer.send({ topic: 'orders', body: 'x' }),
+      producer.send({ topic: 'orders', body: 'x' }, { shardingKey: 'k' }),
+      producer.sendOneway({ topic: 'orders', body: 'x' }),
+    ];
+    for (const send of sends) {
+      const error = await send.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(BrokerError);
+      expect(error).toMatchObject({ responseCode: 17, kind: 'topic-not-found', retriable: true });
+      expect((error as Error).message).toMatch(
+        /^No route info of this topic: orders \(create it first: admin\.createTopic, .*autoCreateTopicEnable/,
+      );
+    }
+  });
+
   it('oneway sends make one attempt and resolve', async () => {
     const { producer, attempts } = scripted(() => 'SEND_OK');
     await producer.sendOneway({ topic: 'T', body: 'x' });

@@ -9,7 +9,6 @@ import {
 import { BatchSendError } from '../errors/batch-send.error';
 import { withoutNamespace, wrapNamespace } from '../model/namespace';
 import { jsonCodec } from '../definition/json.codec';
-import { BrokerError } from '../errors/broker.error';
 import { IllegalStateError } from '../errors/state.error';
 import { MessageValidationError } from '../errors/validation.error';
 import type { EventBus } from '../events/event-bus';
@@ -20,6 +19,7 @@ import { copyProperties } from '../util/copy-properties';
 import { toError } from '../util/deferred';
 import { compressBody } from './compression';
 import { unwrapResult, wrapQueue } from './namespaced';
+import { noRouteError } from './no-route';
 import { SendPath } from './send-path';
 import { buildBatches, perMessage } from './batch-split';
 import {
@@ -190,8 +190,7 @@ export class Producer {
   private async sendOnewayOne<T>(message: OutgoingMessage<T>, options: SendOptions): Promise<void> {
     const record = this.buildRecord(message);
     const queues = await this.deps.routes.publishQueues(record.topic);
-    if (queues.length === 0)
-      throw new BrokerError(`No route info of this topic: ${record.topic}`, { responseCode: 17 });
+    if (queues.length === 0) throw noRouteError(record.topic, true);
     const mq =
       (options.queue && wrapQueue(this.deps.options.namespace, options.queue)) ??
       (options.selector ?? (options.shardingKey !== undefined ? selectByHash(options.shardingKey) : undefined))?.(

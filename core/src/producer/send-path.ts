@@ -7,6 +7,7 @@ import type { OutgoingRecord, SendResult } from '../spi/transport.roles';
 import { toError } from '../util/deferred';
 import { LatencyFaultTolerance } from './latency-fault-tolerance';
 import type { OutgoingMessage } from './outgoing-message';
+import { noRouteError } from './no-route';
 import type { ProducerDeps } from './producer';
 import type { MessageQueueSelector } from './queue-selector';
 
@@ -37,8 +38,7 @@ export class SendPath {
     let lastResult: SendResult | undefined;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const queues = await this.deps.routes.publishQueues(record.topic);
-      if (queues.length === 0)
-        throw new BrokerError(`No route info of this topic: ${record.topic}`, { responseCode: 17, retriable: true });
+      if (queues.length === 0) throw noRouteError(record.topic, true);
       const mq = this.pick(record.topic, queues, lastBroker, attempt > 1);
       const elapsed = Date.now() - started;
       if (elapsed >= options.sendMsgTimeout) {
@@ -103,8 +103,7 @@ export class SendPath {
   ): Promise<SendResult> {
     const { options, sender, events } = this.deps;
     const queues = await this.deps.routes.publishQueues(record.topic);
-    if (queues.length === 0)
-      throw new BrokerError(`No route info of this topic: ${record.topic}`, { responseCode: 17, retriable: true });
+    if (queues.length === 0) throw noRouteError(record.topic, true);
     const mq = selector([...queues], message as OutgoingMessage<unknown>);
     if (!mq) throw new MessageValidationError('selector.null', 'select message queue return null');
     if (mq.topic !== record.topic)

@@ -154,12 +154,20 @@ export class PullConsumer implements AsyncIterable<Message[]> {
   async poll(options: { readonly timeoutMs?: number } = {}): Promise<Message[]> {
     this.assertRunning();
     const timeoutMs = options.timeoutMs ?? this.resolved.pollTimeoutMs;
-    const deadline = AbortSignal.any([AbortSignal.timeout(Math.max(1, timeoutMs)), this.controller.signal]);
-    for (;;) {
-      const taken = this.buffer.take(this.resolved.group.pullBatchSize, (pq) => this.paused.has(pq.key));
-      if (taken.size > 0) return this.engine.consumed(taken);
-      if (deadline.aborted || this.state !== 'running' || timeoutMs === 0) return [];
-      await this.buffer.whenSubmitted(deadline);
+    // Not AbortSignal.timeout: Node holds such a signal weakly, so inside AbortSignal.any a garbage collection can
+    // take it before it fires, and the poll would never return (seen on Node 20.20). This timer holds its controller.
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), Math.max(1, timeoutMs));
+    const deadline = AbortSignal.any([timeout.signal, this.controller.signal]);
+    try {
+      for (;;) {
+        const taken = this.buffer.take(this.resolved.group.pullBatchSize, (pq) => this.paused.has(pq.key));
+        if (taken.size > 0) return this.engine.consumed(taken);
+        if (deadline.aborted || this.state !== 'running' || timeoutMs === 0) return [];
+        await this.buffer.whenSubmitted(deadline);
+      }
+    } finally {
+      clearTimeout(timer);
     }
   }
 

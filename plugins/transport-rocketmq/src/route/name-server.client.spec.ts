@@ -65,6 +65,11 @@ describe('NameServerClient', () => {
     await a!.stop();
     await b!.stop();
     const names = new NameServerClient(client(), [a!.address, b!.address], () => 0);
-    await expect(names.request({ code: 105 }, 1000)).rejects.toBeInstanceOf(RemotingConnectionError);
+    const failure = names.request({ code: 105 }, 1000);
+    await expect(failure).rejects.toBeInstanceOf(RemotingConnectionError);
+    // The setting to check is named, with what it lists.
+    await expect(failure).rejects.toThrow(
+      `no name server answered; rocketmqTransport's nameServer option lists ${a!.address};${b!.address}`,
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { RemotingConnectionError } from '../errors/remoting-connection.error';
 import type { RemotingCommand } from '../protocol/remoting-command';
 import type { RemotingClient } from '../remoting/remoting-client';
 import type { OutgoingRequest } from '../remoting/remoting-request';
@@ -47,6 +48,21 @@ export class NameServerClient {
         this.current = (index + 1) % this.addresses.length;
       }
     }
-    throw lastError;
+    throw this.noneAnswered(lastError);
+  }
+
+  /**
+   * A connection error that names the setting to check: it reaches whoever sends or rebalances first (a newcomer's
+   * first send, `ready()`'s last error), where a bare "cannot connect" does not say it was the name server.
+   */
+  private noneAnswered(error: unknown): unknown {
+    if (!(error instanceof RemotingConnectionError)) return error;
+    const prefix = `${error.address}: `;
+    const reason = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+    const listed = this.addresses.join(';');
+    return new RemotingConnectionError(
+      `${reason} (no name server answered; rocketmqTransport's nameServer option lists ${listed})`,
+      { address: error.address, cause: error },
+    );
   }
 }
