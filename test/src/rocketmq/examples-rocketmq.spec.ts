@@ -35,33 +35,47 @@ function onCluster(args: readonly string[], cluster: RocketMqCluster): string[] 
   return args.map((arg, i) => values[args[i - 1] ?? ''] ?? arg);
 }
 
-/** Runs `tasks` at most `limit` at a time (each mqadmin is a JVM; the box has two cores). */
-async function inTurns(tasks: readonly (() => Promise<void>)[], limit: number): Promise<void> {
-  const queue = [...tasks];
-  const worker = async (): Promise<void> => {
-    for (let task = queue.shift(); task; task = queue.shift()) await task();
+/** A runner of at most `limit` tasks at a time (each mqadmin is a JVM; the box has two cores). */
+function inTurns(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    if (running < limit) running++;
+    else await new Promise<void>((go) => waiting.push(go)); // the finishing task hands its turn over
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    }
   };
-  await Promise.all(Array.from({ length: limit }, worker));
 }
 
 const STEPS = new Map<string, ClusterSteps>(EXAMPLES.map((e) => [e.name, clusterSteps(exampleHeader(e.name))]));
 
 let cluster: RocketMqCluster;
 let configs: Map<string, Map<string, string>>;
+/** Each example's mqadmin lines, done: all are started at once, a few at a time, while the programs run in turn. */
+const created = new Map<string, Promise<void>>();
 beforeAll(async () => {
   cluster = await testCluster();
   expect(cluster.acl ?? cluster.tlsCertificate, 'the examples connect without TLS or credentials').toBeUndefined();
   configs = await brokerConfigs(cluster);
-  // Every header's mqadmin lines before any program runs: a JVM each, so a few at a time rather than one by one.
-  const lines = [...STEPS.entries()].flatMap(([name, steps]) => steps.mqadmin.map((args) => ({ name, args })));
-  await inTurns(
-    lines.map(({ name, args }) => async () => {
-      const out = await mqadmin(onCluster(args, cluster));
-      expect(out, `${name}'s header: mqadmin ${args.join(' ')}`).toMatch(/ success/);
-    }),
-    3,
-  );
-}, 180_000);
+  const turn = inTurns(3);
+  for (const [name, steps] of STEPS) {
+    const done = Promise.all(
+      steps.mqadmin.map((args) =>
+        turn(async () => {
+          const out = await mqadmin(onCluster(args, cluster));
+          if (!/ success/.test(out)) throw new Error(`${name}'s header: mqadmin ${args.join(' ')} said\n${out}`);
+        }),
+      ),
+    ).then(() => undefined);
+    done.catch(() => undefined); // its test reports the failure
+    created.set(name, done);
+  }
+});
 
 describe('the examples on a real RocketMQ cluster, as their headers say', () => {
   it.each(EXAMPLES.map((example) => [example.name, example] as const))(
@@ -73,6 +87,7 @@ describe('the examples on a real RocketMQ cluster, as their headers say', () => 
         for (const [broker, config] of configs)
           expect(config.get(key), `${name}'s header asks for ${key}=${value}; broker ${broker} has`).toBe(value);
 
+      await created.get(name);
       const run = await runExample(name, { env: { ROCKETMQ_NAMESRV: cluster.namesrvAddr }, timeoutMs: 90_000 });
       expect(runProblems(example, run), describeRun(run)).toEqual([]);
     },
