@@ -91,6 +91,27 @@ export async function updateBrokerConfig(cluster: RocketMqCluster, entries: Reco
   }
 }
 
+const GET_BROKER_CONFIG = 26;
+
+/** Each broker's running config, by broker name (GET_BROKER_CONFIG, as `mqadmin getBrokerConfig`). */
+export async function brokerConfigs(cluster: RocketMqCluster): Promise<Map<string, Map<string, string>>> {
+  const configs = new Map<string, Map<string, string>>();
+  for (const broker of cluster.brokers) {
+    const response = await sendProbeRequest(broker.addr, { code: GET_BROKER_CONFIG }, cluster.probeOptions);
+    if (response.code !== 0)
+      throw new Error(`getBrokerConfig on ${broker.name}: code ${response.code} ${response.remark ?? ''}`);
+    // The body is Java properties text with one `key=value` a line (MixAll.properties2String).
+    const entries = response.body
+      .toString('utf8')
+      .split('\n')
+      .map((line) => /^([^=]+)=(.*)$/.exec(line))
+      .filter((match) => match !== null)
+      .map((match): [string, string] => [match[1]!, match[2]!]);
+    configs.set(broker.name, new Map(entries));
+  }
+  return configs;
+}
+
 /** Apps, producers and an admin client on one real cluster; `close()` stops them all. */
 export class RocketMqHarness {
   private readonly apps: ConsumerApp[] = [];
