@@ -129,14 +129,23 @@ export interface OutgoingRecord {
   readonly maxReconsumeTimes?: number;
 }
 
+/**
+ * How the broker stored a sent message. Anything but SEND_OK means it is stored on the master but a flush or a
+ * replica did not confirm in time (the broker's `flushDiskType` / `brokerRole` settings decide which can occur).
+ */
 export type SendStatus = 'SEND_OK' | 'FLUSH_DISK_TIMEOUT' | 'FLUSH_SLAVE_TIMEOUT' | 'SLAVE_NOT_AVAILABLE';
 
+/** What the broker answered to a send (Java's SendResult; its `sendStatus` is `status` here). */
 export interface SendResult {
+  /** How the message was stored. */
   readonly status: SendStatus;
   /** The producer's UNIQ_KEY. */
   readonly msgId: string;
+  /** The broker's id of the stored message: its store host and commit-log offset. */
   readonly offsetMsgId: string;
+  /** The queue the message was stored in. */
   readonly messageQueue: MessageQueue;
+  /** The message's offset in that queue. */
   readonly queueOffset: number;
 }
 
