@@ -117,4 +117,20 @@ describe('ElasticPool', () => {
     expect(t.p.isHeld).toBe(false);
     expect(t.p.inFlight).toBe(1);
   });
+
+  it('a held backlog of 50,000 tasks that settle before their worker returns runs in a loop, not a nested chain', () => {
+    let ran = 0;
+    // Settles synchronously, as a released queue's call (or a synchronous handler) does.
+    const p: ElasticPool<PoolTask> = new ElasticPool(4, 4, (task) => {
+      ran++;
+      p.settle(task);
+    });
+    void p.hold();
+    for (let i = 0; i < 50_000; i++) p.submit({ settled: false });
+    expect(ran).toBe(0);
+    p.release();
+    expect(ran).toBe(50_000);
+    expect(p.inFlight).toBe(0);
+    expect(p.queued).toBe(0);
+  });
 });

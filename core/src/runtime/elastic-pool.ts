@@ -21,6 +21,8 @@ export class ElasticPool<T extends PoolTask> {
   private held = false;
   /** Resolved once a held pool has nothing running (or is released). */
   private drained: Deferred | undefined;
+  /** True while pump() starts tasks (see there). */
+  private pumping = false;
 
   /** `worker` runs a task, must call `settle(task)` when it is done (or let a timeout do so), and never rejects. */
   constructor(
@@ -96,13 +98,22 @@ export class ElasticPool<T extends PoolTask> {
   }
 
   private pump(): void {
-    while (!this.held && this.running < this.limit && this.backlog.size > 0) {
-      const task = this.backlog.shift()!;
-      this.running++;
-      if (this.running > this.peak) this.peak = this.running;
-      // The worker reports completion through settle() itself (hot path: no closures or extra promise per task);
-      // it never rejects.
-      void this.worker(task);
+    // A worker may settle before it returns (a released queue's call, a synchronous handler): its settle() must not
+    // start the next task from inside this loop, or a large backlog (a pause's, handed over at once) nests one call
+    // per task until the stack overflows. The loop below starts it instead.
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (!this.held && this.running < this.limit && this.backlog.size > 0) {
+        const task = this.backlog.shift()!;
+        this.running++;
+        if (this.running > this.peak) this.peak = this.running;
+        // The worker reports completion through settle() itself (hot path: no closures or extra promise per task);
+        // it never rejects.
+        void this.worker(task);
+      }
+    } finally {
+      this.pumping = false;
     }
   }
 }

@@ -153,6 +153,26 @@ describe('OrderlyConsumeService', () => {
     expect(pq.progress.committable).toBe(4);
   });
 
+  it('paused, a queue whose waiting work is discarded never runs that work, and schedules new work after the resume', async () => {
+    vi.useFakeTimers();
+    const seen: number[] = [];
+    const { group, progress, service } = setup(
+      {},
+      binding((m) => void seen.push(offsetOf(m))),
+    );
+    const pq = processQueue(group, progress);
+    await service.pauseDispatch();
+    service.submit(pq, records(0, 3));
+    expect(service.queued).toBe(3);
+    service.discardQueued(pq);
+    expect(service.queued).toBe(0);
+    service.submit(pq, records(3, 5));
+    service.resumeDispatch();
+    await vi.advanceTimersByTimeAsync(5);
+    // The discarded batch (offset 0) never runs, and the queue was free to schedule the new work.
+    expect(seen).toEqual([3, 4]);
+  });
+
   it('past maxReconsumeTimes a batch goes to the DLQ (delay level -1) and the queue moves on', async () => {
     vi.useFakeTimers();
     const sent: { offset: number; delayLevel: number }[] = [];

@@ -84,6 +84,11 @@ export class OrderlyConsumeService implements DispatchingConsumeService, CallSch
 
   discardQueued(pq: ProcessQueue): void {
     this.buffers.delete(pq);
+    // A batch still waiting in the pool (a pause holds it) will not run: drop it, so it keeps neither its messages
+    // nor the queue scheduled until the resume. A running one stays scheduled and settles as usual.
+    let waiting = false;
+    this.pool.discard((call) => call.pq === pq && (waiting = true));
+    if (waiting) this.scheduled.delete(pq);
   }
 
   close(): void {
