@@ -87,7 +87,7 @@ export class PullEngine {
             store,
             transport.offsets,
             this.progress.remembered(mq),
-            this.rebalance?.routedLate(mq),
+            this.rebalance?.lateSince(mq),
           ),
       },
       {

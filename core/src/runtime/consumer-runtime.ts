@@ -167,7 +167,7 @@ export class ConsumerRuntime {
             offsetStore,
             transport.offsets,
             this.progress.remembered(mq),
-            this.rebalance?.routedLate(mq),
+            this.rebalance?.lateSince(mq),
           ),
       },
       {

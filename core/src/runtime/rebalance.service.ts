@@ -111,6 +111,11 @@ export class RebalanceService {
     return this.#routes.routedLate(mq);
   }
 
+  /** For a queue routed late, when the last lookup that lacked it ran (see SubscribedRoutes.lateSince). */
+  lateSince(mq: MessageQueue): number | undefined {
+    return this.#routes.lateSince(mq);
+  }
+
   start(): void {
     const { membership, routes } = this.deps;
     const { profile, group, signal } = this.ctx;

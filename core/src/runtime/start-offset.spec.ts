@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BrokerOffsets } from '../spi/transport.roles';
-import { computeStartOffset } from './start-offset';
+import { computeStartOffset, LATE_QUEUE_MARGIN_MS } from './start-offset';
 import { MQ, MemoryOffsetStore, testGroup } from './runtime.fixture';
 
 const broker: BrokerOffsets = {
@@ -38,16 +38,23 @@ describe('computeStartOffset', () => {
     expect(await computeStartOffset(MQ, options, store, broker, 60)).toBe(80);
   });
 
-  it('a queue routed after the first lookup starts at 0 under LAST when the group has no offset there, else as before', async () => {
+  it('a queue routed after the first lookup starts, under LAST with no offset, at what was stored since the last lookup that lacked it', async () => {
     const store = new MemoryOffsetStore();
     const last = testGroup().options;
-    expect(await computeStartOffset(MQ, last, store, broker, -1, true)).toBe(0);
-    // TIMESTAMP keeps its search, FIRST is 0 anyway.
+    const searched: number[] = [];
+    const searching: BrokerOffsets = {
+      ...broker,
+      searchOffset: async (_mq, t) => (searched.push(t), t === 0 ? 0 : 40),
+    };
+    const lateSince = 1_000_000;
+    expect(await computeStartOffset(MQ, last, store, searching, -1, lateSince)).toBe(40);
+    expect(searched).toEqual([lateSince - LATE_QUEUE_MARGIN_MS]);
+    // TIMESTAMP keeps its own search, FIRST is 0 anyway.
     const timestamp = testGroup({ consumeFromWhere: 'CONSUME_FROM_TIMESTAMP' }).options;
-    expect(await computeStartOffset(MQ, timestamp, store, broker, -1, true)).toBe(40);
+    expect(await computeStartOffset(MQ, timestamp, store, broker, -1, lateSince)).toBe(40);
     // An offset stored or consumed wins: a returning broker's queue is not read again.
-    expect(await computeStartOffset(MQ, last, store, broker, 60, true)).toBe(60);
+    expect(await computeStartOffset(MQ, last, store, broker, 60, lateSince)).toBe(60);
     store.persisted.set('T/broker-a/0', 7);
-    expect(await computeStartOffset(MQ, last, store, broker, -1, true)).toBe(7);
+    expect(await computeStartOffset(MQ, last, store, broker, -1, lateSince)).toBe(7);
   });
 });

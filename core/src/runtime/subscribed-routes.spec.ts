@@ -15,6 +15,8 @@ describe('SubscribedRoutes', () => {
     expect(routes.unrouted()).toEqual([]);
     expect(routes.routedLate(q('a', 0))).toBe(true);
     expect(routes.routedLate(q('b', 0))).toBe(true);
+    // Read from the last lookup that still lacked them on.
+    expect(routes.lateSince(q('a', 0))).toBe(1_000);
   });
 
   it('the queues of an existing topic are not late; those added later are, and a returning queue stays what it was', () => {
@@ -25,6 +27,8 @@ describe('SubscribedRoutes', () => {
     routes.observe('T', [q('a', 0), q('a', 1), q('b', 0)], 10);
     expect(routes.routedLate(q('a', 1))).toBe(true);
     expect(routes.routedLate(q('b', 0))).toBe(true);
+    expect(routes.lateSince(q('a', 1))).toBe(0);
+    expect(routes.lateSince(q('a', 0))).toBeUndefined();
     // Broker a leaves the route (crashed) and comes back: its queue 0 is no newer than before.
     routes.observe('T', [q('b', 0)], 20);
     routes.observe('T', [q('a', 0), q('a', 1), q('b', 0)], 30);

@@ -11,6 +11,10 @@ interface TopicRoutes {
   readonly first: ReadonlySet<string>;
   /** Since when the topic has had no route; undefined while it has one. */
   missingSince: number | undefined;
+  /** When the latest lookup ran. */
+  lookedUpAt: number;
+  /** Queues not in `first`, each with the time of the last lookup that lacked it. */
+  readonly late: Map<string, number>;
 }
 
 /**
@@ -18,8 +22,8 @@ interface TopicRoutes {
  * route now, and which queues were not routed at the first lookup.
  *
  * Why the first lookup matters: a queue routed only later (the topic created after the consumer started, or grown)
- * holds nothing older than the subscription, so a group with no offset there reads it from 0 and misses nothing sent
- * to it. A queue of the first lookup may hold anything (an existing topic), so a new group starts there as
+ * holds nothing older than the subscription, so a group with no offset there reads it from the last lookup that
+ * lacked it on (all of it, for a new queue) and misses nothing sent to it. A queue of the first lookup may hold anything (an existing topic), so a new group starts there as
  * consumeFromWhere says. A queue that leaves the route and comes back (its broker crashed) keeps what it was.
  */
 export class SubscribedRoutes {
@@ -32,9 +36,16 @@ export class SubscribedRoutes {
       this.#topics.set(topic, {
         first: new Set(mqAll.map(mqKey)),
         missingSince: mqAll.length === 0 ? now : undefined,
+        lookedUpAt: now,
+        late: new Map(),
       });
       return mqAll.length === 0 ? { kind: 'missing' } : undefined;
     }
+    for (const mq of mqAll) {
+      const key = mqKey(mq);
+      if (!known.first.has(key) && !known.late.has(key)) known.late.set(key, known.lookedUpAt);
+    }
+    known.lookedUpAt = now;
     if (mqAll.length === 0) {
       if (known.missingSince !== undefined) return undefined;
       known.missingSince = now;
@@ -50,6 +61,14 @@ export class SubscribedRoutes {
   routedLate(mq: MessageQueue): boolean {
     const known = this.#topics.get(mq.topic);
     return known !== undefined && !known.first.has(mqKey(mq));
+  }
+
+  /**
+   * For a queue routed late, when the last lookup that lacked it ran: nothing stored on it before then was sent
+   * after this member subscribed and saw it missing. Undefined for a queue of the first lookup.
+   */
+  lateSince(mq: MessageQueue): number | undefined {
+    return this.#topics.get(mq.topic)?.late.get(mqKey(mq));
   }
 
   /** The topics whose last lookup found no route, in the order they were first looked up. */
