@@ -87,7 +87,11 @@ export class OrderlyConsumeService implements DispatchingConsumeService, CallSch
     // A batch still waiting in the pool (a pause holds it) will not run: drop it, so it keeps neither its messages
     // nor the queue scheduled until the resume. A running one stays scheduled and settles as usual.
     let waiting = false;
-    this.pool.discard((call) => call.pq === pq && (waiting = true));
+    this.pool.discard((call) => {
+      if (call.pq !== pq) return false;
+      waiting = true;
+      return true;
+    });
     if (waiting) this.scheduled.delete(pq);
   }
 

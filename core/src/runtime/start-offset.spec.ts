@@ -44,7 +44,10 @@ describe('computeStartOffset', () => {
     const searched: number[] = [];
     const searching: BrokerOffsets = {
       ...broker,
-      searchOffset: async (_mq, t) => (searched.push(t), t === 0 ? 0 : 40),
+      searchOffset: async (_mq, t) => {
+        searched.push(t);
+        return 40;
+      },
     };
     const lateSince = 1_000_000;
     expect(await computeStartOffset(MQ, last, store, searching, -1, lateSince)).toBe(40);
