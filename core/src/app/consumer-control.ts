@@ -10,8 +10,8 @@ export interface ConsumerControl {
    * Stops handler calls and pulling until `resume()`; nothing is lost. From this call on no handler call starts:
    * messages already cached, those a long poll the broker was holding still brings in, and retries due meanwhile
    * stay cached, unhandled and uncommitted. The handler calls running at the time finish (they are not
-   * interrupted): the promise resolves once they have and their results were processed. Not awaiting it still
-   * pauses at once. The consumer's `consumer.paused` event fires and `status().paused` is true.
+   * interrupted): the promise resolves once they have and their results were processed, or earlier at `resume()`
+   * or the app's stop; a call given up at `consumeTimeout` is not waited for. Not awaiting it still pauses at once. The consumer's `consumer.paused` event fires and `status().paused` is true.
    */
   pause(): Promise<void>;
   /** Hands what was cached while paused to the handlers, and pulls again. */

@@ -1,3 +1,5 @@
+import { ConfigurationError } from '../errors/configuration.error';
+import { IssueCollector } from './option-checks';
 /**
  * Every interval the runtime uses, with RocketMQ's defaults (docs/rocketmq-consumer-model.md#timing-defaults). Tests
  * use the fast profile: the same mechanics, shorter clocks.
@@ -110,9 +112,43 @@ export const FAST_PROFILE: Profile = Object.freeze({
 
 export type ProfileOption = 'default' | 'fast' | (Partial<Profile> & { base?: 'default' | 'fast' });
 
+/** A day: no interval of the runtime is meant to be longer. */
+const MAX_INTERVAL_MS = 86_400_000;
+/** Below this a topic without a route would be looked up back to back, its route cache cleared each time. */
+const MIN_UNROUTED_LOOKUP_MS = 50;
+
+/** Throws ConfigurationError naming each override that is not a profile interval, or is out of range. */
+function checkOverrides(option: ProfileOption): void {
+  const issues = new IssueCollector('profile');
+  if (typeof option === 'string') {
+    issues.oneOf('profile', option, ['default', 'fast']);
+  } else {
+    const { base, ...overrides } = option;
+    issues.oneOf('profile.base', base, ['default', 'fast']);
+    for (const [key, value] of Object.entries(overrides)) {
+      if (key === 'name' || !(key in DEFAULT_PROFILE)) {
+        issues.add(
+          `profile.${key}`,
+          value,
+          `one of ${Object.keys(DEFAULT_PROFILE)
+            .filter((k) => k !== 'name')
+            .join(', ')}`,
+        );
+        continue;
+      }
+      const min = key === 'unroutedLookupMs' ? MIN_UNROUTED_LOOKUP_MS : 0;
+      issues.intRange(`profile.${key}`, value, min, MAX_INTERVAL_MS);
+    }
+  }
+  if (issues.issues.length > 0) throw new ConfigurationError(issues.issues);
+}
+
+/** The profile an option names; throws ConfigurationError for an unknown name, key, or an out-of-range interval. */
 export function resolveProfile(option: ProfileOption | undefined): Profile {
   if (option === undefined || option === 'default') return DEFAULT_PROFILE;
   if (option === 'fast') return FAST_PROFILE;
+  checkOverrides(option);
+  if (typeof option === 'string') return DEFAULT_PROFILE;
   const { base, ...overrides } = option;
   const stall =
     overrides.stallThresholdMs ??
