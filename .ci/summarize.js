@@ -15,6 +15,20 @@ const projectDirs = rootPkg.workspaces.flatMap((pattern) => {
 
 let passed = 0;
 let failed = 0;
+
+/** Adds one vitest JSON report: skipped and todo tests, and files that failed to load, count as failures. */
+function count(label, report) {
+  const r = JSON.parse(fs.readFileSync(report, 'utf8'));
+  const skipped = (r.numPendingTests || 0) + (r.numTodoTests || 0);
+  const brokenFiles = (r.testResults || []).filter(
+    (f) => f.status === 'failed' && !(f.assertionResults || []).some((a) => a.status === 'failed'),
+  ).length;
+  passed += r.numPassedTests || 0;
+  failed += (r.numFailedTests || 0) + skipped + brokenFiles;
+  console.error(
+    `[ci] ${label}: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped, ${brokenFiles} files failed to run`,
+  );
+}
 for (const dir of projectDirs) {
   const pkgFile = path.join(root, dir, 'package.json');
   if (!fs.existsSync(pkgFile)) continue;
@@ -26,16 +40,7 @@ for (const dir of projectDirs) {
     failed += 1;
     continue;
   }
-  const r = JSON.parse(fs.readFileSync(report, 'utf8'));
-  const skipped = (r.numPendingTests || 0) + (r.numTodoTests || 0);
-  const brokenFiles = (r.testResults || []).filter(
-    (f) => f.status === 'failed' && !(f.assertionResults || []).some((a) => a.status === 'failed'),
-  ).length;
-  passed += r.numPassedTests || 0;
-  failed += (r.numFailedTests || 0) + skipped + brokenFiles;
-  console.error(
-    `[ci] ${pkg.name}: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped, ${brokenFiles} files failed to run`,
-  );
+  count(pkg.name, report);
 }
 // The static checks .ci/run ran before the tests (reports/checks/<name>.json): one test each.
 const checksDir = path.join(root, 'reports', 'checks');
@@ -46,6 +51,19 @@ for (const file of fs.existsSync(checksDir) ? fs.readdirSync(checksDir).sort() :
   console.error(
     `[ci] check ${check.name} (${check.command}): ${check.status === 0 ? 'passed' : 'FAILED'} in ${check.seconds} s`,
   );
+}
+// Extra runs (.ci/run's run_extra: specs under another runtime): each name in expected.txt has a vitest report.
+const extraDir = path.join(root, 'reports', 'extra');
+const expectedFile = path.join(extraDir, 'expected.txt');
+const extras = fs.existsSync(expectedFile) ? fs.readFileSync(expectedFile, 'utf8').split('\n').filter(Boolean) : [];
+for (const name of extras) {
+  const report = path.join(extraDir, `${name}.json`);
+  if (!fs.existsSync(report)) {
+    console.error(`[ci] extra run ${name}: no test report: counted as failed`);
+    failed += 1;
+    continue;
+  }
+  count(`extra run ${name}`, report);
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

@@ -152,6 +152,7 @@ export type { EndTransactionInvocation, SendHook, SendInvocation, SendKind } fro
 export { selectByHash, selectByRandom, type MessageQueueSelector } from './producer/queue-selector';
 export { LatencyFaultTolerance } from './producer/latency-fault-tolerance';
 export type { ProducerOptions } from './producer/producer-options';
+export type { CompressionType } from './codec/compression-type';
 export type { OutgoingMessage } from './producer/outgoing-message';
 
 // Message trace

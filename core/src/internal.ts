@@ -33,3 +33,17 @@ export { FORBIDDEN_TOPICS, RESERVED_PROPERTIES } from './producer/message-valida
 export { isSystemProperty, userProperties } from './model/system-properties';
 export { copyProperties } from './util/copy-properties';
 export { getOrCreate } from './util/get-or-create';
+export {
+  compressionFlags,
+  compressionTypeOf,
+  COMPRESSED_FLAG,
+  COMPRESSION_TYPE_MASK,
+  COMPRESSION_TYPES,
+} from './codec/compression-type';
+export {
+  compressWith,
+  DEFAULT_MAX_INFLATED_BYTES,
+  inflateBody,
+  prepareCompression,
+  type InflatedBody,
+} from './codec/body-codec';

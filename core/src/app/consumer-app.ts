@@ -10,7 +10,7 @@ import type { EventBus } from '../events/event-bus';
 import type { MqkitEventName, MqkitListener } from '../events/event-map';
 import type { Profile } from '../options/profile';
 import { Producer } from '../producer/producer';
-import { resolveProducerOptions } from '../producer/producer-options';
+import { prepareProducerCompression, resolveProducerOptions } from '../producer/producer-options';
 import { ByteBudget } from '../runtime/byte-budget';
 import type { ConsumerRuntime } from '../runtime/consumer-runtime';
 import type { ConsumerStatus, StopReport } from '../runtime/runtime-status';
@@ -161,6 +161,7 @@ export class ConsumerApp {
       for (const runtime of runtimes) runtime.bindHandlers();
       if (options.producer) {
         const resolved = resolveProducerOptions({ namespace: options.namespace, ...options.producer });
+        await prepareProducerCompression(resolved);
         const client = clientProducer(
           host,
           resolved,

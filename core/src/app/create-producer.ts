@@ -1,6 +1,6 @@
 import type { EventBus } from '../events/event-bus';
 import type { Producer } from '../producer/producer';
-import { resolveProducerOptions, type ProducerOptions } from '../producer/producer-options';
+import { prepareProducerCompression, resolveProducerOptions, type ProducerOptions } from '../producer/producer-options';
 import type { MqkitPlugin, TransportPlugin } from '../spi/plugin';
 import type { BrokerCallbacks, MessageSender } from '../spi/transport.roles';
 import { toError } from '../util/deferred';
@@ -43,6 +43,7 @@ export interface StandaloneProducer {
  */
 export async function createProducer(options: StandaloneProducerOptions): Promise<StandaloneProducer> {
   const resolved = resolveProducerOptions(options);
+  await prepareProducerCompression(resolved);
   const host = new ClientHost('createProducer', options);
   // A producer answers the broker's check-backs (transactional) and takes the replies to its requests; the other
   // callbacks are a consumer's.

@@ -1,14 +1,17 @@
-import { deflateSync } from 'node:zlib';
-
-/** MessageSysFlag bits RocketMQ's producer sets for a compressed body: COMPRESSED | ZLIB type (5.x: 0x301). */
-export const SYS_FLAG_COMPRESSED = 0x1;
-export const SYS_FLAG_ZLIB = 0x300;
+import { compressWith } from '../codec/body-codec';
+import { compressionFlags, DEFAULT_COMPRESSION_LEVEL, type CompressionType } from '../codec/compression-type';
 
 /**
- * RocketMQ's producer compression: a body of at least `threshold` bytes is zlib-compressed (level 5) and the result
- * used even if larger. Returns the body to send and the sysFlag bits to add.
+ * RocketMQ's producer compression (DefaultMQProducerImpl.tryToCompressMessage): a body of at least `threshold`
+ * bytes is compressed and the result used even if larger. Returns the body to send and the sysFlag bits to add:
+ * COMPRESSED and the type's bits, as a 5.x producer sets them.
  */
-export function compressBody(body: Buffer, threshold: number, level = 5): { body: Buffer; sysFlag: number } {
+export function compressBody(
+  body: Buffer,
+  threshold: number,
+  type: CompressionType = 'ZLIB',
+  level = DEFAULT_COMPRESSION_LEVEL,
+): { body: Buffer; sysFlag: number } {
   if (body.length < threshold) return { body, sysFlag: 0 };
-  return { body: deflateSync(body, { level }), sysFlag: SYS_FLAG_COMPRESSED | SYS_FLAG_ZLIB };
+  return { body: compressWith(type, body, level), sysFlag: compressionFlags(type) };
 }

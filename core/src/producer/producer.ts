@@ -423,7 +423,9 @@ export class Producer {
     if (timer) properties[timer[0]] = timer[1];
     properties[MessageConst.UNIQ_KEY] = this.uniq.next();
     // The size rule applies to the body as given; compression happens after it, as in RocketMQ.
-    const wire = compress ? compressBody(body, options.compressMsgBodyOverHowmuch) : { body, sysFlag: 0 };
+    const wire = compress
+      ? compressBody(body, options.compressMsgBodyOverHowmuch, options.compressType, options.compressLevel)
+      : { body, sysFlag: 0 };
     return {
       topic,
       body: wire.body,

@@ -22,8 +22,15 @@ import {
   type SendResult,
   type SubscriptionData,
 } from '@mqkit/core';
-import { FORBIDDEN_TOPICS, NAME_PATTERN, copyProperties, getOrCreate } from '@mqkit/core/internal';
-import { inflateSync } from 'node:zlib';
+import {
+  COMPRESSED_FLAG,
+  COMPRESSION_TYPE_MASK,
+  FORBIDDEN_TOPICS,
+  NAME_PATTERN,
+  copyProperties,
+  getOrCreate,
+  inflateBody,
+} from '@mqkit/core/internal';
 import type { Observable } from 'rxjs';
 import { DelayScheduler } from './broker/delay-scheduler';
 import { EmbeddedClusterAdmin } from './broker/embedded-cluster-admin';
@@ -334,8 +341,12 @@ export class EmbeddedBroker {
     // The consumer's decoder inflates compressed bodies and clears the flag (RocketMQ's MessageDecoder); doing it
     // once at store time gives every consumer the same view without inflating per pull.
     const inflated =
-      incoming.sysFlag & 0x1
-        ? { ...incoming, body: inflateSync(incoming.body), sysFlag: incoming.sysFlag & ~0x701 }
+      incoming.sysFlag & COMPRESSED_FLAG
+        ? {
+            ...incoming,
+            body: inflateBody(incoming.body, incoming.sysFlag).body,
+            sysFlag: incoming.sysFlag & ~(COMPRESSED_FLAG | COMPRESSION_TYPE_MASK),
+          }
         : incoming;
     // SendMessageProcessor adds the cluster to every message it stores: a replier names the reply topic by it.
     const properties = copyProperties(inflated.properties);
@@ -434,7 +445,7 @@ export class EmbeddedBroker {
     const channel = this.channels.get(requester!);
     const registered = [...this.producers.values()].some((clients) => clients.has(requester!));
     if (!channel?.receiveReply || !registered) fail(`push reply message fail, channel of <${requester}> not found.`);
-    const body = record.sysFlag & 0x1 ? inflateSync(record.body) : record.body;
+    const body = inflateBody(record.body, record.sysFlag).body;
     const now = Date.now();
     channel!.receiveReply!(
       new StoredMessage(

@@ -51,7 +51,7 @@ export {
   NAME_VALUE_SEPARATOR,
   PROPERTY_SEPARATOR,
 } from './protocol/properties.codec';
-export { DEFAULT_MAX_INFLATED_BYTES, deflateBody, inflateBody, type InflatedBody } from './protocol/body-compression';
+export { DEFAULT_MAX_INFLATED_BYTES, inflateBody, type InflatedBody } from './protocol/body-compression';
 export {
   formatIpv6,
   formatSocketAddress,

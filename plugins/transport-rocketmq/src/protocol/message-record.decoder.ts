@@ -133,7 +133,12 @@ function decodeRecordAt(bytes: Buffer, start: number, options: MessageDecodeOpti
   at += propsLength;
   if (at !== end) throw new ProtocolError(`record has ${end - at} bytes after its properties`);
 
-  const { body, sysFlag } = inflateBody(storedBody, storedSysFlag, options.maxInflatedBytes);
+  const { body, sysFlag } = inflateBody(
+    storedBody,
+    storedSysFlag,
+    options.maxInflatedBytes,
+    `message ${topic}@${options.brokerName}:${queueId} offset ${queueOffset}`,
+  );
   const record: MessageRecord = {
     topic,
     brokerName: options.brokerName,

@@ -1,6 +1,6 @@
 import * as zlib from 'node:zlib';
 import { MessageValidationError, ProtocolError } from '@mqkit/core';
-import { deflateBody } from './body-compression';
+import { compressionTypeOf, compressWith } from '@mqkit/core/internal';
 import { encodeProperties } from './properties.codec';
 import { MessageMagic, MessageSysFlag } from './remoting-codes';
 import { parseSocketAddress } from './socket-address.codec';
@@ -12,7 +12,7 @@ export interface MessageRecordInput {
   readonly queueOffset: number;
   readonly commitLogOffset: number;
   readonly flag?: number;
-  /** Host bits (0x10, 0x20) are set from the host strings; with COMPRESSED and a ZLIB type the body is deflated. */
+  /** Host bits (0x10, 0x20) are set from the host strings; with COMPRESSED the body is compressed with the type bits' codec. */
   readonly sysFlag?: number;
   /** The body as the consumer should read it (before compression). */
   readonly body: Buffer;
@@ -40,12 +40,10 @@ export function encodeMessageRecord(input: MessageRecordInput): Buffer {
   let sysFlag = (input.sysFlag ?? 0) & ~(MessageSysFlag.BORNHOST_V6 | MessageSysFlag.STOREHOSTADDRESS_V6);
   if (born.ip.length === 16) sysFlag |= MessageSysFlag.BORNHOST_V6;
   if (store.ip.length === 16) sysFlag |= MessageSysFlag.STOREHOSTADDRESS_V6;
-  const compressionType = (sysFlag & MessageSysFlag.COMPRESSION_TYPE_MASK) >> 8;
-  const deflate =
-    (sysFlag & MessageSysFlag.COMPRESSED) !== 0 &&
-    (compressionType === 0 || compressionType === 3) &&
-    input.body.length > 0;
-  const body = deflate ? deflateBody(input.body) : input.body;
+  // Compressed as a 5.x producer does at its default level; an unknown type is stored as given (a corrupt record).
+  const type = compressionTypeOf(sysFlag);
+  const body =
+    type !== undefined && type !== 'unknown' && input.body.length > 0 ? compressWith(type, input.body, 5) : input.body;
   const topic = Buffer.from(input.topic, 'utf8');
   const magic = input.magic ?? (topic.length > 127 ? 'V2' : 'V1');
   if (topic.length > (magic === 'V1' ? 127 : 0x7fff))

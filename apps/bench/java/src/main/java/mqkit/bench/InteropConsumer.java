@@ -17,7 +17,8 @@ import org.apache.rocketmq.common.message.MessageExt;
  * RocketMQ's own push consumer for the interop test: a fresh group reads a topic from its first offset and prints
  * every message as one line "MSG {json}" with what the client hands the listener: body (base64, after the client's
  * decompression), tags, keys (the raw KEYS property), the user properties (everything outside
- * MessageConst.STRING_HASH_SET, RocketMQ's own list of system property names) and the message id.
+ * MessageConst.STRING_HASH_SET, RocketMQ's own list of system property names), the sysFlag as stored (its
+ * compression type bits say how the body was compressed) and the message id.
  * Stops after expectedCount messages (exit 0) or the timeout (exit 1).
  *
  * Args: namesrvAddr topic group expectedCount [timeoutSeconds=120] [namespace]
@@ -64,6 +65,7 @@ public final class InteropConsumer {
             + ",\"tags\":" + JsonText.quote(message.getTags())
             + ",\"keys\":" + JsonText.quote(message.getKeys())
             + ",\"properties\":" + JsonText.object(user)
+            + ",\"sysFlag\":" + message.getSysFlag()
             + "}";
         synchronized (System.out) {
             System.out.println(line);

@@ -1,5 +1,6 @@
 package mqkit.bench;
 
+import org.apache.rocketmq.common.compression.CompressionType;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +19,7 @@ import org.apache.rocketmq.common.message.Message;
  * body, tags, keys (space-separated, set with setKeys(List)), properties ("name:value" pairs of base64 joined by ","; base64 has no ":" or ",").
  * Prints "SENT {msgId,queueId,brokerName,status}" per message, then RESULT; exits 1 when a send failed.
  *
- * Args: namesrvAddr topic [namespace]
+ * Args: namesrvAddr topic [namespace] [compressType: ZLIB, LZ4 or ZSTD, set with setCompressType]
  */
 public final class InteropProducer {
     public static void main(String[] args) throws Exception {
@@ -29,6 +30,7 @@ public final class InteropProducer {
         DefaultMQProducer producer = new DefaultMQProducer("mqkit_interop_producer_" + System.nanoTime());
         producer.setNamesrvAddr(args[0]);
         if (args.length > 2 && !args[2].isEmpty()) producer.setNamespace(args[2]);
+        if (args.length > 3 && !args[3].isEmpty()) producer.setCompressType(CompressionType.of(args[3]));
         producer.setSendMsgTimeout(15_000);
         producer.start();
         int sent = 0;
