@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ProtocolError } from '../errors/protocol.error';
 import { compressWith, inflateBody, prepareCompression } from './body-codec';
 import { COMPRESSION_TYPES, compressionFlags, compressionTypeOf, type CompressionType } from './compression-type';
-import { lz4FrameBound } from './lz4-frame-bound';
+import { lz4FrameBound } from './lz4-frame';
 import { zlibZstd } from './native-codecs';
 
 /** The text CompressionVectors.java compresses (apps/bench/java): 200 JSON lines. */
@@ -77,6 +77,15 @@ describe('body compression: every type RocketMQ 5 writes, on this Node', () => {
       }
     });
   }
+
+  it("LZ4 frames start as Java's do (magic, FLG 0x60, BD 0x70, header checksum), and store a block that does not shrink as is", () => {
+    const java = Buffer.from(vectors.LZ4.body, 'base64');
+    expect(compressWith('LZ4', javaText(), 5).subarray(0, 7).equals(java.subarray(0, 7))).toBe(true);
+    const noise = samples()[1]!;
+    const stored = compressWith('LZ4', noise, 5);
+    expect(stored.readUInt32LE(7)).toBe((noise.length | 0x80000000) >>> 0);
+    expect(inflateBody(stored, compressionFlags('LZ4')).body.equals(noise)).toBe(true);
+  });
 
   it('a type that does not exist (4-7) is a ProtocolError naming it', () => {
     expect(() => inflateBody(Buffer.from('abc'), 0x501, undefined, 'message X')).toThrow(

@@ -2,7 +2,7 @@ import * as zlib from 'node:zlib';
 import { ProtocolError } from '../errors/protocol.error';
 import { IllegalStateError } from '../errors/state.error';
 import { compressionTypeOf, COMPRESSED_FLAG, COMPRESSION_TYPE_MASK, type CompressionType } from './compression-type';
-import { lz4FrameBound } from './lz4-frame-bound';
+import { inflateLz4Frames, writeLz4Frame } from './lz4-frame';
 import { loadFzstd, loadLz4, prepareWasmZstd, wasmZstd, zlibZstd } from './native-codecs';
 
 /** Default cap on an inflated body: far above RocketMQ's 4 MiB message limit, far below what a bomb could claim. */
@@ -18,7 +18,7 @@ export function compressWith(type: CompressionType, body: Buffer, level: number)
       // LZ4FrameOutputStream: the LZ4 frame format; Java ignores the level.
       const lz4 = loadLz4();
       if (lz4 instanceof Error) throw lz4;
-      return lz4.compressFrameSync(body);
+      return writeLz4Frame(body, lz4);
     }
     case 'ZSTD': {
       if (zlibZstd) return zlibZstd.compress(body, { params: { [zlibZstd.levelParam]: level } });
@@ -81,11 +81,9 @@ function inflate(type: CompressionType, body: Buffer, max: number): Buffer {
     case 'ZLIB':
       return zlib.inflateSync(body, { maxOutputLength: max });
     case 'LZ4': {
-      const bound = lz4FrameBound(body);
-      if (bound > max) throw new RangeError(`its frames may inflate to ${bound} bytes, over the cap of ${max}`);
       const lz4 = loadLz4();
       if (lz4 instanceof Error) throw lz4;
-      return lz4.decompressFrameSync(body);
+      return inflateLz4Frames(body, max, lz4);
     }
     case 'ZSTD':
       return zlibZstd ? zlibZstd.decompress(body, { maxOutputLength: max }) : fzstdInflate(body, max);

@@ -1,4 +1,5 @@
 import * as zlib from 'node:zlib';
+import type { Lz4Blocks } from './lz4-frame';
 
 /**
  * The codecs node:zlib lacks on some supported Nodes, loaded on first use so an application that never meets
@@ -25,18 +26,31 @@ export const zlibZstd =
       }
     : undefined;
 
-export interface Lz4Frames {
-  compressFrameSync(data: Buffer): Buffer;
-  decompressFrameSync(data: Buffer): Buffer;
+interface Lz4Napi {
+  compressSync(data: Buffer): Buffer;
+  uncompressSync(data: Buffer): Buffer;
 }
 
-let lz4: Lz4Frames | Error | undefined;
+let lz4: Lz4Blocks | Error | undefined;
 
-/** lz4-napi, or the reason it did not load (no prebuilt binary for this platform). */
-export function loadLz4(): Lz4Frames | Error {
+/**
+ * lz4-napi's block codec, or the reason it did not load (no prebuilt binary for this platform). Its block format
+ * has the inflated size in front (lz4_flex's size-prepended blocks): on the way in, the frame's block size goes
+ * there as the capacity, which the codec does not exceed; on the way out it is cut off.
+ */
+export function loadLz4(): Lz4Blocks | Error {
   if (lz4 === undefined) {
     try {
-      lz4 = require('lz4-napi') as Lz4Frames;
+      const napi = require('lz4-napi') as Lz4Napi;
+      lz4 = {
+        decompressBlock(block, capacity) {
+          const prefixed = Buffer.allocUnsafe(4 + block.length);
+          prefixed.writeUInt32LE(capacity, 0);
+          block.copy(prefixed, 4);
+          return napi.uncompressSync(prefixed);
+        },
+        compressBlock: (data) => napi.compressSync(data).subarray(4),
+      };
     } catch (error) {
       lz4 = new Error(
         `LZ4 needs lz4-napi's prebuilt binary for ${process.platform}-${process.arch}, which did not load: ${(error as Error).message}`,

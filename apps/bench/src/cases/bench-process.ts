@@ -117,12 +117,12 @@ let announcedFlags: string | undefined;
 
 /**
  * Runs a child .cjs script with `node`, passing its settings as one JSON argument. A client child (the default
- * role) gets the client flags (clientNodeSetup) unless `nodeFlags` is given.
+ * role) gets the client flags (clientNodeSetup) unless `nodeFlags` is given; `node` is another Node binary to run it.
  */
 export function runNodeChild(
   script: string,
   settings: Record<string, unknown>,
-  options: ChildOptions & { readonly nodeFlags?: readonly string[] },
+  options: ChildOptions & { readonly nodeFlags?: readonly string[]; readonly node?: string },
 ): BenchChild {
   let flags = options.nodeFlags ?? [];
   if (options.nodeFlags === undefined && (options.cpus ?? 'client') === 'client') {
@@ -134,7 +134,7 @@ export function runNodeChild(
       log(`settings: Node client processes run with node ${text} (${setup.why})`);
     }
   }
-  return run(process.execPath, [...flags, childScript(script), JSON.stringify(settings)], {
+  return run(options.node ?? process.execPath, [...flags, childScript(script), JSON.stringify(settings)], {
     ...options,
     label: script,
   });

@@ -8,6 +8,7 @@ import { latencyCase } from './latency.case';
 import { compareCase } from '../compare/compare.case';
 import { chaosCase } from '../chaos/chaos.case';
 import { scaleCase } from './scale.case';
+import { compressionCase } from './compression.case';
 
 /** Every case, in the order `npm run bench` runs the embedded ones. */
 export const CASES: readonly BenchCase[] = [
@@ -20,4 +21,5 @@ export const CASES: readonly BenchCase[] = [
   compareCase,
   chaosCase,
   scaleCase,
+  compressionCase,
 ];
