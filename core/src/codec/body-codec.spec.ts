@@ -26,7 +26,7 @@ function samples(): Buffer[] {
   const noise = Buffer.alloc(64 * 1024);
   let x = 12345;
   for (let i = 0; i < noise.length; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
     noise[i] = x >>> 24;
   }
   return [javaText(), noise, Buffer.alloc(5 * 1024 * 1024, 'a'), Buffer.from('x')];

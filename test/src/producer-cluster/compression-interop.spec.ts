@@ -26,7 +26,7 @@ function bodies(): Buffer[] {
   const noise = Buffer.alloc(8 * 1024);
   let x = 7;
   for (let i = 0; i < noise.length; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
     noise[i] = x >>> 24;
   }
   return [Buffer.from(rows.join('\n')), noise, Buffer.alloc(1024 * 1024, 0x61), Buffer.from('small')];
