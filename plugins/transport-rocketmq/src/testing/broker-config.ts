@@ -1,4 +1,5 @@
 import type { AclCredentials } from './acl-signature';
+import { ROCKETMQ_RELEASES, type RocketMqReleaseTraits } from './rocketmq-releases';
 
 /** What one broker's broker.conf is made from. */
 export interface BrokerConfigInput {
@@ -14,6 +15,8 @@ export interface BrokerConfigInput {
   readonly member?: ReplicaMember;
   /** Extra or overriding broker.conf keys. */
   readonly overrides?: Readonly<Record<string, string>>;
+  /** The release the file is for (default 5.3.3's traits): its ACL model and the keys it lacks. */
+  readonly release?: RocketMqReleaseTraits;
 }
 
 /** How one broker of a replicated broker name is configured. */
@@ -85,8 +88,9 @@ export function renderProperties(entries: Readonly<Record<string, string>>): str
  *   the op interval makes the broker ask again about a message already committed, and commit it once per answer.
  * - `waitTimeMillsInSendQueue=1000` (default 200): a send that waits longer in the broker's queue is refused with
  *   SYSTEM_BUSY "[TIMEOUT_CLEAN_QUEUE]"; on a shared 2-core box 200 ms is hit by bursts of 1,000 async sends.
- * - ACL 2.0 (the only ACL in 5.3.x; plain_acl.yml/`aclEnable` is gone): authentication and authorization on,
- *   the given credentials become a SUPER user, also used by the broker's own inner clients.
+ * - ACL: see {@link aclEntries} (ACL 2.0 on 5.3+, ACL 1.0 on 4.x).
+ * - Keys the release lacks (its traits' `absentBrokerKeys`, e.g. 4.9 has no `bindAddress` or timer wheel) are
+ *   left out rather than silently ignored by the broker, so the file says what the broker runs with.
  */
 export function renderBrokerConfig(input: BrokerConfigInput): string {
   const entries: Record<string, string> = {
@@ -116,23 +120,48 @@ export function renderBrokerConfig(input: BrokerConfigInput): string {
     waitTimeMillsInSendQueue: '1000',
     messageDelayLevel: FAST_DELAY_LEVELS,
   };
-  if (input.acl) {
-    Object.assign(entries, {
-      authenticationEnabled: 'true',
-      authenticationMetadataProvider:
-        'org.apache.rocketmq.auth.authentication.provider.LocalAuthenticationMetadataProvider',
-      authorizationEnabled: 'true',
-      authorizationMetadataProvider:
-        'org.apache.rocketmq.auth.authorization.provider.LocalAuthorizationMetadataProvider',
-      initAuthenticationUser: JSON.stringify({ username: input.acl.accessKey, password: input.acl.secretKey }),
-      innerClientAuthenticationCredentials: JSON.stringify({
-        accessKey: input.acl.accessKey,
-        secretKey: input.acl.secretKey,
-      }),
-    });
-  }
+  const release = input.release ?? ROCKETMQ_RELEASES['5.3.3']!;
+  if (input.acl) Object.assign(entries, aclEntries(release, input.acl));
   if (input.member) Object.assign(entries, replicaEntries(input.member, input.storeRoot));
+  for (const key of release.absentBrokerKeys) delete entries[key];
   return renderProperties({ ...entries, ...input.overrides });
+}
+
+/**
+ * broker.conf keys that turn ACL on with `acl` as the all-powerful user. ACL 2.0 (5.3+): authentication and
+ * authorization with the Local (RocksDB) providers, the credentials created as a SUPER user, also used by the
+ * broker's own inner clients. ACL 1.0 (4.x): `aclEnable`; the account itself is in plain_acl.yml
+ * ({@link renderPlainAclConfig}), which the broker reads from `<rocketmq.home.dir>/conf/`.
+ */
+export function aclEntries(release: RocketMqReleaseTraits, acl: AclCredentials): Record<string, string> {
+  if (release.acl === 'acl-1.0') return { aclEnable: 'true' };
+  return {
+    authenticationEnabled: 'true',
+    authenticationMetadataProvider: 'org.apache.rocketmq.auth.authentication.provider.LocalAuthenticationMetadataProvider',
+    authorizationEnabled: 'true',
+    authorizationMetadataProvider: 'org.apache.rocketmq.auth.authorization.provider.LocalAuthorizationMetadataProvider',
+    initAuthenticationUser: JSON.stringify({ username: acl.accessKey, password: acl.secretKey }),
+    innerClientAuthenticationCredentials: JSON.stringify({ accessKey: acl.accessKey, secretKey: acl.secretKey }),
+  };
+}
+
+/** Where ACL 1.0 brokers read their accounts, relative to rocketmq.home.dir (PlainPermissionManager's default). */
+export const PLAIN_ACL_FILE = 'conf/plain_acl.yml';
+
+/**
+ * plain_acl.yml for ACL 1.0: one admin account (admin accounts pass every resource check) and no white-listed
+ * addresses, so every request must be signed: a white-listed 127.0.0.1 would let unsigned requests through.
+ * Values are written as JSON strings, which YAML reads as the same strings whatever characters they hold.
+ */
+export function renderPlainAclConfig(acl: AclCredentials): string {
+  return [
+    'globalWhiteRemoteAddresses: []',
+    'accounts:',
+    `  - accessKey: ${JSON.stringify(acl.accessKey)}`,
+    `    secretKey: ${JSON.stringify(acl.secretKey)}`,
+    '    admin: true',
+    '',
+  ].join('\n');
 }
 
 /**
@@ -144,10 +173,12 @@ export function renderNamesrvConfig(input: {
   listenPort: number;
   rocketmqHome: string;
   controller?: { port: number; storePath: string };
+  /** Default 5.3.3's traits; a release without `bindAddress` (4.x) binds every interface. */
+  release?: RocketMqReleaseTraits;
 }): string {
   const entries: Record<string, string> = {
     listenPort: String(input.listenPort),
-    bindAddress: '127.0.0.1',
+    ...((input.release ?? ROCKETMQ_RELEASES['5.3.3']!).bindAddress ? { bindAddress: '127.0.0.1' } : {}),
     rocketmqHome: input.rocketmqHome,
   };
   if (input.controller) {

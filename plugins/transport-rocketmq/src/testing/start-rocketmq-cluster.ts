@@ -2,7 +2,13 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AclCredentials } from './acl-signature';
-import { renderBrokerConfig, renderNamesrvConfig, type ReplicaMember } from './broker-config';
+import {
+  PLAIN_ACL_FILE,
+  renderBrokerConfig,
+  renderNamesrvConfig,
+  renderPlainAclConfig,
+  type ReplicaMember,
+} from './broker-config';
 import { writeDescriptor, type ClusterDescriptor, type ClusterProcessRecord } from './cluster-descriptor';
 import { launchProcess, waitForInSync, waitForMaster } from './cluster-process';
 import { assertDiskHasRoom } from './disk-usage';
@@ -12,7 +18,9 @@ import { rocketMqJvmArguments, type TlsFiles } from './jvm-arguments';
 import { renderLogbackConfig } from './logback-config';
 import { reapOrphanClusters } from './orphan-reaper';
 import { stopProcess } from './process-control';
+import { RocketMqHarnessError } from './rocketmq-harness.error';
 import { provisionRocketMq } from './rocketmq-provisioner';
+import { rocketMqRelease } from './rocketmq-releases';
 import { descriptorPath, RocketMqCluster } from './rocketmq-cluster';
 import { createTlsMaterial } from './tls-material';
 
@@ -76,12 +84,20 @@ const BROKER_MAIN = 'org.apache.rocketmq.broker.BrokerStartup';
 export async function startRocketMqCluster(options: RocketMqClusterOptions = {}): Promise<RocketMqCluster> {
   const toolchain = findJavaToolchain();
   const distribution = await provisionRocketMq({ version: options.version, cacheDir: options.cacheDir, toolchain });
+  const release = rocketMqRelease(distribution.version);
+  if (options.controller && !release.controller)
+    throw new RocketMqHarnessError('start', `RocketMQ ${release.release} has no controller mode (it came with 5.0)`);
   const parent = options.tmpDir ?? tmpdir();
   await reapOrphanClusters(parent);
   await assertDiskHasRoom(parent);
   const baseDir = await mkdtemp(join(parent, 'mqkit-rocketmq-'));
   const logbackFile = join(baseDir, 'logback.xml');
   await writeFile(logbackFile, renderLogbackConfig());
+  // The cluster folder is every process's rocketmqHome: files a release reads from <home>/conf/ go there.
+  await mkdir(join(baseDir, 'conf'), { recursive: true });
+  for (const file of release.logbackFiles) await writeFile(join(baseDir, 'conf', file), renderLogbackConfig());
+  if (options.acl && release.acl === 'acl-1.0')
+    await writeFile(join(baseDir, PLAIN_ACL_FILE), renderPlainAclConfig(options.acl));
   const tls: (TlsFiles & { certPem: string }) | undefined = options.tls ? await createTlsMaterial(baseDir) : undefined;
   const taken = new Set<number>();
   const namesrvPort = await findFreePortGroup([0], taken);
@@ -106,6 +122,7 @@ export async function startRocketMqCluster(options: RocketMqClusterOptions = {})
             listenPort: port,
             rocketmqHome: baseDir,
             controller: controllerPort ? { port: controllerPort, storePath: join(home, 'controller') } : undefined,
+            release,
           })
         : renderBrokerConfig({
             clusterName: options.clusterName ?? 'DefaultCluster',
@@ -117,6 +134,7 @@ export async function startRocketMqCluster(options: RocketMqClusterOptions = {})
             acl: options.acl,
             member,
             overrides: options.brokerConfig,
+            release,
           });
     await writeFile(confFile, conf);
     const jvm = rocketMqJvmArguments({
@@ -128,6 +146,9 @@ export async function startRocketMqCluster(options: RocketMqClusterOptions = {})
       lockMaxLiveTimeMs: role === 'broker' ? (options.lockMaxLiveTimeMs ?? 10_000) : undefined,
       // The embedded controller's serializer reflects into java.lang (InaccessibleObjectException traces otherwise).
       extra: [
+        ...release.jvmArgs,
+        // ACL 1.0 finds conf/plain_acl.yml under this property (or ROCKETMQ_HOME), not under broker.conf's rocketmqHome.
+        `-Drocketmq.home.dir=${baseDir}`,
         ...(role === 'namesrv' && controllerPort ? ['--add-opens', 'java.base/java.lang=ALL-UNNAMED'] : []),
         ...(options.jvmArgs ?? []),
       ],
