@@ -46,6 +46,8 @@ export const MessageConst = {
   MIN_OFFSET: 'MIN_OFFSET',
   MAX_OFFSET: 'MAX_OFFSET',
   SHARDING_KEY: '__SHARDINGKEY',
+  /** RocketMQ 5.4 priority messages: the priority, an integer of at least 0. */
+  PRIORITY: '_SYS_MSG_PRIORITY_',
   PRODUCER_GROUP: 'PGROUP',
   /** A half message of a transaction. */
   TRANSACTION_PREPARED: 'TRAN_MSG',

@@ -52,6 +52,8 @@ export interface Message<T = unknown> {
   readonly body: Buffer;
   /** The body decoded by the codec (JSON by default). A decode error thrown here fails the handler call. */
   readonly payload: T;
+  /** RocketMQ 5.4's priority, as the producer set it; undefined when it set none. */
+  readonly priority: number | undefined;
   /** The queue the message was pulled from (the retry queue for a retried message). */
   readonly messageQueue: MessageQueue;
   /** The record as the transport delivered it. */

@@ -81,6 +81,32 @@ export function validateProperties(properties: Readonly<Record<string, string>> 
  * never with a delay level. Java sends both and the broker then silently drops the timer (HookUtils); mqkit refuses
  * instead. Returns the property to set, or undefined.
  */
+/** The priority property (RocketMQ 5.4's Message.setPriority: at least 0), or undefined. */
+export function priorityProperty(message: {
+  priority?: number;
+  delayTimeLevel?: number;
+  deliverTimeMs?: number;
+  delayTimeMs?: number;
+  delayTimeSec?: number;
+}): string | undefined {
+  if (message.priority === undefined) return undefined;
+  const delayed =
+    (message.delayTimeLevel ?? 0) > 0 ||
+    message.deliverTimeMs !== undefined ||
+    message.delayTimeMs !== undefined ||
+    message.delayTimeSec !== undefined;
+  // The broker reads one message type per message, delays first (TopicMessageType.parseFromMessageProperty), and
+  // drops the priority of a delayed one: refused here instead of lost there.
+  if (delayed)
+    throw new MessageValidationError('priority.delayed', 'priority cannot be combined with a delay level or a timer');
+  if (!Number.isInteger(message.priority) || message.priority < 0 || message.priority > 0x7fffffff)
+    throw new MessageValidationError(
+      'priority.value',
+      `priority must be an integer from 0 to 2147483647 (got ${message.priority})`,
+    );
+  return String(message.priority);
+}
+
 export function timerProperty(message: {
   deliverTimeMs?: number;
   delayTimeMs?: number;

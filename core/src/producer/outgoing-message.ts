@@ -20,6 +20,13 @@ export interface OutgoingMessage<T = unknown> {
   readonly delayTimeMs?: number;
   /** Timer message: deliver this many seconds after the broker stores it. */
   readonly delayTimeSec?: number;
+  /**
+   * RocketMQ 5.4 priority message: an integer of at least 0. A 5.4+ broker stores the message in the queue of that
+   * index (the last queue for a larger one) when the topic's `message.type` is PRIORITY or unset, and POP consumers
+   * take higher queues first; pull consumers read every queue as usual. Not with a timer, a delay level, a
+   * transaction or a sharding key (the broker then drops the priority). A broker before 5.4 is refused.
+   */
+  readonly priority?: number;
   readonly flag?: number;
   /** Wait for the broker to store the message before answering (RocketMQ's WAIT, default true). */
   readonly waitStoreMsgOK?: boolean;

@@ -24,6 +24,7 @@ import { SendPath } from './send-path';
 import { buildBatches, perMessage } from './batch-split';
 import {
   timerProperty,
+  priorityProperty,
   validateBody,
   validateDelayLevel,
   validateProperties,
@@ -421,6 +422,8 @@ export class Producer {
       properties[MessageConst.DELAY] = String(message.delayTimeLevel);
     const timer = timerProperty(message);
     if (timer) properties[timer[0]] = timer[1];
+    const priority = priorityProperty(message);
+    if (priority !== undefined) properties[MessageConst.PRIORITY] = priority;
     properties[MessageConst.UNIQ_KEY] = this.uniq.next();
     // The size rule applies to the body as given; compression happens after it, as in RocketMQ.
     const wire = compress

@@ -76,6 +76,10 @@ export class ConsumedMessage<T = unknown> implements Message<T> {
   get storeHost(): string {
     return this.record.storeHost;
   }
+  get priority(): number | undefined {
+    const text = this.record.properties[MessageConst.PRIORITY];
+    return text === undefined ? undefined : Number(text);
+  }
   get flag(): number {
     return this.record.flag;
   }

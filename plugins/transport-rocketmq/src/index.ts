@@ -10,6 +10,7 @@ export { BrokerNotFoundError } from './errors/broker-not-found.error';
 export { MessageDecodeError } from './errors/message-decode.error';
 export { UnsafeLongError } from './errors/unsafe-long.error';
 export { RemotingConnectionError } from './errors/remoting-connection.error';
+export { BrokerReleaseError } from './errors/broker-release.error';
 export type { AclCredentials } from './acl/acl-signer';
 export type { TlsOption } from './remoting/open-socket';
 export type { ReconnectOptions } from './remoting/reconnect-backoff';

@@ -11,6 +11,20 @@ import { parseSendResponse, sendBatchRequest, sendMessageRequest } from '../clie
 import { endTransactionRequest } from '../client/transaction.codec';
 import type { RocketMqSession } from '../transport/rocketmq-session';
 import { brokerAddressFor } from './broker-address';
+import { BrokerReleaseError } from '../errors/broker-release.error';
+import { RequestCode } from '../protocol/remoting-codes';
+import { BrokerReleases, releaseName, type ReleaseName } from '../transport/broker-releases';
+
+const TIMER_PROPERTIES = ['TIMER_DELIVER_MS', 'TIMER_DELAY_MS', 'TIMER_DELAY_SEC'] as const;
+const PRIORITY_PROPERTY = '_SYS_MSG_PRIORITY_';
+
+/** What a record needs of the broker's release, or undefined for a plain message. */
+function releaseNeeds(record: OutgoingRecord): { feature: string; since: ReleaseName } | undefined {
+  const timer = TIMER_PROPERTIES.find((p) => record.properties[p] !== undefined);
+  if (timer) return { feature: `a timer message (${timer})`, since: '5.0.0' };
+  if (record.properties[PRIORITY_PROPERTY] !== undefined) return { feature: 'a priority message', since: '5.4.0' };
+  return undefined;
+}
 
 /**
  * The send role for core's producer: SEND_MESSAGE_V2 to the queue's master, SEND_BATCH_MESSAGE for batches,
@@ -26,6 +40,7 @@ export class RocketMqMessageSender implements MessageSender {
     options: { producerGroup: string; timeoutMs: number },
   ): Promise<SendResult> {
     const address = await brokerAddressFor(this.session.routes, mq, true);
+    await this.#checkRelease(address, mq, record);
     const response = await this.session.request(address, sendMessageRequest(mq, record, options.producerGroup), {
       timeoutMs: options.timeoutMs,
     });
@@ -34,6 +49,7 @@ export class RocketMqMessageSender implements MessageSender {
 
   async sendOneway(mq: MessageQueue, record: OutgoingRecord, options: { producerGroup: string }): Promise<void> {
     const address = await brokerAddressFor(this.session.routes, mq, true);
+    await this.#checkRelease(address, mq, record);
     await this.session.oneway(address, sendMessageRequest(mq, record, options.producerGroup));
   }
 
@@ -62,6 +78,22 @@ export class RocketMqMessageSender implements MessageSender {
     );
     const response = await this.session.request(address, sendReplyRequest(request), { timeoutMs: request.timeoutMs });
     parseReplyResponse(response, request);
+  }
+
+  /**
+   * Refuses a message whose feature the broker's release lacks, before it is sent: a 4.x broker stores a timer
+   * message as an ordinary one and delivers it at once, and a broker before 5.4 ignores a priority. The release is
+   * learnt from the broker's replies (one GET_BROKER_RUNTIME_INFO for a broker nothing was asked of yet), and only
+   * for messages that need a check.
+   */
+  async #checkRelease(address: string, mq: MessageQueue, record: OutgoingRecord): Promise<void> {
+    const needs = releaseNeeds(record);
+    if (!needs) return;
+    const version = await this.session.releases.versionOf(address, () =>
+      this.session.request(address, { code: RequestCode.GET_BROKER_RUNTIME_INFO }),
+    );
+    if (!BrokerReleases.atLeast(version, needs.since))
+      throw new BrokerReleaseError(needs.feature, needs.since, mq.brokerName, address, releaseName(version));
   }
 
   /** END_TRANSACTION, oneway, to the master of the broker that stored the half message (as Java's endTransaction). */

@@ -137,7 +137,8 @@ export function aclEntries(release: RocketMqReleaseTraits, acl: AclCredentials):
   if (release.acl === 'acl-1.0') return { aclEnable: 'true' };
   return {
     authenticationEnabled: 'true',
-    authenticationMetadataProvider: 'org.apache.rocketmq.auth.authentication.provider.LocalAuthenticationMetadataProvider',
+    authenticationMetadataProvider:
+      'org.apache.rocketmq.auth.authentication.provider.LocalAuthenticationMetadataProvider',
     authorizationEnabled: 'true',
     authorizationMetadataProvider: 'org.apache.rocketmq.auth.authorization.provider.LocalAuthorizationMetadataProvider',
     initAuthenticationUser: JSON.stringify({ username: acl.accessKey, password: acl.secretKey }),

@@ -6,6 +6,7 @@ import { RemotingClient } from '../remoting/remoting-client';
 import type { OutgoingRequest, RemotingRequestHandler } from '../remoting/remoting-request';
 import { NameServerClient } from '../route/name-server.client';
 import { TopicRouteTable } from '../route/topic-route.table';
+import { BrokerReleases } from './broker-releases';
 import type { ResolvedTransportOptions } from './rocketmq-transport.options';
 import './rocketmq-transport.events';
 
@@ -17,6 +18,8 @@ export class RocketMqSession {
   readonly remoting: RemotingClient;
   readonly nameServers: NameServerClient;
   readonly routes: TopicRouteTable;
+  /** Which release each broker runs, learnt from its replies. */
+  readonly releases = new BrokerReleases();
   readonly startedAt = Date.now();
   private readonly subscription: Subscription;
   private handler: RemotingRequestHandler | undefined;
@@ -75,10 +78,15 @@ export class RocketMqSession {
     request: OutgoingRequest,
     options: { timeoutMs?: number; signal?: AbortSignal } = {},
   ): Promise<RemotingCommand> {
-    return this.remoting.request(address, request, {
-      timeoutMs: options.timeoutMs ?? this.options.requestTimeoutMs,
-      signal: options.signal,
-    });
+    return this.remoting
+      .request(address, request, {
+        timeoutMs: options.timeoutMs ?? this.options.requestTimeoutMs,
+        signal: options.signal,
+      })
+      .then((reply) => {
+        this.releases.record(address, reply);
+        return reply;
+      });
   }
 
   /** A oneway request: resolves once written. */
