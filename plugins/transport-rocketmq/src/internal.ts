@@ -158,6 +158,7 @@ export { decodeOffsetMsgId, type OffsetMessageId } from './protocol/message-id.c
 
 // The transport's parts (one session per app, one class per role)
 export { RocketMqSession } from './transport/rocketmq-session';
+export { BrokerReleases, releaseName, type ReleaseName } from './transport/broker-releases';
 export {
   checkTransportOptions,
   resolveTransportOptions,

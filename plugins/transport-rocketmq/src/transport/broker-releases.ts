@@ -4,16 +4,17 @@ import type { RemotingCommand } from '../protocol/remoting-command';
  * MQVersion ordinals of the releases whose features the transport checks for (RocketMQ's MQVersion.Version enum:
  * the ordinal of `V<major>_<minor>_<patch>`), read off the 4.9.7 to 5.5.0 sources.
  */
-export const RELEASES = [
+export const RELEASES: readonly { readonly name: ReleaseName; readonly ordinal: number }[] = [
   { name: '4.9.4', ordinal: 401 },
   { name: '4.9.7', ordinal: 407 },
   { name: '5.0.0', ordinal: 413 },
   { name: '5.3.3', ordinal: 479 },
   { name: '5.4.0', ordinal: 493 },
   { name: '5.5.0', ordinal: 513 },
-] as const;
+];
 
-export type ReleaseName = (typeof RELEASES)[number]['name'];
+/** A release the transport checks features against. */
+export type ReleaseName = '4.9.4' | '4.9.7' | '5.0.0' | '5.3.3' | '5.4.0' | '5.5.0';
 
 const ordinalOf = (name: ReleaseName) => RELEASES.find((r) => r.name === name)!.ordinal;
 
