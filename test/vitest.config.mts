@@ -4,7 +4,9 @@ import { projectConfig } from '../vitest.shared.mts';
 // projects (nx: test dependsOn ^test). The RocketMQ global setup starts a real cluster only for runs that include
 // src/rocketmq/ files; the packaging one packs the publishable packages only for runs that include
 // src/packaging/ files.
+// src/compat/ is the compatibility suite, run per release by vitest.compat.mts (and .ci/run), not here.
 export default projectConfig(import.meta.dirname, {
+  exclude: ['src/compat/**', '**/node_modules/**'],
   fileParallelism: false,
   testTimeout: 60_000,
   hookTimeout: 120_000,

@@ -34,3 +34,9 @@ export { signExtFields, type AclCredentials } from './testing/acl-signature';
 export { createAclUser, type AclGrant } from './testing/acl-admin';
 export { readClusterInfo, type RegisteredBroker } from './testing/cluster-readiness';
 export { diskUsedRatio } from './testing/disk-usage';
+export {
+  ROCKETMQ_RELEASES,
+  rocketMqRelease,
+  type RocketMqAclModel,
+  type RocketMqReleaseTraits,
+} from './testing/rocketmq-releases';

@@ -117,10 +117,14 @@ export class RocketMqHarness {
   private readonly apps: ConsumerApp[] = [];
   private admin: ConsumerApp | undefined;
 
-  constructor(readonly cluster: RocketMqCluster) {}
+  /** `defaults` apply to every transport the harness makes (the compatibility suite points them at a proxy). */
+  constructor(
+    readonly cluster: RocketMqCluster,
+    private readonly defaults: Partial<RocketMqTransportOptions> = {},
+  ) {}
 
   transport(extra: Partial<RocketMqTransportOptions> = {}): TransportPlugin {
-    return clusterTransport(this.cluster, extra);
+    return clusterTransport(this.cluster, { ...this.defaults, ...extra });
   }
 
   /** An app with no consumers: its container holds the transport's roles (TopicAdmin, OffsetAdmin, ...). */

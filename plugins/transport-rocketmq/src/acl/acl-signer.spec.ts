@@ -23,6 +23,16 @@ describe('ACL signing (AclClientRPCHook)', () => {
     expect(signed).toEqual({ consumerGroup: 'G', queueId: '0', topic: 'T', AccessKey: 'ak', Signature: expected });
   });
 
+  it('leaves unsigned fields on the wire but out of the signed bytes, as a 4.x broker recomputes them', () => {
+    const fields = { topic: 'T', key: 'k', _UNIQUE_KEY_QUERY: 'false' };
+    const credentials = { accessKey: 'ak', secretKey: 'sk' };
+    const signed = signExtFields(fields, Buffer.alloc(0), credentials, ['_UNIQUE_KEY_QUERY']);
+    expect(signed._UNIQUE_KEY_QUERY).toBe('false');
+    // PlainAccessValidator (4.9.7) signs every field but Signature and _UNIQUE_KEY_QUERY: AccessKey, key, topic.
+    expect(signed.Signature).toBe(createHmac('sha1', 'sk').update('akkT').digest('base64'));
+    expect(signed.Signature).not.toBe(signExtFields(fields, Buffer.alloc(0), credentials).Signature);
+  });
+
   it('signs the SecurityToken too when present', () => {
     const signed = signExtFields({ a: '1' }, Buffer.alloc(0), {
       accessKey: 'ak',

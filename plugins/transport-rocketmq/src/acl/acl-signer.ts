@@ -25,29 +25,37 @@ export function aclSignature(content: Buffer, secretKey: string): string {
 /**
  * The bytes RocketMQ signs (AclUtils.combineRequestContent): the extFields values, without `Signature`, in the
  * order of their keys sorted as Java's TreeMap sorts strings (UTF-16 code units, which is also JavaScript's
- * default string order), concatenated and UTF-8 encoded, followed by the body. Keys themselves are not signed.
+ * default string order), concatenated and UTF-8 encoded, followed by the body. Keys themselves are not signed, and
+ * neither are `unsigned` ones (fields the broker leaves out of its check).
  */
-export function aclSigningContent(extFields: Readonly<Record<string, string>>, body: Buffer): Buffer {
+export function aclSigningContent(
+  extFields: Readonly<Record<string, string>>,
+  body: Buffer,
+  unsigned: readonly string[] = [],
+): Buffer {
   let text = '';
-  for (const key of Object.keys(extFields).sort()) if (key !== SIGNATURE) text += extFields[key];
+  for (const key of Object.keys(extFields).sort())
+    if (key !== SIGNATURE && !unsigned.includes(key)) text += extFields[key];
   return Buffer.concat([Buffer.from(text, 'utf8'), body]);
 }
 
 /**
  * Signs a request as RocketMQ's AclClientRPCHook.doBeforeRequest does: adds `AccessKey` (and `SecurityToken`)
- * to the extFields, signs every extField value plus the body, and adds `Signature`. Returns new extFields; the
- * broker recomputes the same bytes from what it receives, so the fields must go on the wire exactly as signed.
+ * to the extFields, signs every extField value (but the `unsigned` ones) plus the body, and adds `Signature`.
+ * Returns new extFields; the broker recomputes the same bytes from what it receives, so the fields must go on the
+ * wire exactly as signed.
  */
 export function signExtFields(
   extFields: Readonly<Record<string, string>>,
   body: Buffer,
   credentials: AclCredentials,
+  unsigned: readonly string[] = [],
 ): Record<string, string> {
   const signed = copyFields(extFields);
   signed[ACCESS_KEY] = credentials.accessKey;
   if (credentials.securityToken !== undefined) signed[SECURITY_TOKEN] = credentials.securityToken;
   delete signed[SIGNATURE];
-  signed[SIGNATURE] = aclSignature(aclSigningContent(signed, body), credentials.secretKey);
+  signed[SIGNATURE] = aclSignature(aclSigningContent(signed, body, unsigned), credentials.secretKey);
   return signed;
 }
 

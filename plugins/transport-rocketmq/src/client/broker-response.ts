@@ -9,8 +9,13 @@ import { parseLong, toSafeNumber } from '../protocol/checked-long';
 import type { RemotingCommand } from '../protocol/remoting-command';
 import { ResponseCode } from '../protocol/remoting-codes';
 
-/** What core acts on, from RocketMQ's response code: only the transport reads the numbers. */
-export function brokerErrorKind(code: number): BrokerErrorKind {
+/**
+ * What core acts on, from RocketMQ's response code: only the transport reads the numbers. A 4.x broker refuses a
+ * request that fails its ACL 1.0 check (a wrong signature, an unknown account, a missing permission) with
+ * SYSTEM_ERROR and the AclException in the remark, where 5.x answers NO_PERMISSION: both are `no-permission`.
+ */
+export function brokerErrorKind(code: number, remark?: string): BrokerErrorKind {
+  if (code === ResponseCode.SYSTEM_ERROR && remark?.includes('AclException')) return 'no-permission';
   switch (code) {
     case ResponseCode.FLOW_CONTROL:
       return 'flow-control';
@@ -37,8 +42,16 @@ export function expectCode(
   throw new BrokerError(`${what} failed: code ${response.code}${response.remark ? ` (${response.remark})` : ''}`, {
     responseCode: response.code,
     brokerName: options.brokerName,
-    kind: brokerErrorKind(response.code),
+    kind: brokerErrorKind(response.code, response.remark),
+    retriable: isAclRefusal(response) ? false : undefined,
   });
+}
+
+/** A 4.x ACL 1.0 refusal: asking again with the same credentials gets the same answer. */
+export function isAclRefusal(response: Pick<RemotingCommand, 'code' | 'remark'>): boolean {
+  return (
+    response.code === ResponseCode.SYSTEM_ERROR && brokerErrorKind(response.code, response.remark) === 'no-permission'
+  );
 }
 
 /** A required extFields long as a checked number; absent or malformed is a ProtocolError naming the field. */

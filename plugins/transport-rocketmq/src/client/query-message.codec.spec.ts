@@ -55,6 +55,9 @@ describe('query message codec', () => {
     expect(
       queryMessageRequest({ ...query, uniqueKey: true, endTimestamp: Number.MAX_SAFE_INTEGER }).extFields,
     ).toMatchObject({ _UNIQUE_KEY_QUERY: true, endTimestamp: '9007199254740991' });
+    // For a 4.x broker with ACL the flag is sent but not signed (its PlainAccessValidator leaves it out).
+    expect(queryMessageRequest(query, { flagUnsigned: true }).unsignedFields).toEqual(['_UNIQUE_KEY_QUERY']);
+    expect(queryMessageRequest(query).unsignedFields).toBeUndefined();
   });
 
   it('decodes the hits (records back to back, as QueryMessageTransfer sends them); QUERY_NOT_FOUND is no hit', () => {

@@ -14,9 +14,14 @@ export const UNIQUE_KEY_QUERY_FLAG = '_UNIQUE_KEY_QUERY';
  * `_UNIQUE_KEY_QUERY`, as MQClientAPIImpl.queryMessage sends it. The broker looks `topic#key` up in its index,
  * which holds both KEYS and UNIQ_KEY entries; for a unique-key query it replaces maxNum by its defaultQueryMaxNum
  * (32), and it never returns more than maxMsgsNumBatch (64).
+ *
+ * The flag is signed or not as the broker checks it: a 4.x broker's ACL 1.0 leaves it out of the signature it
+ * recomputes (PlainAccessValidator), a 5.x broker's authentication keeps it for clients newer than 4.9.3, as mqkit
+ * announces itself. Signing it for a 4.x broker fails every query with "Check signature failed".
  */
-export function queryMessageRequest(query: MessageQuery): OutgoingRequest {
+export function queryMessageRequest(query: MessageQuery, options: { flagUnsigned?: boolean } = {}): OutgoingRequest {
   return {
+    ...(options.flagUnsigned ? { unsignedFields: [UNIQUE_KEY_QUERY_FLAG] } : {}),
     code: RequestCode.QUERY_MESSAGE,
     extFields: {
       topic: query.topic,

@@ -102,4 +102,20 @@ describe('send codec', () => {
       );
     }
   });
+
+  it("reads a 4.x broker's ACL refusal (SYSTEM_ERROR with an AclException) as no-permission, not retried", () => {
+    const refusal = remotingCommand({
+      code: 1,
+      opaque: 1,
+      flag: 1,
+      remark: 'org.apache.rocketmq.acl.common.AclException: Check signature failed for accessKey=ak, ...',
+    });
+    expect(() => parseSendResponse(refusal, mq, [record()])).toThrowError(
+      expect.objectContaining({ responseCode: 1, kind: 'no-permission', retriable: false }),
+    );
+    const busy = remotingCommand({ code: 1, opaque: 1, flag: 1, remark: 'store getMessage return null' });
+    expect(() => parseSendResponse(busy, mq, [record()])).toThrowError(
+      expect.objectContaining({ responseCode: 1, kind: 'other', retriable: true }),
+    );
+  });
 });

@@ -13,7 +13,7 @@ import { encodeProperties } from '../protocol/properties.codec';
 import { RequestCode, ResponseCode } from '../protocol/remoting-codes';
 import type { RemotingCommand } from '../protocol/remoting-command';
 import type { OutgoingRequest } from '../remoting/remoting-request';
-import { asIntText, brokerErrorKind, longField } from './broker-response';
+import { asIntText, brokerErrorKind, isAclRefusal, longField } from './broker-response';
 
 /** The topic a broker with autoCreateTopicEnable creates unknown topics from (TopicValidator.AUTO_CREATE_TOPIC_KEY_TOPIC). */
 export const AUTO_CREATE_TOPIC = 'TBW102';
@@ -131,9 +131,10 @@ export function parseSendResponse(
       {
         responseCode: response.code,
         brokerName: mq.brokerName,
-        kind: brokerErrorKind(response.code),
-        // A broker without the timer wheel refuses every timer message alike: retrying elsewhere only repeats it.
-        retriable: setting ? false : undefined,
+        kind: brokerErrorKind(response.code, remark),
+        // A broker without the timer wheel refuses every timer message alike, and a 4.x broker's ACL refusal is
+        // the same on every broker: retrying elsewhere only repeats it.
+        retriable: setting || isAclRefusal(response) ? false : undefined,
       },
     );
   }

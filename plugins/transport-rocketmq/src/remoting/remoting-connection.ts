@@ -169,7 +169,7 @@ export class RemotingConnection {
     if (!this.options.credentials) return encodeCommand(command);
     return encodeCommand({
       ...command,
-      extFields: signExtFields(command.extFields, command.body, this.options.credentials),
+      extFields: signExtFields(command.extFields, command.body, this.options.credentials, request.unsignedFields),
     });
   }
 

@@ -6,6 +6,11 @@ export interface OutgoingRequest {
   readonly extFields?: Readonly<Record<string, string | number | boolean | bigint | undefined | null>>;
   readonly body?: Buffer;
   readonly remark?: string;
+  /**
+   * extFields sent but left out of the ACL signature, for a broker that leaves them out of its own check (a 4.x
+   * broker never signs `_UNIQUE_KEY_QUERY`); the broker recomputes the signature without them.
+   */
+  readonly unsignedFields?: readonly string[];
 }
 
 /** Per-request options. */

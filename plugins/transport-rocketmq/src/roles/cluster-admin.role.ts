@@ -29,6 +29,7 @@ import { parseTopicList, topicListRequest } from '../client/topic-list.codec';
 import { parseTopicStats, topicStatsRequest } from '../client/topic-stats.codec';
 import { decodeOffsetMsgId } from '../protocol/message-id.codec';
 import type { RocketMqSession } from '../transport/rocketmq-session';
+import { BrokerReleases } from '../transport/broker-releases';
 import { clusterBrokers, noRouteError, readAddress, targetMasters } from './cluster-brokers';
 
 /**
@@ -109,13 +110,16 @@ export class RocketMqClusterAdmin implements ClusterAdmin {
     // Java waits up to 3× the request timeout for the index walk of each broker.
     const timeoutMs = this.session.options.requestTimeoutMs * 3;
     const answers = await Promise.all(
-      brokers.map(async ([broker, address]) =>
-        parseQueryMessageResponse(
-          await this.session.request(address, queryMessageRequest(query), { timeoutMs }),
+      brokers.map(async ([broker, address]) => {
+        const flagUnsigned =
+          this.session.options.credentials !== undefined &&
+          !BrokerReleases.atLeast(await this.session.brokerVersion(address), '5.0.0');
+        return parseQueryMessageResponse(
+          await this.session.request(address, queryMessageRequest(query, { flagUnsigned }), { timeoutMs }),
           query,
           broker.brokerName,
-        ),
-      ),
+        );
+      }),
     );
     return answers.flat();
   }

@@ -12,7 +12,6 @@ import { endTransactionRequest } from '../client/transaction.codec';
 import type { RocketMqSession } from '../transport/rocketmq-session';
 import { brokerAddressFor } from './broker-address';
 import { BrokerReleaseError } from '../errors/broker-release.error';
-import { RequestCode } from '../protocol/remoting-codes';
 import { BrokerReleases, releaseName, type ReleaseName } from '../transport/broker-releases';
 
 const TIMER_PROPERTIES = ['TIMER_DELIVER_MS', 'TIMER_DELAY_MS', 'TIMER_DELAY_SEC'] as const;
@@ -89,9 +88,7 @@ export class RocketMqMessageSender implements MessageSender {
   async #checkRelease(address: string, mq: MessageQueue, record: OutgoingRecord): Promise<void> {
     const needs = releaseNeeds(record);
     if (!needs) return;
-    const version = await this.session.releases.versionOf(address, () =>
-      this.session.request(address, { code: RequestCode.GET_BROKER_RUNTIME_INFO }),
-    );
+    const version = await this.session.brokerVersion(address);
     if (!BrokerReleases.atLeast(version, needs.since))
       throw new BrokerReleaseError(needs.feature, needs.since, mq.brokerName, address, releaseName(version));
   }

@@ -1,6 +1,6 @@
 import type { EventBus } from '@mqkit/core';
 import type { Subscription } from 'rxjs';
-import { MQVersion } from '../protocol/remoting-codes';
+import { MQVersion, RequestCode } from '../protocol/remoting-codes';
 import type { RemotingCommand } from '../protocol/remoting-command';
 import { RemotingClient } from '../remoting/remoting-client';
 import type { OutgoingRequest, RemotingRequestHandler } from '../remoting/remoting-request';
@@ -87,6 +87,14 @@ export class RocketMqSession {
         this.releases.record(address, reply);
         return reply;
       });
+  }
+
+  /**
+   * The MQVersion ordinal of the broker at `address`: learnt from its replies, or asked with one
+   * GET_BROKER_RUNTIME_INFO when nothing was asked of it yet.
+   */
+  brokerVersion(address: string): Promise<number> {
+    return this.releases.versionOf(address, () => this.request(address, { code: RequestCode.GET_BROKER_RUNTIME_INFO }));
   }
 
   /** A oneway request: resolves once written. */

@@ -1,0 +1,168 @@
+import { createProducer, type Message, type MessageQueue } from '@mqkit/core';
+import { waitFor } from '@mqkit/core/testing';
+import { BrokerReleaseError } from '@mqkit/transport-rocketmq';
+import { describe, expect, it } from 'vitest';
+import { consumerClass } from '../support/fixtures';
+import { uniqueName } from '../rocketmq/rocketmq-fixtures';
+import { useCompat } from './compat-context';
+import { atLeast, compatTarget } from './compat-target';
+
+const harness = useCompat();
+const target = compatTarget();
+
+/** A producer on the target with a generous send budget (the brokers share two cores with the suite). */
+const producerOn = (extra: Partial<Parameters<typeof createProducer>[0]> = {}) =>
+  createProducer({
+    transport: harness().transport(),
+    group: uniqueName('p'),
+    profile: 'fast',
+    sendMsgTimeout: 10_000,
+    ...extra,
+  });
+
+/** A group reading `topic` from its start, recording each body with when it was handled. */
+async function reader(topic: string): Promise<Map<string, { at: number; message: Message }>> {
+  const seen = new Map<string, { at: number; message: Message }>();
+  await harness().app([
+    consumerClass(
+      { group: uniqueName('gRead'), topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+      (m: Message) => void seen.set(m.body.toString(), { at: Date.now(), message: m }),
+    ),
+  ]);
+  return seen;
+}
+
+describe('Transactions with a check-back', () => {
+  it('UNKNOW is settled by the check-back: a commit is delivered, a rollback never', async () => {
+    const topic = uniqueName('cTx');
+    await harness().createTopic(topic, 1);
+    const seen = await reader(topic);
+    const asked: string[] = [];
+    const producer = await producerOn({
+      transactionListener: {
+        checkLocalTransaction: (m) => {
+          asked.push(m.body.toString());
+          return m.body.toString() === 'commit' ? 'COMMIT_MESSAGE' : 'ROLLBACK_MESSAGE';
+        },
+      },
+    });
+    try {
+      let queue: MessageQueue | undefined;
+      for (const body of ['commit', 'rollback']) {
+        const { state, sendResult } = await producer.sendInTransaction({ topic, body }, () => 'UNKNOW');
+        expect(state).toBe('UNKNOW');
+        queue = sendResult.messageQueue;
+      }
+      await waitFor(() => asked.includes('commit') && asked.includes('rollback'), {
+        timeoutMs: 60_000,
+        message: () => `asked: ${asked.join(',')}`,
+      });
+      await waitFor(() => seen.has('commit'), { timeoutMs: 30_000, message: 'the committed message is delivered' });
+      // Sent after the rollback was answered, to its queue: once handled, a wrongly committed rollback would be too.
+      await producer.send({ topic, body: 'after' }, { queue });
+      await waitFor(() => seen.has('after'), { timeoutMs: 30_000, message: 'the message after is delivered' });
+      expect([...seen.keys()].sort()).toEqual(['after', 'commit']);
+    } finally {
+      await producer.stop();
+    }
+  });
+});
+
+describe('Delay levels', () => {
+  it('a message with delay level 2 is delivered after its delay, not before', async () => {
+    const topic = uniqueName('cLevel');
+    await harness().createTopic(topic, 1);
+    const seen = await reader(topic);
+    const producer = await producerOn();
+    try {
+      const sentAt = Date.now();
+      await producer.send({ topic, body: 'later', delayTimeLevel: 2 });
+      await waitFor(() => seen.has('later'), { timeoutMs: 30_000, message: 'the delayed message is delivered' });
+      // The harness's delay levels are all 1 s; the broker's delay service ticks every 100 ms.
+      expect(seen.get('later')!.at - sentAt).toBeGreaterThanOrEqual(900);
+    } finally {
+      await producer.stop();
+    }
+  });
+});
+
+describe('Timer messages (any delay)', () => {
+  if (atLeast(target, '5.0.0'))
+    it('a message with delayTimeSec 3 is delivered after 3 s, not before', async () => {
+      const topic = uniqueName('cTimer');
+      await harness().createTopic(topic, 1);
+      const seen = await reader(topic);
+      const producer = await producerOn();
+      try {
+        const sentAt = Date.now();
+        await producer.send({ topic, body: 'later', delayTimeSec: 3 });
+        await waitFor(() => seen.has('later'), { timeoutMs: 30_000, message: 'the timer message is delivered' });
+        // The timer wheel's precision is 1 s (timerPrecisionMs): never more than that early.
+        expect(seen.get('later')!.at - sentAt).toBeGreaterThanOrEqual(2_000);
+      } finally {
+        await producer.stop();
+      }
+    });
+  else
+    it(`refused: a timer message names the release the broker runs (${target.release.release})`, async () => {
+      const topic = uniqueName('cTimer');
+      await harness().createTopic(topic, 1);
+      const producer = await producerOn();
+      try {
+        const error = await producer.send({ topic, body: 'later', delayTimeSec: 3 }).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(BrokerReleaseError);
+        expect((error as Error).message).toContain(`runs ${target.release.release}`);
+      } finally {
+        await producer.stop();
+      }
+    });
+});
+
+describe('Priority messages', () => {
+  if (atLeast(target, '5.4.0'))
+    it('a message sent with a priority is read back with it', async () => {
+      const topic = uniqueName('cPriority');
+      await harness().createTopic(topic, 1);
+      const seen = await reader(topic);
+      const producer = await producerOn();
+      try {
+        await producer.send({ topic, body: 'urgent', priority: 7 });
+        await waitFor(() => seen.has('urgent'), { timeoutMs: 30_000, message: 'the priority message is delivered' });
+        expect(seen.get('urgent')!.message.priority).toBe(7);
+      } finally {
+        await producer.stop();
+      }
+    });
+  else
+    it(`refused: a priority message names the release the broker runs (${target.release.release})`, async () => {
+      const topic = uniqueName('cPriority');
+      await harness().createTopic(topic, 1);
+      const producer = await producerOn();
+      try {
+        const error = await producer.send({ topic, body: 'urgent', priority: 7 }).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(BrokerReleaseError);
+        expect((error as Error).message).toContain(`runs ${target.release.release}`);
+      } finally {
+        await producer.stop();
+      }
+    });
+});
+
+describe('Compressed bodies (ZLIB, LZ4, ZSTD)', () => {
+  it('a body of each compression type arrives intact', async () => {
+    const topic = uniqueName('cCompress');
+    await harness().createTopic(topic, 1);
+    const seen = await reader(topic);
+    const body = (type: string) => `${type}:${'compressible text '.repeat(600)}`;
+    for (const compressType of ['ZLIB', 'LZ4', 'ZSTD'] as const) {
+      const producer = await producerOn({ compressType });
+      try {
+        await producer.send({ topic, body: body(compressType) });
+      } finally {
+        await producer.stop();
+      }
+    }
+    await waitFor(() => seen.size === 3, { timeoutMs: 30_000, message: () => `${seen.size}/3 bodies` });
+    expect([...seen.keys()].sort()).toEqual(['LZ4', 'ZLIB', 'ZSTD'].map(body));
+  });
+});
