@@ -48,6 +48,8 @@ export const MessageConst = {
   SHARDING_KEY: '__SHARDINGKEY',
   /** RocketMQ 5.4 priority messages: the priority, an integer of at least 0. */
   PRIORITY: '_SYS_MSG_PRIORITY_',
+  /** RocketMQ 5.5 lite topics: the message's lite (child) topic within its topic. */
+  LITE_TOPIC: '__LITE_TOPIC',
   PRODUCER_GROUP: 'PGROUP',
   /** A half message of a transaction. */
   TRANSACTION_PREPARED: 'TRAN_MSG',

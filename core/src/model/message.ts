@@ -54,6 +54,8 @@ export interface Message<T = unknown> {
   readonly payload: T;
   /** RocketMQ 5.4's priority, as the producer set it; undefined when it set none. */
   readonly priority: number | undefined;
+  /** RocketMQ 5.5's lite topic the producer sent the message to within its topic; undefined for none. */
+  readonly liteTopic: string | undefined;
   /** The queue the message was pulled from (the retry queue for a retried message). */
   readonly messageQueue: MessageQueue;
   /** The record as the transport delivered it. */

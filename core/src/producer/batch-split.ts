@@ -26,6 +26,12 @@ export function buildBatches<T>(
         'batch.timer',
         'timer messages (deliverTimeMs, delayTimeMs, delayTimeSec) are not supported for batching',
       );
+    // A 5.5 broker dispatches a lite topic's messages from its single-message send path only.
+    if (m.liteTopic !== undefined)
+      throw new MessageValidationError(
+        'batch.liteTopic',
+        'lite topic messages (liteTopic) are not supported for batching',
+      );
     if (isRetryTopic(m.topic))
       throw new MessageValidationError('batch.retry-topic', 'Retry Group is not supported for batching');
     return build(m);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MessageValidationError } from '../errors/validation.error';
-import { priorityProperty } from './message-validator';
+import { liteTopicProperty, priorityProperty } from './message-validator';
 
 describe('priorityProperty (RocketMQ 5.4 Message.setPriority)', () => {
   it('sends an integer of at least 0 as its decimal text, and nothing when unset', () => {
@@ -27,5 +27,24 @@ describe('priorityProperty (RocketMQ 5.4 Message.setPriority)', () => {
       expect((error as Error).message).toMatch(/priority cannot be combined/);
     }
     expect(priorityProperty({ priority: 1, delayTimeLevel: 0 })).toBe('1');
+  });
+});
+
+describe('liteTopicProperty (RocketMQ 5.5 lite topics)', () => {
+  it('sends the lite topic as given, and nothing without one', () => {
+    expect(liteTopicProperty({})).toBeUndefined();
+    expect(liteTopicProperty({ liteTopic: 'order-42' })).toBe('order-42');
+  });
+
+  it('refuses a lite topic the broker would join into another queue name, or an empty or too long one', () => {
+    for (const liteTopic of ['', 'a$b', 'a b', 'x'.repeat(128)])
+      expect(() => liteTopicProperty({ liteTopic })).toThrow(/liteTopic must be 1 to 127 characters/);
+  });
+
+  it('refuses a lite topic with a delay, a timer or a priority: one message type per message', () => {
+    for (const other of [{ delayTimeLevel: 2 }, { delayTimeSec: 5 }, { deliverTimeMs: 1 }, { priority: 1 }])
+      expect(() => liteTopicProperty({ liteTopic: 'a', ...other })).toThrow(
+        expect.objectContaining({ name: 'MessageValidationError', rule: 'liteTopic.combined' }),
+      );
   });
 });

@@ -76,11 +76,6 @@ export function validateProperties(properties: Readonly<Record<string, string>> 
   }
 }
 
-/**
- * Timer fields (Java 5's setDeliverTimeMs / setDelayTimeMs / setDelayTimeSec): at most one, a positive integer,
- * never with a delay level. Java sends both and the broker then silently drops the timer (HookUtils); mqkit refuses
- * instead. Returns the property to set, or undefined.
- */
 /** The priority property (RocketMQ 5.4's Message.setPriority: at least 0), or undefined. */
 export function priorityProperty(message: {
   priority?: number;
@@ -105,6 +100,47 @@ export function priorityProperty(message: {
       `priority must be an integer from 0 to 2147483647 (got ${message.priority})`,
     );
   return String(message.priority);
+}
+
+/**
+ * Timer fields (Java 5's setDeliverTimeMs / setDelayTimeMs / setDelayTimeSec): at most one, a positive integer,
+ * never with a delay level. Java sends both and the broker then silently drops the timer (HookUtils); mqkit refuses
+ * instead. Returns the property to set, or undefined.
+ */
+/**
+ * The lite topic property (RocketMQ 5.5's `__LITE_TOPIC`), or undefined. A 5.5 broker stores the message in its topic
+ * as usual and, with `enableLmq` and `enableMultiDispatch` on, also in the lite topic's own queue
+ * (`%LMQ%$<topic>$<liteTopic>`), which POP consumers of that lite topic read. One message type per message, as the
+ * broker reads them: not with a delay, a timer or a priority.
+ */
+export function liteTopicProperty(message: {
+  liteTopic?: string;
+  priority?: number;
+  delayTimeLevel?: number;
+  deliverTimeMs?: number;
+  delayTimeMs?: number;
+  delayTimeSec?: number;
+}): string | undefined {
+  const lite = message.liteTopic;
+  if (lite === undefined) return undefined;
+  if (
+    (message.delayTimeLevel ?? 0) > 0 ||
+    message.deliverTimeMs !== undefined ||
+    message.delayTimeMs !== undefined ||
+    message.delayTimeSec !== undefined ||
+    message.priority !== undefined
+  )
+    throw new MessageValidationError(
+      'liteTopic.combined',
+      'liteTopic cannot be combined with a delay level, a timer or a priority',
+    );
+  // The broker joins parent and lite topic with `$` into the queue's name, so a `$` would name another queue.
+  if (typeof lite !== 'string' || lite.length === 0 || lite.length > TOPIC_MAX_LENGTH || !NAME_PATTERN.test(lite))
+    throw new MessageValidationError(
+      'liteTopic.chars',
+      `liteTopic must be 1 to ${TOPIC_MAX_LENGTH} characters of ^[%|a-zA-Z0-9_-]+$ (got ${JSON.stringify(lite)})`,
+    );
+  return lite;
 }
 
 export function timerProperty(message: {

@@ -27,6 +27,14 @@ export interface OutgoingMessage<T = unknown> {
    * transaction or a sharding key (the broker then drops the priority). A broker before 5.4 is refused.
    */
   readonly priority?: number;
+  /**
+   * RocketMQ 5.5 lite topic: the child topic of this message within its topic (sent as `__LITE_TOPIC`). A 5.5 broker
+   * with `enableLmq` and `enableMultiDispatch` also stores it in that lite topic's own queue, which POP consumers
+   * of the lite topic read; consumers of the topic itself (every mqkit consumer) read it as any other message, with
+   * `message.liteTopic` set. Not with a delay, a timer or a priority, not in a batch or a transaction. A broker before
+   * 5.5 is refused.
+   */
+  readonly liteTopic?: string;
   readonly flag?: number;
   /** Wait for the broker to store the message before answering (RocketMQ's WAIT, default true). */
   readonly waitStoreMsgOK?: boolean;

@@ -25,6 +25,7 @@ import { buildBatches, perMessage } from './batch-split';
 import {
   timerProperty,
   priorityProperty,
+  liteTopicProperty,
   validateBody,
   validateDelayLevel,
   validateProperties,
@@ -302,6 +303,9 @@ export class Producer {
         'a transactional message cannot be delayed (delayTimeLevel or a timer)',
       );
     }
+    // The broker's commit re-stores the half message without the lite dispatch a plain send gets.
+    if (message.liteTopic !== undefined)
+      throw new MessageValidationError('transaction.liteTopic', 'a transactional message cannot have a liteTopic');
     const built = this.buildRecord(message);
     const properties: Record<string, string> = {
       ...built.properties,
@@ -424,6 +428,8 @@ export class Producer {
     if (timer) properties[timer[0]] = timer[1];
     const priority = priorityProperty(message);
     if (priority !== undefined) properties[MessageConst.PRIORITY] = priority;
+    const lite = liteTopicProperty(message);
+    if (lite !== undefined) properties[MessageConst.LITE_TOPIC] = lite;
     properties[MessageConst.UNIQ_KEY] = this.uniq.next();
     // The size rule applies to the body as given; compression happens after it, as in RocketMQ.
     const wire = compress

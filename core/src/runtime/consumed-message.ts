@@ -80,6 +80,9 @@ export class ConsumedMessage<T = unknown> implements Message<T> {
     const text = this.record.properties[MessageConst.PRIORITY];
     return text === undefined ? undefined : Number(text);
   }
+  get liteTopic(): string | undefined {
+    return this.record.properties[MessageConst.LITE_TOPIC];
+  }
   get flag(): number {
     return this.record.flag;
   }

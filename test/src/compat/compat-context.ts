@@ -20,6 +20,11 @@ export class CompatHarness extends RocketMqHarness {
   override async createTopic(topic: string, queues: number): Promise<void> {
     await createTopic(this.cluster, topic, { queues });
   }
+
+  /** A RocketMQ 5.5 lite topic: `message.type=LITE`, as `mqadmin updateTopic -a +message.type=LITE` makes it. */
+  async createLiteTopic(topic: string, queues: number): Promise<void> {
+    await createTopic(this.cluster, topic, { queues, attributes: { 'message.type': 'LITE' } });
+  }
 }
 
 /** The suite file's harness, made before its tests and closed after them. */

@@ -148,6 +148,41 @@ describe('Priority messages', () => {
     });
 });
 
+describe('Lite topics (sent; read back by consumers of their topic)', () => {
+  if (atLeast(target, '5.5.0'))
+    it('a message sent to a lite topic is read by a consumer of its parent topic, with its liteTopic', async () => {
+      const topic = uniqueName('cLite');
+      await harness().createLiteTopic(topic, 1);
+      const seen = await reader(topic);
+      const producer = await producerOn();
+      try {
+        await producer.send({ topic, body: 'to-a', liteTopic: 'order-a' });
+        await producer.send({ topic, body: 'plain' });
+        await waitFor(() => seen.has('to-a') && seen.has('plain'), {
+          timeoutMs: 30_000,
+          message: 'both messages are delivered',
+        });
+        expect(seen.get('to-a')!.message.liteTopic).toBe('order-a');
+        expect(seen.get('plain')!.message.liteTopic).toBeUndefined();
+      } finally {
+        await producer.stop();
+      }
+    });
+  else
+    it(`refused: a lite topic message names the release the broker runs (${target.release.release})`, async () => {
+      const topic = uniqueName('cLite');
+      await harness().createTopic(topic, 1);
+      const producer = await producerOn();
+      try {
+        const error = await producer.send({ topic, body: 'to-a', liteTopic: 'order-a' }).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(BrokerReleaseError);
+        expect((error as Error).message).toContain(`runs ${target.release.release}`);
+      } finally {
+        await producer.stop();
+      }
+    });
+});
+
 describe('Compressed bodies (ZLIB, LZ4, ZSTD)', () => {
   it('a body of each compression type arrives intact', async () => {
     const topic = uniqueName('cCompress');

@@ -16,12 +16,14 @@ import { BrokerReleases, releaseName, type ReleaseName } from '../transport/brok
 
 const TIMER_PROPERTIES = ['TIMER_DELIVER_MS', 'TIMER_DELAY_MS', 'TIMER_DELAY_SEC'] as const;
 const PRIORITY_PROPERTY = '_SYS_MSG_PRIORITY_';
+const LITE_TOPIC_PROPERTY = '__LITE_TOPIC';
 
 /** What a record needs of the broker's release, or undefined for a plain message. */
 function releaseNeeds(record: OutgoingRecord): { feature: string; since: ReleaseName } | undefined {
   const timer = TIMER_PROPERTIES.find((p) => record.properties[p] !== undefined);
   if (timer) return { feature: `a timer message (${timer})`, since: '5.0.0' };
   if (record.properties[PRIORITY_PROPERTY] !== undefined) return { feature: 'a priority message', since: '5.4.0' };
+  if (record.properties[LITE_TOPIC_PROPERTY] !== undefined) return { feature: 'a lite topic message', since: '5.5.0' };
   return undefined;
 }
 
@@ -81,9 +83,9 @@ export class RocketMqMessageSender implements MessageSender {
 
   /**
    * Refuses a message whose feature the broker's release lacks, before it is sent: a 4.x broker stores a timer
-   * message as an ordinary one and delivers it at once, and a broker before 5.4 ignores a priority. The release is
-   * learnt from the broker's replies (one GET_BROKER_RUNTIME_INFO for a broker nothing was asked of yet), and only
-   * for messages that need a check.
+   * message as an ordinary one and delivers it at once, a broker before 5.4 ignores a priority, and one before 5.5
+   * a lite topic. The release is learnt from the broker's replies (one GET_BROKER_RUNTIME_INFO for a broker nothing
+   * was asked of yet), and only for messages that need a check.
    */
   async #checkRelease(address: string, mq: MessageQueue, record: OutgoingRecord): Promise<void> {
     const needs = releaseNeeds(record);

@@ -22,7 +22,12 @@ const GET_ROUTEINFO_BY_TOPIC = 105;
 export async function createTopic(
   cluster: RocketMqCluster,
   topic: string,
-  options: { queues?: number; timeoutMs?: number } = {},
+  options: {
+    queues?: number;
+    timeoutMs?: number;
+    /** RocketMQ 5 topic attributes (`message.type: 'LITE'`), sent as mqadmin's `-a +key=value,...`. */
+    attributes?: Readonly<Record<string, string>>;
+  } = {},
 ): Promise<void> {
   const queues = String(options.queues ?? 4);
   const brokers = cluster.brokers.filter((b) => b.pid !== undefined || !cluster.managed);
@@ -40,6 +45,13 @@ export async function createTopic(
           topicFilterType: 'SINGLE_TAG',
           topicSysFlag: '0',
           order: 'false',
+          ...(options.attributes
+            ? {
+                attributes: Object.entries(options.attributes)
+                  .map(([k, v]) => `+${k}=${v}`)
+                  .join(','),
+              }
+            : {}),
         },
       },
       cluster.probeOptions,
