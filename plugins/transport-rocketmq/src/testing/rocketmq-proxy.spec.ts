@@ -1,14 +1,18 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProducer } from '@mqkit/core';
+import { RequestCode, ResponseCode } from '../protocol/remoting-codes';
+import { rocketmqTransport } from '../transport/rocketmq.transport';
 import { isPortFree } from './free-port';
 import { isProcessAlive } from './process-control';
-import { sendProbeRequest } from './remoting-probe';
+import { sendProbeRequest, type ProbeRequest } from './remoting-probe';
 import type { RocketMqCluster } from './rocketmq-cluster';
 import { startRocketMqCluster } from './start-rocketmq-cluster';
 import { startRocketMqProxy, type RocketMqProxy } from './start-rocketmq-proxy';
 import { createTopic, uniqueName } from './topic-admin';
 
 const GET_ROUTEINFO_BY_TOPIC = 105;
+const NO_BNAME = "Request doesn't have field bname";
 
 interface RouteBody {
   brokerDatas: { brokerName: string; cluster: string; brokerAddrs: Record<string, string> }[];
@@ -55,6 +59,74 @@ describe('startRocketMqProxy (real rocketmq-proxy, cluster mode)', () => {
       expect.objectContaining({ brokerName: 'broker-a', readQueueNums: 2, writeQueueNums: 2 }),
     ]);
     expect(JSON.stringify(route)).not.toContain(cluster.brokers[0]!.addr);
+  });
+
+  it("takes a send from mqkit's transport: SEND_MESSAGE_V2 names its broker (`n`), the message is stored", async () => {
+    const topic = uniqueName('proxysend');
+    await createTopic(cluster, topic, { queues: 1 });
+    const producer = await createProducer({
+      transport: rocketmqTransport({ nameServer: proxy.remotingAddr }),
+      group: uniqueName('pg'),
+      profile: 'fast',
+      sendMsgTimeout: 10_000,
+    });
+    try {
+      const sent = await producer.send({ topic, payload: { through: 'proxy' }, tags: 'A' });
+      expect(sent).toMatchObject({ status: 'SEND_OK', messageQueue: { topic, brokerName: 'broker-a', queueId: 0 } });
+    } finally {
+      await producer.stop();
+    }
+    const max = await sendProbeRequest(cluster.brokers[0]!.addr, {
+      code: RequestCode.GET_MAX_OFFSET,
+      extFields: { topic, queueId: '0' },
+    });
+    expect(max.extFields.offset).toBe('1');
+  }, 60_000);
+
+  it('refuses broker-bound requests without a `bname` ext field (the transport sends none), serves them with it', async () => {
+    const topic = uniqueName('proxybname');
+    await createTopic(cluster, topic, { queues: 1 });
+    const group = uniqueName('g');
+    const pull = {
+      consumerGroup: group,
+      topic,
+      queueId: '0',
+      queueOffset: '0',
+      maxMsgNums: '32',
+      sysFlag: '4',
+      commitOffset: '0',
+      suspendTimeoutMillis: '0',
+      subscription: '*',
+      subVersion: '0',
+      expressionType: 'TAG',
+    };
+    const requests: ProbeRequest[] = [
+      { code: RequestCode.QUERY_CONSUMER_OFFSET, extFields: { consumerGroup: group, topic, queueId: '0' } },
+      { code: RequestCode.PULL_MESSAGE, extFields: pull },
+      {
+        code: RequestCode.UPDATE_CONSUMER_OFFSET,
+        extFields: { consumerGroup: group, topic, queueId: '0', commitOffset: '0' },
+      },
+      { code: RequestCode.GET_MAX_OFFSET, extFields: { topic, queueId: '0' } },
+    ];
+    for (const request of requests) {
+      const refused = await sendProbeRequest(proxy.remotingAddr, request, cluster.probeOptions);
+      expect({ code: request.code, answer: refused.code, remark: refused.remark }).toEqual({
+        code: request.code,
+        answer: ResponseCode.VERSION_NOT_SUPPORTED,
+        remark: NO_BNAME,
+      });
+    }
+    const named = (request: ProbeRequest): ProbeRequest => ({
+      ...request,
+      extFields: { ...request.extFields, bname: 'broker-a' },
+    });
+    const [query, pulled] = [
+      await sendProbeRequest(proxy.remotingAddr, named(requests[0]!), cluster.probeOptions),
+      await sendProbeRequest(proxy.remotingAddr, named(requests[1]!), cluster.probeOptions),
+    ];
+    expect(query.code).toBe(ResponseCode.QUERY_NOT_FOUND); // the group has no offset yet: the broker answered
+    expect(pulled.code).toBe(ResponseCode.PULL_NOT_FOUND); // an empty queue, from broker-a
   });
 
   it('stops by pid, frees its ports, and the cluster stops after it', async () => {
