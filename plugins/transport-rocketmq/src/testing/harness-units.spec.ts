@@ -197,7 +197,7 @@ describe('harness pieces that need no Java', () => {
     expect(FAST_DELAY_LEVELS.split(' ')).toHaveLength(18);
   });
 
-  it('writes a cluster-mode rmq-proxy.json on loopback, with ACL keys only for an ACL cluster', () => {
+  it('writes a cluster-mode rmq-proxy.json on loopback, with ACL and TLS keys only for such a cluster', () => {
     const input = { clusterName: 'C', namesrvAddr: '127.0.0.1:9876', remotingPort: 20001, grpcPort: 20002 };
     const plain = JSON.parse(renderProxyConfig(input)) as Record<string, unknown>;
     expect(plain).toMatchObject({
@@ -210,6 +210,9 @@ describe('harness pieces that need no Java', () => {
       remotingAccessAddr: '127.0.0.1',
     });
     expect(plain.authenticationEnabled).toBeUndefined();
+    expect(plain.tlsCertPath).toBeUndefined();
+    const withTls = JSON.parse(renderProxyConfig({ ...input, tls: { certPath: '/c.pem', keyPath: '/k.pem' } }));
+    expect(withTls).toMatchObject({ tlsTestModeEnable: false, tlsCertPath: '/c.pem', tlsKeyPath: '/k.pem' });
     const secured = JSON.parse(
       renderProxyConfig({ ...input, acl: { accessKey: 'ak', secretKey: 'sk' }, overrides: { grpcServerPort: 1 } }),
     ) as Record<string, unknown>;

@@ -1,4 +1,5 @@
 import type { AclCredentials } from './acl-signature';
+import type { TlsFiles } from './jvm-arguments';
 
 /** Inputs for one proxy's rmq-proxy.json. */
 export interface ProxyConfigInput {
@@ -9,6 +10,8 @@ export interface ProxyConfigInput {
   readonly grpcPort: number;
   /** The cluster's ACL user: the proxy authenticates its clients and signs its own requests with it. */
   readonly acl?: AclCredentials;
+  /** The cluster's certificate and key when it enforces TLS: the proxy serves them too. */
+  readonly tls?: TlsFiles;
   /** Keys to add or override (ProxyConfig and AuthConfig field names). */
   readonly overrides?: Readonly<Record<string, unknown>>;
 }
@@ -24,6 +27,9 @@ export interface ProxyConfigInput {
  *   policies from the brokers (Proxy*MetadataProvider), and its inner clients sign with the cluster's SUPER user;
  *   `enableAclRpcHookForClusterMode` is what makes it use `innerClientAuthenticationCredentials` at all
  *   (DefaultMessagingProcessor.createForClusterMode).
+ * - TLS: the proxy sets the `tls.server.*` properties from its own `tlsTestModeEnable` (default true: a fresh
+ *   self-signed certificate), `tlsCertPath` and `tlsKeyPath` (RemotingProtocolServer), overriding the JVM flags;
+ *   so the cluster's files go here. `tls.server.mode` (enforcing or disabled) still comes from the JVM flags.
  */
 export function renderProxyConfig(input: ProxyConfigInput): string {
   const config: Record<string, unknown> = {
@@ -38,6 +44,13 @@ export function renderProxyConfig(input: ProxyConfigInput): string {
     remotingAccessAddr: '127.0.0.1',
     enablePrintJstack: false,
   };
+  if (input.tls) {
+    Object.assign(config, {
+      tlsTestModeEnable: false,
+      tlsCertPath: input.tls.certPath,
+      tlsKeyPath: input.tls.keyPath,
+    });
+  }
   if (input.acl) {
     Object.assign(config, {
       enableAclRpcHookForClusterMode: true,

@@ -117,6 +117,8 @@ export async function startRocketMqProxy(
   const baseDir = cluster.baseDir;
   const home = join(baseDir, name);
   await mkdir(home, { recursive: true });
+  // The TLS files startRocketMqCluster wrote: the remoting endpoint then enforces TLS with the same certificate.
+  const tls = cluster.tlsCertificate ? tlsFilePaths(baseDir) : undefined;
   const configFile = join(home, 'rmq-proxy.json');
   await writeFile(
     configFile,
@@ -126,6 +128,7 @@ export async function startRocketMqProxy(
       remotingPort,
       grpcPort,
       acl: cluster.acl,
+      tls,
       overrides: options.config,
     }),
   );
@@ -135,8 +138,7 @@ export async function startRocketMqProxy(
     // The cluster's logback.xml: one capped file under the proxy's user.home (rmq.proxy.logback.xml from the jar
     // would write ~10 rolling files under logs/rocketmqlogs).
     logbackFile: join(baseDir, 'logback.xml'),
-    // The TLS files startRocketMqCluster wrote (tls-material.ts); the remoting endpoint then enforces TLS too.
-    tls: cluster.tlsCertificate ? tlsFilePaths(baseDir) : undefined,
+    tls,
     extra: [
       ...release.jvmArgs,
       // The proxy's home (ConfigurationManager): its default conf/ paths stay in its own folder.
