@@ -129,7 +129,7 @@ describe('startRocketMqProxy (real rocketmq-proxy, cluster mode)', () => {
     expect(pulled.code).toBe(ResponseCode.PULL_NOT_FOUND); // an empty queue, from broker-a
   });
 
-  it('stops by pid, frees its ports, and the cluster stops after it', async () => {
+  it('stops by pid and frees its ports; cluster.stop() ends a proxy still running', async () => {
     const proxyPid = proxy.pid!;
     const pids = cluster.pids();
     await proxy.stop();
@@ -138,9 +138,13 @@ describe('startRocketMqProxy (real rocketmq-proxy, cluster mode)', () => {
     expect(cluster.pids()).not.toContain(proxyPid);
     expect(await isPortFree(Number(proxy.remotingAddr.split(':')[1]))).toBe(true);
     expect(await isPortFree(Number(proxy.grpcAddr.split(':')[1]))).toBe(true);
+    // A proxy left running is in the cluster's descriptor: cluster.stop() ends it with the brokers.
+    const second = await startRocketMqProxy(cluster);
+    expect(second.remotingAddr).not.toBe(proxy.remotingAddr);
     const folder = cluster.baseDir;
     await cluster.stop();
-    for (const pid of pids) expect(isProcessAlive(pid)).toBe(false);
+    for (const pid of [...pids, second.pid!]) expect(isProcessAlive(pid)).toBe(false);
+    expect(second.pid).toBeUndefined();
     expect(existsSync(folder)).toBe(false);
-  }, 60_000);
+  }, 180_000);
 });
