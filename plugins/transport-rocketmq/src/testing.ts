@@ -12,7 +12,12 @@ export {
   mqkitCacheDir,
 } from './testing/rocketmq-harness.settings';
 export { findJavaToolchain, parseJavaVersion, type JavaToolchain } from './testing/java-toolchain';
-export { provisionRocketMq, type RocketMqDistribution, type ProvisionOptions } from './testing/rocketmq-provisioner';
+export {
+  provisionRocketMq,
+  provisionRocketMqProxy,
+  type RocketMqDistribution,
+  type ProvisionOptions,
+} from './testing/rocketmq-provisioner';
 export { replicaName, startRocketMqCluster, type RocketMqClusterOptions } from './testing/start-rocketmq-cluster';
 export {
   RocketMqCluster,
@@ -27,6 +32,7 @@ export {
   type ProvidedRocketMq,
   type ProvidingProject,
 } from './testing/rocketmq-global-setup';
+export { RocketMqProxy, startRocketMqProxy, type RocketMqProxyOptions } from './testing/start-rocketmq-proxy';
 export { createTopic, uniqueName } from './testing/topic-admin';
 export { sendProbeRequest, ProbeCode, type ProbeOptions, type ProbeRequest } from './testing/remoting-probe';
 export type { ProbeCommand } from './testing/probe-frame.codec';

@@ -4,12 +4,16 @@ import type { ProcessSpec } from './process-control';
 
 /** One process of a harness cluster, as recorded in its descriptor file. */
 export interface ClusterProcessRecord {
-  readonly role: 'namesrv' | 'broker';
-  /** The process's name: the broker name for a master-only cluster, `<brokerName>-replica` for a second member. */
+  /** A proxy is started next to a running cluster (`startRocketMqProxy`) and recorded so stop() and the reaper end it. */
+  readonly role: 'namesrv' | 'broker' | 'proxy';
+  /**
+   * The process's name: the broker name for a master-only cluster, `<brokerName>-replica` for a second member,
+   * `proxy-<remoting port>` for a proxy.
+   */
   readonly name: string;
   /** The RocketMQ broker name it serves (brokers); absent in older descriptors, where it is `name`. */
   readonly brokerName?: string;
-  /** `127.0.0.1:<listenPort>`. */
+  /** `127.0.0.1:<listenPort>` (a proxy's remoting port). */
   readonly addr: string;
   /** Set while running; cleared after a stop. */
   pid: number | undefined;

@@ -11,6 +11,11 @@ import {
 import type { ClusterProcessRecord } from './cluster-descriptor';
 import { isProcessAlive, spawnProcess } from './process-control';
 
+/** A `failure` for {@link pollUntilReady}: the process exited, with the tail of its log. */
+export function exitFailure(pid: number, logFile: string): () => string | undefined {
+  return () => (isProcessAlive(pid) ? undefined : `process ${pid} exited; log ${logFile}:\n${logTail(logFile)}`);
+}
+
 /** Starts one recorded process and waits until it answers the remoting protocol. */
 export async function launchProcess(
   record: ClusterProcessRecord,
@@ -18,10 +23,7 @@ export async function launchProcess(
 ): Promise<void> {
   const pid = spawnProcess(record.spec, { detached: context.detached });
   record.pid = pid;
-  const failure = (): string | undefined =>
-    isProcessAlive(pid)
-      ? undefined
-      : `process ${pid} exited; log ${record.spec.logFile}:\n${logTail(record.spec.logFile)}`;
+  const failure = exitFailure(pid, record.spec.logFile);
   if (record.role === 'namesrv') {
     // The name server is ready once it answers GET_BROKER_CLUSTER_INFO at all.
     await pollUntilReady(

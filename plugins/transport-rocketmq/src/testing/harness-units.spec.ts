@@ -7,6 +7,8 @@ import { findFreePortGroup, isPortFree } from './free-port';
 import { findJavaToolchain, parseJavaVersion } from './java-toolchain';
 import { rocketMqJvmArguments } from './jvm-arguments';
 import { decodeProbeFrames, encodeProbeRequest } from './probe-frame.codec';
+import { renderProxyConfig } from './proxy-config';
+import { renderRuntimePom } from './rocketmq-provisioner';
 import { RocketMqHarnessError } from './rocketmq-harness.error';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
@@ -193,6 +195,42 @@ describe('harness pieces that need no Java', () => {
     }
     expect(lines).not.toContain('autoCreateTopicEnable=false');
     expect(FAST_DELAY_LEVELS.split(' ')).toHaveLength(18);
+  });
+
+  it('writes a cluster-mode rmq-proxy.json on loopback, with ACL and TLS keys only for such a cluster', () => {
+    const input = { clusterName: 'C', namesrvAddr: '127.0.0.1:9876', remotingPort: 20001, grpcPort: 20002 };
+    const plain = JSON.parse(renderProxyConfig(input)) as Record<string, unknown>;
+    expect(plain).toMatchObject({
+      rocketMQClusterName: 'C',
+      namesrvAddr: '127.0.0.1:9876',
+      proxyMode: 'cluster',
+      remotingListenPort: 20001,
+      grpcServerPort: 20002,
+      localServeAddr: '127.0.0.1',
+      remotingAccessAddr: '127.0.0.1',
+    });
+    expect(plain.authenticationEnabled).toBeUndefined();
+    expect(plain.tlsCertPath).toBeUndefined();
+    const withTls = JSON.parse(renderProxyConfig({ ...input, tls: { certPath: '/c.pem', keyPath: '/k.pem' } }));
+    expect(withTls).toMatchObject({ tlsTestModeEnable: false, tlsCertPath: '/c.pem', tlsKeyPath: '/k.pem' });
+    const secured = JSON.parse(
+      renderProxyConfig({ ...input, acl: { accessKey: 'ak', secretKey: 'sk' }, overrides: { grpcServerPort: 1 } }),
+    ) as Record<string, unknown>;
+    expect(secured).toMatchObject({
+      enableAclRpcHookForClusterMode: true,
+      innerClientAuthenticationCredentials: '{"accessKey":"ak","secretKey":"sk"}',
+      authenticationEnabled: true,
+      authorizationEnabled: true,
+      grpcServerPort: 1,
+    });
+  });
+
+  it('writes a throwaway pom with exactly the asked artifacts', () => {
+    const pom = renderRuntimePom('5.3.3', ['rocketmq-proxy'], 'rocketmq-proxy');
+    expect(pom).toContain('<artifactId>rocketmq-proxy</artifactId><version>5.3.3</version></dependency>');
+    expect(pom).toContain('<artifactId>rocketmq-proxy</artifactId><version>5.3.3</version>\n  <packaging>');
+    expect(pom.match(/<dependency>/g)).toHaveLength(1);
+    expect(renderRuntimePom('5.3.3').match(/<dependency>/g)).toHaveLength(3);
   });
 
   it('turns TLS off unless asked, and enforces it with our certificate when asked', () => {

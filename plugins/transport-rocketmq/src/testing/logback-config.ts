@@ -9,7 +9,15 @@
 export function renderLogbackConfig(): string {
   // These repeat every second on an idle test broker (stats and watermark lines; pop revive warns 8 times a
   // second that the timer wheel is off) and would drown what matters when a test fails.
-  const quiet = ['RocketmqStats', 'RocketmqWaterMark', 'RocketmqCommercial', 'RocketmqTraffic', 'RocketmqColdCtr'];
+  const quiet = [
+    'RocketmqStats',
+    'RocketmqWaterMark',
+    'RocketmqCommercial',
+    'RocketmqTraffic',
+    'RocketmqColdCtr',
+    // The proxy's thread-pool queue sizes, every 3 s (printThreadPoolStatusInMillis).
+    'RocketmqProxyWatermark',
+  ];
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<configuration>',

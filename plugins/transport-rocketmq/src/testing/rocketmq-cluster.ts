@@ -203,17 +203,42 @@ export class RocketMqCluster {
     const keep = process.env.MQKIT_ROCKETMQ_KEEP === '1';
     const graceMs = options.graceMs ?? (keep ? 15_000 : 3_000);
     const marker = this.descriptor.baseDir;
-    const stopAll = (role: 'broker' | 'namesrv'): Promise<unknown> =>
+    const stopAll = (role: ClusterProcessRecord['role']): Promise<unknown> =>
       Promise.all(
         this.descriptor.processes
           .filter((p) => p.role === role && p.pid !== undefined)
           .map((p) => stopProcess(p.pid!, marker, { graceMs })),
       );
+    // A proxy first: its clients would otherwise log failures against brokers going away.
+    await stopAll('proxy');
     await stopAll('broker');
     await stopAll('namesrv');
     for (const p of this.descriptor.processes) p.pid = undefined;
     if (keep) this.save();
     else await rm(this.descriptor.baseDir, { recursive: true, force: true });
+  }
+
+  /** @internal The cluster folder: every process's command line names it (the stop and reap marker). */
+  get baseDir(): string {
+    return this.descriptor.baseDir;
+  }
+
+  /** @internal True in the process that started the cluster; a process started elsewhere must be detached. */
+  get isOwner(): boolean {
+    return this.owner;
+  }
+
+  /**
+   * @internal Records a process started next to the cluster (a proxy), replacing the record of the same role and
+   * name: {@link stop} ends it by pid, and the descriptor tells the orphan reaper's runs what ran.
+   */
+  recordProcess(record: ClusterProcessRecord): void {
+    if (!this.descriptorFile)
+      throw new RocketMqHarnessError('start', `the cluster at ${this.namesrvAddr} is not managed by the harness`);
+    this.refresh();
+    const others = this.descriptor.processes.filter((p) => p.role !== record.role || p.name !== record.name);
+    this.descriptor = { ...this.descriptor, processes: [...others, record] };
+    this.save();
   }
 
   private record(name: string): ClusterProcessRecord {

@@ -22,6 +22,8 @@ export interface RocketMqReleaseTraits {
   readonly bindAddress: boolean;
   /** The embedded DLedger controller (controller mode) exists. */
   readonly controller: boolean;
+  /** rocketmq-proxy (org.apache.rocketmq.proxy.ProxyStartup, cluster and local mode) exists: it came with 5.0. */
+  readonly proxy: boolean;
   /** broker.conf keys the harness sets by default that this release does not have (MixAll ignores them silently). */
   readonly absentBrokerKeys: readonly string[];
   /** JVM flags this release needs on Java 17, for the name server and the broker alike. */
@@ -34,6 +36,7 @@ const RELEASE_4_9: Omit<RocketMqReleaseTraits, 'release'> = {
   timerWheel: false,
   bindAddress: false,
   controller: false,
+  proxy: false,
   // Checked against the setters of 4.9.7's BrokerConfig, MessageStoreConfig and Netty configs (javap):
   // transactionOpBatchInterval (5.x batches transaction ends; 4.9 writes each at once), the timer wheel's keys,
   // ACL 2.0's keys, the replica keys of 5's HA (inSyncReplicas/totalReplicas).
@@ -57,6 +60,7 @@ const RELEASE_5: Omit<RocketMqReleaseTraits, 'release'> = {
   timerWheel: true,
   bindAddress: true,
   controller: true,
+  proxy: true,
   // 5.3.3 → 5.4.0 → 5.5.0 only add keys (javap of the same classes): nothing the harness sets went away.
   absentBrokerKeys: [],
   // No --add-opens on Java 17 (HARNESS.md: "Verified on Java 17").

@@ -2,10 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendProbeRequest } from './remoting-probe';
 import type { RocketMqCluster } from './rocketmq-cluster';
 import { startRocketMqCluster } from './start-rocketmq-cluster';
+import { startRocketMqProxy } from './start-rocketmq-proxy';
 import { createTopic, uniqueName } from './topic-admin';
 
 const GET_BROKER_RUNTIME_INFO = 28;
 const NO_PERMISSION = 16;
+const GET_ROUTEINFO_BY_TOPIC = 105;
 
 // One cluster with both ACL 2.0 and enforced TLS, to keep to one start per file.
 describe('startRocketMqCluster with ACL and TLS (real RocketMQ)', () => {
@@ -54,4 +56,28 @@ describe('startRocketMqCluster with ACL and TLS (real RocketMQ)', () => {
     // Admin requests go through the same check: creating a topic works signed.
     await createTopic(cluster, uniqueName('secure'), { queues: 1 });
   });
+
+  it('puts a proxy in front that serves TLS with the cluster certificate and authenticates clients itself', async () => {
+    const proxy = await startRocketMqProxy(cluster);
+    try {
+      const topic = uniqueName('secureproxy');
+      await createTopic(cluster, topic, { queues: 1 });
+      const route = { code: GET_ROUTEINFO_BY_TOPIC, extFields: { topic, acceptStandardJsonOnly: 'true' } };
+      const tls = { ca: cluster.tlsCertificate };
+      await expect(sendProbeRequest(proxy.remotingAddr, route, { timeoutMs: 3000 })).rejects.toThrow();
+      const signed = await sendProbeRequest(proxy.remotingAddr, route, { tls, credentials: acl });
+      expect(signed.code).toBe(0);
+      expect(signed.body.toString('utf8')).toContain(`"0":"${proxy.remotingAddr}"`);
+      // The proxy's own authentication answers SYSTEM_ERROR (1) where a broker answers NO_PERMISSION.
+      const unsigned = await sendProbeRequest(proxy.remotingAddr, route, { tls });
+      expect(unsigned).toMatchObject({ code: 1, remark: 'username cannot be null.' });
+      const wrong = await sendProbeRequest(proxy.remotingAddr, route, {
+        tls,
+        credentials: { ...acl, secretKey: 'wrong' },
+      });
+      expect(wrong).toMatchObject({ code: 1, remark: 'check signature failed.' });
+    } finally {
+      await proxy.stop();
+    }
+  }, 180_000);
 });

@@ -11,13 +11,17 @@ export interface TlsMaterial {
   readonly certPem: string;
 }
 
+/** Where {@link createTlsMaterial} puts the certificate and key in `dir` (a cluster folder). */
+export function tlsFilePaths(dir: string): { certPath: string; keyPath: string } {
+  return { certPath: join(dir, 'tls-cert.pem'), keyPath: join(dir, 'tls-key.pem') };
+}
+
 /**
  * Makes a throwaway self-signed certificate with openssl (OpenSSL 3 writes `-nodes` keys as PKCS#8, the
  * format Netty's SslContextBuilder needs). Valid two days; SAN IP:127.0.0.1 so Node verifies it by address.
  */
 export async function createTlsMaterial(dir: string): Promise<TlsMaterial> {
-  const certPath = join(dir, 'tls-cert.pem');
-  const keyPath = join(dir, 'tls-key.pem');
+  const { certPath, keyPath } = tlsFilePaths(dir);
   const args = ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyPath, '-out', certPath, '-days', '2'];
   args.push('-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost');
   let result: CommandResult;
