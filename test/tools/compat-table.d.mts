@@ -1,6 +1,6 @@
 /** Types of compat-table.mjs (the README's release table from the compatibility suite's reports). */
 export interface FeatureResult {
-  result: 'works' | 'refused' | 'fails' | 'not run';
+  result: 'works' | 'refused' | 'not relayed' | 'not served' | 'fails' | 'not run';
   note?: string;
   tests: string[];
 }

@@ -1,7 +1,7 @@
 import { createTopic, rocketMqTestCluster, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { afterAll, beforeAll } from 'vitest';
 import { RocketMqHarness } from '../rocketmq/rocketmq-fixtures';
-import { COMPAT_ENDPOINT_ENV, compatTarget, type CompatTarget } from './compat-target';
+import { COMPAT_ENDPOINT_ENV, atLeast, compatTarget, type CompatTarget } from './compat-target';
 
 /**
  * The suite's harness on the run's target. Clients reach the brokers by the name server, or by the proxy's
@@ -21,9 +21,17 @@ export class CompatHarness extends RocketMqHarness {
     await createTopic(this.cluster, topic, { queues });
   }
 
-  /** A RocketMQ 5.5 lite topic: `message.type=LITE`, as `mqadmin updateTopic -a +message.type=LITE` makes it. */
-  async createLiteTopic(topic: string, queues: number): Promise<void> {
-    await createTopic(this.cluster, topic, { queues, attributes: { 'message.type': 'LITE' } });
+  /**
+   * A topic for one kind of message, as 5.x deployments create them (`mqadmin updateTopic -a +message.type=DELAY`):
+   * rocketmq-proxy refuses a message whose type is not its topic's. A 4.x broker has no topic attributes.
+   */
+  async createTypedTopic(
+    topic: string,
+    queues: number,
+    type: 'TRANSACTION' | 'DELAY' | 'PRIORITY' | 'LITE',
+  ): Promise<void> {
+    const attributes = atLeast(this.target, '5.0.0') ? { 'message.type': type } : undefined;
+    await createTopic(this.cluster, topic, { queues, attributes });
   }
 }
 

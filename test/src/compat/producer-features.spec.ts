@@ -1,4 +1,4 @@
-import { createProducer, type Message, type MessageQueue } from '@mqkit/core';
+import { createProducer, type Message } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import { BrokerReleaseError } from '@mqkit/transport-rocketmq';
 import { describe, expect, it } from 'vitest';
@@ -35,33 +35,36 @@ async function reader(topic: string): Promise<Map<string, { at: number; message:
 describe('Transactions with a check-back', () => {
   it('UNKNOW is settled by the check-back: a commit is delivered, a rollback never', async () => {
     const topic = uniqueName('cTx');
-    await harness().createTopic(topic, 1);
+    await harness().createTypedTopic(topic, 1, 'TRANSACTION');
     const seen = await reader(topic);
     const asked: string[] = [];
     const producer = await producerOn({
       transactionListener: {
         checkLocalTransaction: (m) => {
           asked.push(m.body.toString());
-          return m.body.toString() === 'commit' ? 'COMMIT_MESSAGE' : 'ROLLBACK_MESSAGE';
+          // 'after' too: through rocketmq-proxy every transaction is settled by a check-back (see docs/producer.md).
+          return m.body.toString() === 'rollback' ? 'ROLLBACK_MESSAGE' : 'COMMIT_MESSAGE';
         },
       },
     });
     try {
-      let queue: MessageQueue | undefined;
       for (const body of ['commit', 'rollback']) {
-        const { state, sendResult } = await producer.sendInTransaction({ topic, body }, () => 'UNKNOW');
+        const { state } = await producer.sendInTransaction({ topic, body }, () => 'UNKNOW');
         expect(state).toBe('UNKNOW');
-        queue = sendResult.messageQueue;
       }
       await waitFor(() => asked.includes('commit') && asked.includes('rollback'), {
         timeoutMs: 60_000,
         message: () => `asked: ${asked.join(',')}`,
       });
       await waitFor(() => seen.has('commit'), { timeoutMs: 30_000, message: 'the committed message is delivered' });
-      // Sent after the rollback was answered, to its queue: once handled, a wrongly committed rollback would be too.
-      await producer.send({ topic, body: 'after' }, { queue });
+      // Sent after the rollback was answered, to the topic's one queue: once handled, a wrongly committed rollback
+      // would be too. A transaction as well: a topic of message.type TRANSACTION takes no other kind.
+      await producer.sendInTransaction({ topic, body: 'after' }, () => 'COMMIT_MESSAGE');
       await waitFor(() => seen.has('after'), { timeoutMs: 30_000, message: 'the message after is delivered' });
       expect([...seen.keys()].sort()).toEqual(['after', 'commit']);
+      // rocketmq-proxy drops an END_TRANSACTION it holds no record of (it records half messages only when it
+      // relays a check), so even the committed one was settled by a check-back there; a broker took the commit.
+      expect(asked.includes('after')).toBe(target.viaProxy);
     } finally {
       await producer.stop();
     }
@@ -71,7 +74,7 @@ describe('Transactions with a check-back', () => {
 describe('Delay levels', () => {
   it('a message with delay level 2 is delivered after its delay, not before', async () => {
     const topic = uniqueName('cLevel');
-    await harness().createTopic(topic, 1);
+    await harness().createTypedTopic(topic, 1, 'DELAY');
     const seen = await reader(topic);
     const producer = await producerOn();
     try {
@@ -90,7 +93,7 @@ describe('Timer messages (any delay)', () => {
   if (atLeast(target, '5.0.0'))
     it('a message with delayTimeSec 3 is delivered after 3 s, not before', async () => {
       const topic = uniqueName('cTimer');
-      await harness().createTopic(topic, 1);
+      await harness().createTypedTopic(topic, 1, 'DELAY');
       const seen = await reader(topic);
       const producer = await producerOn();
       try {
@@ -122,7 +125,7 @@ describe('Priority messages', () => {
   if (atLeast(target, '5.4.0'))
     it('a message sent with a priority is read back with it', async () => {
       const topic = uniqueName('cPriority');
-      await harness().createTopic(topic, 1);
+      await harness().createTypedTopic(topic, 1, 'PRIORITY');
       const seen = await reader(topic);
       const producer = await producerOn();
       try {
@@ -152,7 +155,7 @@ describe('Lite topics (sent; read back by consumers of their topic)', () => {
   if (atLeast(target, '5.5.0'))
     it('a message sent to a lite topic is read by a consumer of its parent topic, with its liteTopic', async () => {
       const topic = uniqueName('cLite');
-      await harness().createLiteTopic(topic, 1);
+      await harness().createTypedTopic(topic, 1, 'LITE');
       const seen = await reader(topic);
       const producer = await producerOn();
       try {

@@ -10,12 +10,18 @@ import type { RemotingCommand } from '../protocol/remoting-command';
 import { ResponseCode } from '../protocol/remoting-codes';
 
 /**
+ * The remarks of SYSTEM_ERROR answers that are access-control refusals: a 4.x broker's AclException, and
+ * rocketmq-proxy 5.x's authentication failures ("check signature failed.", "username cannot be null.").
+ */
+const ACL_REFUSAL = /AclException|check signature failed|username cannot be null|AuthenticationException/i;
+
+/**
  * What core acts on, from RocketMQ's response code: only the transport reads the numbers. A 4.x broker refuses a
  * request that fails its ACL 1.0 check (a wrong signature, an unknown account, a missing permission) with
  * SYSTEM_ERROR and the AclException in the remark, where 5.x answers NO_PERMISSION: both are `no-permission`.
  */
 export function brokerErrorKind(code: number, remark?: string): BrokerErrorKind {
-  if (code === ResponseCode.SYSTEM_ERROR && remark?.includes('AclException')) return 'no-permission';
+  if (code === ResponseCode.SYSTEM_ERROR && remark !== undefined && ACL_REFUSAL.test(remark)) return 'no-permission';
   switch (code) {
     case ResponseCode.FLOW_CONTROL:
       return 'flow-control';
@@ -39,12 +45,20 @@ export function expectCode(
 ): RemotingCommand {
   const accepted = options.accepted ?? [0];
   if (accepted.includes(response.code)) return response;
-  throw new BrokerError(`${what} failed: code ${response.code}${response.remark ? ` (${response.remark})` : ''}`, {
-    responseCode: response.code,
-    brokerName: options.brokerName,
-    kind: brokerErrorKind(response.code, response.remark),
-    retriable: isAclRefusal(response) ? false : undefined,
-  });
+  // A rocketmq-proxy remoting endpoint serves client traffic only; an admin request to it comes back as code 3.
+  const hint =
+    response.code === ResponseCode.REQUEST_CODE_NOT_SUPPORTED
+      ? '; the peer does not serve this request (a rocketmq-proxy endpoint serves no admin requests: use the name server)'
+      : '';
+  throw new BrokerError(
+    `${what} failed: code ${response.code}${response.remark ? ` (${response.remark})` : ''}${hint}`,
+    {
+      responseCode: response.code,
+      brokerName: options.brokerName,
+      kind: brokerErrorKind(response.code, response.remark),
+      retriable: isAclRefusal(response) ? false : undefined,
+    },
+  );
 }
 
 /** A 4.x ACL 1.0 refusal: asking again with the same credentials gets the same answer. */

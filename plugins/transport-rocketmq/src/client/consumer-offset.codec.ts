@@ -5,6 +5,10 @@ import type { RemotingCommand } from '../protocol/remoting-command';
 import type { OutgoingRequest } from '../remoting/remoting-request';
 import { expectCode, longField } from './broker-response';
 
+// Every request about a queue also names its broker as `bname` (RocketMQ 5's RpcRequestHeader, as Java 5.x clients
+// send it): a broker ignores it, while rocketmq-proxy's remoting endpoint, which stands for every broker at one
+// address, refuses a request without it ("Request doesn't have field bname").
+
 /**
  * QUERY_CONSUMER_OFFSET (14) with `setZeroIfNotFound=false`: without it a 5.3.3 broker answers SUCCESS/0 for a
  * group it never saw whenever the queue's first message is still in memory (ConsumerManageProcessor), so a new
@@ -13,7 +17,13 @@ import { expectCode, longField } from './broker-response';
 export function queryConsumerOffsetRequest(group: string, mq: MessageQueue): OutgoingRequest {
   return {
     code: RequestCode.QUERY_CONSUMER_OFFSET,
-    extFields: { consumerGroup: group, topic: mq.topic, queueId: mq.queueId, setZeroIfNotFound: 'false' },
+    extFields: {
+      consumerGroup: group,
+      topic: mq.topic,
+      queueId: mq.queueId,
+      setZeroIfNotFound: 'false',
+      bname: mq.brokerName,
+    },
   };
 }
 
@@ -35,18 +45,25 @@ export function updateConsumerOffsetRequest(group: string, mq: MessageQueue, off
       topic: mq.topic,
       queueId: mq.queueId,
       commitOffset: formatLong(offset, 'commitOffset'),
+      bname: mq.brokerName,
     },
   };
 }
 
 /** GET_MIN_OFFSET (31). */
 export function minOffsetRequest(mq: MessageQueue): OutgoingRequest {
-  return { code: RequestCode.GET_MIN_OFFSET, extFields: { topic: mq.topic, queueId: mq.queueId } };
+  return {
+    code: RequestCode.GET_MIN_OFFSET,
+    extFields: { topic: mq.topic, queueId: mq.queueId, bname: mq.brokerName },
+  };
 }
 
 /** GET_MAX_OFFSET (30): `committed` left at the broker's default (true: only offsets already dispatched). */
 export function maxOffsetRequest(mq: MessageQueue): OutgoingRequest {
-  return { code: RequestCode.GET_MAX_OFFSET, extFields: { topic: mq.topic, queueId: mq.queueId } };
+  return {
+    code: RequestCode.GET_MAX_OFFSET,
+    extFields: { topic: mq.topic, queueId: mq.queueId, bname: mq.brokerName },
+  };
 }
 
 /**
@@ -57,7 +74,12 @@ export function maxOffsetRequest(mq: MessageQueue): OutgoingRequest {
 export function searchOffsetRequest(mq: MessageQueue, timestamp: number): OutgoingRequest {
   return {
     code: RequestCode.SEARCH_OFFSET_BY_TIMESTAMP,
-    extFields: { topic: mq.topic, queueId: mq.queueId, timestamp: formatLong(timestamp, 'timestamp') },
+    extFields: {
+      topic: mq.topic,
+      queueId: mq.queueId,
+      timestamp: formatLong(timestamp, 'timestamp'),
+      bname: mq.brokerName,
+    },
   };
 }
 

@@ -15,14 +15,17 @@ function lockBody(group: string, clientId: string, mqs: readonly MessageQueue[])
   return Buffer.from(JSON.stringify(body), 'utf8');
 }
 
+/** The broker of a batch, as `bname` for rocketmq-proxy (see consumer-offset.codec.ts); none for an empty batch. */
+const brokerOf = (mqs: readonly MessageQueue[]) => (mqs[0] ? { bname: mqs[0].brokerName } : {});
+
 /** LOCK_BATCH_MQ (41) to one broker's master: every queue of `mqs` must be on that broker. */
 export function lockBatchRequest(group: string, clientId: string, mqs: readonly MessageQueue[]): OutgoingRequest {
-  return { code: RequestCode.LOCK_BATCH_MQ, body: lockBody(group, clientId, mqs) };
+  return { code: RequestCode.LOCK_BATCH_MQ, extFields: brokerOf(mqs), body: lockBody(group, clientId, mqs) };
 }
 
 /** UNLOCK_BATCH_MQ (42): same body; the Java client sends it oneway when it does not care for the answer. */
 export function unlockBatchRequest(group: string, clientId: string, mqs: readonly MessageQueue[]): OutgoingRequest {
-  return { code: RequestCode.UNLOCK_BATCH_MQ, body: lockBody(group, clientId, mqs) };
+  return { code: RequestCode.UNLOCK_BATCH_MQ, extFields: brokerOf(mqs), body: lockBody(group, clientId, mqs) };
 }
 
 /** The queues the broker locked for this client (`lockOKMQSet`); an empty set may come as no body. */

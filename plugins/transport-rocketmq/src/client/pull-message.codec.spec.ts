@@ -48,6 +48,7 @@ describe('pull message codec', () => {
         subVersion: '1700000000000',
         expressionType: 'TAG',
         maxMsgBytes: 262144,
+        bname: 'broker-a',
       },
     });
   });

@@ -42,6 +42,8 @@ export function pullMessageRequest(request: PullRequest): OutgoingRequest {
       subVersion: formatLong(request.subscription.subVersion, 'subVersion'),
       expressionType: request.subscription.expressionType,
       maxMsgBytes: request.maxBytes,
+      // For rocketmq-proxy, which serves every broker at one address (see consumer-offset.codec.ts).
+      bname: request.mq.brokerName,
     },
   };
 }

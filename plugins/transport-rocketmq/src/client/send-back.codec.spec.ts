@@ -28,6 +28,7 @@ describe('send-back and reset codecs', () => {
         originTopic: 'T',
         unitMode: false,
         maxReconsumeTimes: 16,
+        bname: 'broker-a',
       },
     });
     // A message already retried: pulled from %RETRY%g, its real topic in RETRY_TOPIC; no UNIQ_KEY: the offset msg id.

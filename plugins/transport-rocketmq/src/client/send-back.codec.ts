@@ -31,6 +31,8 @@ export function sendBackRequest(input: SendBackInput): OutgoingRequest {
       originTopic: message.properties[MessageConst.RETRY_TOPIC] ?? message.topic,
       unitMode: false,
       maxReconsumeTimes: input.maxReconsumeTimes,
+      // The broker that stored it, for rocketmq-proxy (see consumer-offset.codec.ts).
+      bname: message.brokerName,
     },
   };
 }

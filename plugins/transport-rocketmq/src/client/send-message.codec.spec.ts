@@ -103,7 +103,7 @@ describe('send codec', () => {
     }
   });
 
-  it("reads a 4.x broker's ACL refusal (SYSTEM_ERROR with an AclException) as no-permission, not retried", () => {
+  it("reads a 4.x broker's and a proxy's ACL refusal (SYSTEM_ERROR) as no-permission, not retried", () => {
     const refusal = remotingCommand({
       code: 1,
       opaque: 1,
@@ -113,9 +113,25 @@ describe('send codec', () => {
     expect(() => parseSendResponse(refusal, mq, [record()])).toThrowError(
       expect.objectContaining({ responseCode: 1, kind: 'no-permission', retriable: false }),
     );
+    const proxy = remotingCommand({ code: 1, opaque: 1, flag: 1, remark: 'check signature failed.' });
+    expect(() => parseSendResponse(proxy, mq, [record()])).toThrowError(
+      expect.objectContaining({ kind: 'no-permission', retriable: false }),
+    );
     const busy = remotingCommand({ code: 1, opaque: 1, flag: 1, remark: 'store getMessage return null' });
     expect(() => parseSendResponse(busy, mq, [record()])).toThrowError(
       expect.objectContaining({ responseCode: 1, kind: 'other', retriable: true }),
+    );
+  });
+
+  it("names the topic attribute a proxy's message type check wants", () => {
+    const refused = remotingCommand({
+      code: 13,
+      opaque: 1,
+      flag: 1,
+      remark: 'TopicMessageType validate failed, the expected type is NORMAL, but actual type is TRANSACTION',
+    });
+    expect(() => parseSendResponse(refused, mq, [record()])).toThrowError(
+      /broker setting: the topic's message.type is NORMAL and this message is TRANSACTION: send it to a topic created with message.type=TRANSACTION/,
     );
   });
 });

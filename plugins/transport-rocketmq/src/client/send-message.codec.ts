@@ -114,6 +114,10 @@ function timerSetting(code: number, remark: string): string | undefined {
     return 'timerWheelEnable=true is needed for timer messages';
   if (code === ResponseCode.MESSAGE_ILLEGAL && remark.startsWith('timer message illegal'))
     return 'timerMaxDelaySec bounds the delay of a timer message';
+  // rocketmq-proxy checks each message's type against its topic's (enableTopicMessageTypeCheck, on by default).
+  const typed = /TopicMessageType validate failed, the expected type is (\w+), but actual type is (\w+)/.exec(remark);
+  if (code === ResponseCode.MESSAGE_ILLEGAL && typed)
+    return `the topic's message.type is ${typed[1]} and this message is ${typed[2]}: send it to a topic created with message.type=${typed[2]} (mqadmin updateTopic -a +message.type=${typed[2]}), or turn the proxy's enableTopicMessageTypeCheck off`;
   return undefined;
 }
 

@@ -33,6 +33,7 @@ describe('RocketMqBrokerOffsets', () => {
       topic: 'T',
       queueId: '2',
       setZeroIfNotFound: 'false',
+      bname: 'broker-a',
     });
   });
 
@@ -51,6 +52,7 @@ describe('RocketMqBrokerOffsets', () => {
       topic: 'T',
       queueId: '2',
       timestamp: '1700000000000',
+      bname: 'broker-a',
     });
     answers[RequestCode.GET_MAX_OFFSET] = '9007199254740993';
     await expect(offsets.maxOffset(mq)).rejects.toMatchObject({ name: 'UnsafeLongError', field: 'offset' });
@@ -68,7 +70,13 @@ describe('RocketMqBrokerOffsets', () => {
     held[0]![1].reply(held[0]![0]);
     await first;
     await waitFor(() => held.length === 3);
-    expect(held[2]![0].extFields).toEqual({ consumerGroup: 'g', topic: 'T', queueId: '2', commitOffset: '12' });
+    expect(held[2]![0].extFields).toEqual({
+      consumerGroup: 'g',
+      topic: 'T',
+      queueId: '2',
+      commitOffset: '12',
+      bname: 'broker-a',
+    });
     held[2]![1].reply(held[2]![0]);
     held[1]![1].reply(held[1]![0]);
     await Promise.all([second, other]);

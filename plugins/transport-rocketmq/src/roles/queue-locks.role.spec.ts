@@ -36,6 +36,8 @@ describe('RocketMqQueueLocks', () => {
       ],
       onlyThisBroker: false,
     });
+    // The broker is named beside the body too, for rocketmq-proxy's remoting endpoint.
+    expect(request!.extFields).toEqual({ bname: 'broker-a' });
     expect(locks.lockedSince('g', q('broker-a', 1))).toBeGreaterThan(0);
     expect(locks.lockedSince('g', q('broker-a', 0))).toBeUndefined();
   });

@@ -23,6 +23,9 @@ export interface ProxyConfigInput {
  *   non-loopback address, and GET_ROUTEINFO_BY_TOPIC answers every queue at `remotingAccessAddr:remotingListenPort`.
  *   The listeners themselves bind every interface (ProxyConfig has no bind address).
  * - `enablePrintJstack` off: it dumps every thread to the log each minute.
+ * - `transactionHeartbeatPeriodSecond` 1 (default 20): the proxy registers a transactional producer group with
+ *   the brokers only on this period, and a broker checks back only groups registered with it; the harness brokers
+ *   check a half message 3 times within about 5 s (broker-config.ts), so with 20 s every check would be lost.
  * - ACL (the cluster runs ACL 2.0): the proxy authenticates and authorizes clients itself, reading users and
  *   policies from the brokers (Proxy*MetadataProvider), and its inner clients sign with the cluster's SUPER user;
  *   `enableAclRpcHookForClusterMode` is what makes it use `innerClientAuthenticationCredentials` at all
@@ -43,6 +46,7 @@ export function renderProxyConfig(input: ProxyConfigInput): string {
     localServeAddr: '127.0.0.1',
     remotingAccessAddr: '127.0.0.1',
     enablePrintJstack: false,
+    transactionHeartbeatPeriodSecond: 1,
   };
   if (input.tls) {
     Object.assign(config, {

@@ -64,7 +64,7 @@ async function isComplete(versionDir: string): Promise<boolean> {
   }
 }
 
-/** What {@link provisionRocketMqArtifacts} fetches: RocketMQ artifacts of one version into one cache folder. */
+/** What `provisionRocketMqArtifacts` fetches: RocketMQ artifacts of one version into one cache folder. */
 export interface ArtifactSet {
   /** The cache folder's name prefix: jars go to `<cacheDir>/<name>-<version>/lib`. */
   readonly name: string;
@@ -136,7 +136,7 @@ export async function provisionRocketMqArtifacts(
 
 /**
  * Makes sure `<cache>/rocketmq-<version>/lib` holds rocketmq-namesrv, -broker and -client with their runtime
- * dependencies (see {@link provisionRocketMqArtifacts}).
+ * dependencies (see `provisionRocketMqArtifacts`).
  */
 export function provisionRocketMq(options: ProvisionOptions = {}): Promise<RocketMqDistribution> {
   return provisionRocketMqArtifacts({ name: 'rocketmq', artifacts: SERVER_ARTIFACTS }, options);

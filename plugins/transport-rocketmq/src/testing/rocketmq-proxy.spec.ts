@@ -83,7 +83,7 @@ describe('startRocketMqProxy (real rocketmq-proxy, cluster mode)', () => {
     expect(max.extFields.offset).toBe('1');
   }, 60_000);
 
-  it('refuses broker-bound requests without a `bname` ext field (the transport sends none), serves them with it', async () => {
+  it('refuses broker-bound requests without a `bname` ext field (so the transport names the broker on each), serves them with it', async () => {
     const topic = uniqueName('proxybname');
     await createTopic(cluster, topic, { queues: 1 });
     const group = uniqueName('g');

@@ -93,7 +93,7 @@ async function proxyAnswers(remotingAddr: string, cluster: RocketMqCluster): Pro
  * logs under the cluster folder (`proxy-<port>/`: rmq-proxy.json, stdout.log, logs/rocketmq.log). Resolves once
  * the remoting endpoint answers. The proxy is recorded in the cluster's descriptor, so `cluster.stop()` ends it
  * too and a killed run's proxy is reaped with its cluster. A cluster with ACL gets a proxy that authenticates
- * its clients against the brokers' users (see {@link renderProxyConfig}).
+ * its clients against the brokers' users (see `renderProxyConfig` (proxy-config.ts)).
  */
 export async function startRocketMqProxy(
   cluster: RocketMqCluster,
