@@ -162,6 +162,22 @@ describe('ProcessQueueTable', () => {
     expect(rebalances).toEqual([1]);
   });
 
+  it('a queue added while a reset is being stored starts at the reset offset, not at the one read before it landed', async () => {
+    // The first start reads 0; later ones read 3, what the store held before the reset was persisted.
+    let starts = 0;
+    const { table } = setup({}, () => undefined, { start: async () => (starts++ === 0 ? 0 : 3) });
+    await table.applyAllocation('T', [q(0)]);
+    await expect.poll(() => table.statuses()[0]?.committableOffset).toBe(3);
+    await table.persistOwned();
+    // The pushed reset drops the queue at once and then stores offset 1; a rebalance running meanwhile (another
+    // trigger) takes the queue again with the offset it read before the write.
+    const resetting = table.resetOffsets([{ mq: q(0), offset: 1 }]);
+    await table.applyAllocation('T', [q(0)]);
+    await resetting;
+    expect(starts).toBe(2);
+    expect(table.statuses().map((s) => s.committableOffset)).toEqual([1]);
+  });
+
   it('a queue whose start offset cannot be read is not added; the error names the stage', async () => {
     const { group, table } = setup({}, () => undefined, { start: async () => Promise.reject(new Error('store down')) });
     const result = await table.applyAllocation('T', [q(0)]);

@@ -44,7 +44,10 @@ export class ProcessQueueTable {
   private readonly table = new Map<string, ProcessQueue>();
   private readonly loops = new Map<ProcessQueue, Promise<void>>();
   private readonly arrivals = new RouteArrivals();
-  /** Seeks of queues being added: they win over the start offset being computed. */
+  /**
+   * Offsets queues start at when next added, winning over the start offset being computed: a pull consumer's seek,
+   * and a pushed reset while it is being stored (a rebalance meanwhile reads the old offset from the store).
+   */
   private readonly seeks = new Map<string, number>();
   private limits: PullLimits;
 
@@ -176,7 +179,11 @@ export class ProcessQueueTable {
    * count), store the new offsets as explicit resets, and rebalance so the queues are pulled again from them.
    */
   async resetOffsets(entries: ReadonlyArray<{ readonly mq: MessageQueue; readonly offset: number }>): Promise<void> {
-    for (const { mq } of entries) {
+    for (const { mq, offset } of entries) {
+      // Before the store has the new offset, a rebalance running meanwhile would take the queue again at the old
+      // one (CI saw one member's queues never moved back); the next rebalance drops the entries of queues it does
+      // not allocate here.
+      this.seeks.set(mqKey(mq), offset);
       const pq = this.table.get(mqKey(mq));
       if (pq) this.discard(pq);
     }
@@ -292,6 +299,8 @@ export class ProcessQueueTable {
 
   /** RocketMQ's OFFSET_ILLEGAL repair: take the broker's offset as an explicit reset, drop the queue, rebalance. */
   private async offsetIllegal(pq: ProcessQueue, nextOffset: number): Promise<void> {
+    // As for a pushed reset: a rebalance before the write lands takes the queue at this offset, not the old one.
+    this.seeks.set(pq.key, nextOffset);
     this.discard(pq);
     try {
       await this.parts.progress.reset([{ mq: pq.mq, offset: nextOffset }]);
