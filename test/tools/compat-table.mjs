@@ -92,14 +92,20 @@ const cell = (entry) => {
   return entry.note ? `${mark} ${entry.note}` : mark;
 };
 
-/** The Markdown table for the committed results of every target. */
+/** The Markdown table for the committed results of every target: a row per feature, or per set of features alike. */
 export function renderTable(results) {
   const header = (t) => (t.startsWith('proxy-') ? `proxy ${t.slice('proxy-'.length)} (remoting)` : t);
   const rows = [
     `| feature | ${TARGETS.map(header).join(' | ')} |`,
     `| --- | ${TARGETS.map(() => '---').join(' | ')} |`,
-    ...FEATURES.map((f) => `| ${f} | ${TARGETS.map((t) => cell(results[t]?.features[f])).join(' | ')} |`),
   ];
+  // Features with the same cell in every column share a row (the ones that work everywhere, mostly).
+  const rowsByCells = new Map();
+  for (const feature of FEATURES) {
+    const cells = TARGETS.map((t) => cell(results[t]?.features[feature])).join(' | ');
+    rowsByCells.set(cells, [...(rowsByCells.get(cells) ?? []), feature]);
+  }
+  for (const [cells, features] of rowsByCells) rows.push(`| ${features.join('; ')} | ${cells} |`);
   return rows.join('\n');
 }
 

@@ -36,7 +36,7 @@ describe('Send and consume, with tags and keys', () => {
 });
 
 describe('Pull consumer', () => {
-  it('subscribe and poll read every message of the topic, and commit stores where it stopped', async () => {
+  it('assign and poll read every message of the topic, and commit stores where it stopped', async () => {
     const topic = uniqueName('cPull');
     const group = uniqueName('gPull');
     await harness().createTopic(topic, 2);
@@ -50,7 +50,8 @@ describe('Pull consumer', () => {
       autoCommit: false,
     });
     try {
-      await consumer.subscribe(topic);
+      const queues = await consumer.queuesOf(topic);
+      await consumer.assign(queues);
       const got = new Deliveries();
       await waitFor(
         async () => {
@@ -64,10 +65,12 @@ describe('Pull consumer', () => {
       await consumer.commit();
       // What the broker holds of the group, per queue, against what the consumer says it committed.
       const offsets = (await harness().adminApp()).transport.offsets;
-      const queues = await consumer.queuesOf(topic);
       const stored = await Promise.all(queues.map((mq) => offsets.queryConsumerOffset(group, mq)));
       const own = await Promise.all(queues.map((mq) => consumer.committed(mq)));
-      expect({ stored, sum: stored.reduce((a, b) => a + b, 0) }, `the consumer says ${own}`).toEqual({
+      expect(
+        { stored, sum: stored.reduce((a, b) => a + b, 0) },
+        `the consumer says ${own}; ${got.total} polled; ${JSON.stringify(consumer.status().queues)}`,
+      ).toEqual({
         stored: own,
         sum: 50,
       });
