@@ -142,6 +142,27 @@ describe('ConsumeProgress', () => {
     expect(store.table.has(MQ)).toBe(false);
   });
 
+  it('offers a remembered queue back until the store keeps it: a restarted broker can lose one of two first writes', async () => {
+    const { store, progress, pq } = setup();
+    pq.put(records(5, 9), () => undefined);
+    pq.clear();
+    progress.advance(pq);
+    await progress.finish(pq, { brokerGone: true });
+    store.persisted.clear();
+    // The broker acknowledges the first write and keeps nothing (another member's first write replaced the table).
+    const persist = store.persist.bind(store);
+    let lost = 1;
+    store.persist = async (mqs, options) => {
+      await persist(mqs, options);
+      if (lost-- > 0) store.persisted.clear();
+    };
+    const before = store.persists.length;
+    await progress.offerBack([MQ]);
+    expect(store.stored()).toBe(9);
+    // Written, read back missing, written again.
+    expect(store.persists.length - before).toBe(2);
+  });
+
   it('remembers a released queue whose broker left the route, or whose final commit failed, and offers it back once', async () => {
     const { store, progress, pq } = setup();
     pq.put(records(5, 9), () => undefined);

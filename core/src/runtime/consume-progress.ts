@@ -232,10 +232,8 @@ export class ConsumeProgress {
         const now = Date.now();
         entry.firstOfferAt ??= now;
         try {
-          if (entry.brokerGone || (await this.store.read(mq, 'store')) < entry.offset) {
-            this.store.update(mq, entry.offset, { increaseOnly: false });
-            await this.store.persist([mq]);
-          }
+          if (entry.brokerGone || (await this.store.read(mq, 'store')) < entry.offset)
+            await this.writeBack(mq, entry.offset);
           entry.offered = true;
         } catch (error) {
           reportError(this.ctx, 'offset-offer', error, mq);
@@ -249,6 +247,21 @@ export class ConsumeProgress {
       }),
     );
     return !retry;
+  }
+
+  /**
+   * Writes a remembered offset and reads it back, writing again while it is missing. A broker back from a crash has
+   * no table for the group's topic when the members offer their queues at once, and making that table is not atomic
+   * there (ConsumerOffsetManager: a get, then a put of a new table holding one queue): of two first writes landing
+   * together one is lost, though both were acknowledged, and that queue would be read again from consumeFromWhere.
+   * Once one write made the table, the next ones keep.
+   */
+  private async writeBack(mq: MessageQueue, offset: number): Promise<void> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      this.store.update(mq, offset, { increaseOnly: false });
+      await this.store.persist([mq]);
+      if ((await this.store.read(mq, 'store')) >= offset) return;
+    }
   }
 
   /** Forgets remembered queues (allocated to another member, which now owns their progress). */

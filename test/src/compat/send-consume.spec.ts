@@ -36,7 +36,7 @@ describe('Send and consume, with tags and keys', () => {
 });
 
 describe('Pull consumer', () => {
-  it('assign and poll read every message of the topic, and commit stores where it stopped', async () => {
+  it('subscribe and poll read every message of the topic, and commit stores where it stopped', async () => {
     const topic = uniqueName('cPull');
     const group = uniqueName('gPull');
     await harness().createTopic(topic, 2);
@@ -51,7 +51,7 @@ describe('Pull consumer', () => {
     });
     try {
       const queues = await consumer.queuesOf(topic);
-      await consumer.assign(queues);
+      await consumer.subscribe(topic);
       const got = new Deliveries();
       await waitFor(
         async () => {

@@ -58,15 +58,20 @@ describe('RocketMqBrokerOffsets', () => {
     await expect(offsets.maxOffset(mq)).rejects.toMatchObject({ name: 'UnsafeLongError', field: 'offset' });
   });
 
-  it('commits one queue strictly one after the other: the second is sent only once the first was answered', async () => {
+  it("commits a group's topic on one broker strictly one after the other; another topic goes in parallel", async () => {
     const { offsets } = await setup();
+    cluster.routes.set('U', [{ name: 'broker-a', queues: 1 }]);
     const held: Array<[RemotingCommand, FakePeer]> = [];
     cluster.onBroker = (_n, request, peer) => held.push([request, peer]);
+    const sent = () => held.map(([r]) => `${r.extFields.topic}/${r.extFields.queueId}@${r.extFields.commitOffset}`);
+    // Queue 2 twice (the older commit must not land last) and queue 3: a broker making the group's first table for
+    // topic T on two threads at once would keep only one queue of the two.
     const first = offsets.commitConsumerOffset('g', mq, 10);
     const second = offsets.commitConsumerOffset('g', mq, 12);
     const other = offsets.commitConsumerOffset('g', { ...mq, queueId: 3 }, 1);
+    const elsewhere = offsets.commitConsumerOffset('g', { ...mq, topic: 'U', queueId: 0 }, 7);
     await waitFor(() => held.length === 2);
-    expect(held.map(([r]) => r.extFields.commitOffset)).toEqual(['10', '1']);
+    expect(sent()).toEqual(['T/2@10', 'U/0@7']);
     held[0]![1].reply(held[0]![0]);
     await first;
     await waitFor(() => held.length === 3);
@@ -78,8 +83,12 @@ describe('RocketMqBrokerOffsets', () => {
       bname: 'broker-a',
     });
     held[2]![1].reply(held[2]![0]);
+    await second;
+    await waitFor(() => held.length === 4);
+    expect(sent()[3]).toBe('T/3@1');
+    held[3]![1].reply(held[3]![0]);
     held[1]![1].reply(held[1]![0]);
-    await Promise.all([second, other]);
+    await Promise.all([other, elsewhere]);
   });
 
   it("a refused commit rejects with the broker's code and does not block the next one", async () => {

@@ -16,8 +16,8 @@ import type { CommitLedger } from './commit-ledger';
 /**
  * Consumer offsets kept by the broker (RemoteBrokerOffsetStore's requests) and the queue offset lookups
  * consumeFromWhere needs. Commits and queries go to the queue's master (any member when it has none, as
- * RocketMQ's findBrokerAddressInSubscribe); "no offset" is -1. Commits of one queue are sent one after the
- * other (see {@link CommitLedger}).
+ * RocketMQ's findBrokerAddressInSubscribe); "no offset" is -1. Commits of one group's topic to one broker are
+ * sent one after the other (see {@link CommitLedger}).
  */
 export class RocketMqBrokerOffsets implements BrokerOffsets {
   constructor(
