@@ -76,23 +76,27 @@ export function validateProperties(properties: Readonly<Record<string, string>> 
   }
 }
 
-/** The priority property (RocketMQ 5.4's Message.setPriority: at least 0), or undefined. */
-export function priorityProperty(message: {
-  priority?: number;
+/** The delay and timer fields a message can carry. */
+interface DelayFields {
   delayTimeLevel?: number;
   deliverTimeMs?: number;
   delayTimeMs?: number;
   delayTimeSec?: number;
-}): string | undefined {
+}
+
+/** Whether a message is delayed: a delay level above 0 or any timer field. */
+export const isDelayed = (message: DelayFields): boolean =>
+  (message.delayTimeLevel ?? 0) > 0 ||
+  message.deliverTimeMs !== undefined ||
+  message.delayTimeMs !== undefined ||
+  message.delayTimeSec !== undefined;
+
+/** The priority property (RocketMQ 5.4's Message.setPriority: at least 0), or undefined. */
+export function priorityProperty(message: DelayFields & { priority?: number }): string | undefined {
   if (message.priority === undefined) return undefined;
-  const delayed =
-    (message.delayTimeLevel ?? 0) > 0 ||
-    message.deliverTimeMs !== undefined ||
-    message.delayTimeMs !== undefined ||
-    message.delayTimeSec !== undefined;
   // The broker reads one message type per message, delays first (TopicMessageType.parseFromMessageProperty), and
   // drops the priority of a delayed one: refused here instead of lost there.
-  if (delayed)
+  if (isDelayed(message))
     throw new MessageValidationError('priority.delayed', 'priority cannot be combined with a delay level or a timer');
   if (!Number.isInteger(message.priority) || message.priority < 0 || message.priority > 0x7fffffff)
     throw new MessageValidationError(
@@ -103,33 +107,17 @@ export function priorityProperty(message: {
 }
 
 /**
- * Timer fields (Java 5's setDeliverTimeMs / setDelayTimeMs / setDelayTimeSec): at most one, a positive integer,
- * never with a delay level. Java sends both and the broker then silently drops the timer (HookUtils); mqkit refuses
- * instead. Returns the property to set, or undefined.
- */
-/**
  * The lite topic property (RocketMQ 5.5's `__LITE_TOPIC`), or undefined. A 5.5 broker stores the message in its topic
  * as usual and, with `enableLmq` and `enableMultiDispatch` on, also in the lite topic's own queue
  * (`%LMQ%$<topic>$<liteTopic>`), which POP consumers of that lite topic read. One message type per message, as the
  * broker reads them: not with a delay, a timer or a priority.
  */
-export function liteTopicProperty(message: {
-  liteTopic?: string;
-  priority?: number;
-  delayTimeLevel?: number;
-  deliverTimeMs?: number;
-  delayTimeMs?: number;
-  delayTimeSec?: number;
-}): string | undefined {
+export function liteTopicProperty(
+  message: DelayFields & { liteTopic?: string; priority?: number },
+): string | undefined {
   const lite = message.liteTopic;
   if (lite === undefined) return undefined;
-  if (
-    (message.delayTimeLevel ?? 0) > 0 ||
-    message.deliverTimeMs !== undefined ||
-    message.delayTimeMs !== undefined ||
-    message.delayTimeSec !== undefined ||
-    message.priority !== undefined
-  )
+  if (isDelayed(message) || message.priority !== undefined)
     throw new MessageValidationError(
       'liteTopic.combined',
       'liteTopic cannot be combined with a delay level, a timer or a priority',
@@ -143,12 +131,12 @@ export function liteTopicProperty(message: {
   return lite;
 }
 
-export function timerProperty(message: {
-  deliverTimeMs?: number;
-  delayTimeMs?: number;
-  delayTimeSec?: number;
-  delayTimeLevel?: number;
-}): [string, string] | undefined {
+/**
+ * Timer fields (Java 5's setDeliverTimeMs / setDelayTimeMs / setDelayTimeSec): at most one, a positive integer,
+ * never with a delay level. Java sends both and the broker then silently drops the timer (HookUtils); mqkit refuses
+ * instead. Returns the property to set, or undefined.
+ */
+export function timerProperty(message: DelayFields): [string, string] | undefined {
   const given = (
     [
       ['deliverTimeMs', message.deliverTimeMs, 'TIMER_DELIVER_MS'],

@@ -26,6 +26,7 @@ import {
   timerProperty,
   priorityProperty,
   liteTopicProperty,
+  isDelayed,
   validateBody,
   validateDelayLevel,
   validateProperties,
@@ -292,12 +293,7 @@ export class Producer {
         'transaction.listener',
         "a transactional send needs the producer option transactionListener (for the broker's check-backs)",
       );
-    if (
-      message.delayTimeLevel ||
-      message.deliverTimeMs !== undefined ||
-      message.delayTimeMs !== undefined ||
-      message.delayTimeSec !== undefined
-    ) {
+    if (isDelayed(message)) {
       throw new MessageValidationError(
         'transaction.delay',
         'a transactional message cannot be delayed (delayTimeLevel or a timer)',

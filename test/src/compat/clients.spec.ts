@@ -20,64 +20,57 @@ const target = compatTarget();
 const admins: Admin[] = [];
 afterAll(async () => void (await Promise.all(admins.map((a) => a.close()))));
 
+/**
+ * A ready replier on a new topic of `queues` queues, answering `reply:<body>` and recording what it handled, and a
+ * requester; `run` gets both, and the requester is stopped after it.
+ */
+async function withReplier(
+  queues: number,
+  run: (topic: string, requester: Awaited<ReturnType<typeof createProducer>>, handled: string[]) => Promise<void>,
+): Promise<void> {
+  const topic = uniqueName('cRr');
+  await harness().createTopic(topic, queues);
+  const handled: string[] = [];
+  const replier = await harness().app([
+    consumerClass({ group: uniqueName('gReplier'), topic, reply: true, codec: stringCodec }, (m: Message) => {
+      handled.push(m.body.toString());
+      return `reply:${m.body.toString()}`;
+    }),
+  ]);
+  await replier.ready();
+  const requester = await createProducer({
+    transport: harness().transport(),
+    group: uniqueName('pReq'),
+    profile: 'fast',
+    sendMsgTimeout: 10_000,
+    codec: stringCodec,
+  });
+  try {
+    await run(topic, requester, handled);
+  } finally {
+    await requester.stop();
+  }
+}
+
 describe('Request-reply', () => {
   if (!target.viaProxy)
-    it('a replier answers requests, each reply reaching its requester', async () => {
-      const topic = uniqueName('cRr');
-      await harness().createTopic(topic, 2);
-      const replier = await harness().app([
-        consumerClass(
-          { group: uniqueName('gReplier'), topic, reply: true, codec: stringCodec },
-          (m: Message) => `reply:${m.body.toString()}`,
-        ),
-      ]);
-      await replier.ready();
-      const requester = await createProducer({
-        transport: harness().transport(),
-        group: uniqueName('pReq'),
-        profile: 'fast',
-        sendMsgTimeout: 10_000,
-        codec: stringCodec,
-      });
-      try {
+    it('a replier answers requests, each reply reaching its requester', () =>
+      withReplier(2, async (topic, requester) => {
         const replies = await Promise.all(
           [0, 1, 2, 3].map((i) => requester.request({ topic, body: `q${i}` }, { timeoutMs: 30_000 })),
         );
         expect(replies.map((r) => r.payload)).toEqual(['reply:q0', 'reply:q1', 'reply:q2', 'reply:q3']);
-      } finally {
-        await requester.stop();
-      }
-    });
+      }));
   else
-    it('not relayed: a reply through rocketmq-proxy never reaches its requester, which times out naming the request', async () => {
-      const topic = uniqueName('cRr');
-      await harness().createTopic(topic, 1);
-      const handled: string[] = [];
-      const replier = await harness().app([
-        consumerClass({ group: uniqueName('gReplier'), topic, reply: true, codec: stringCodec }, (m: Message) => {
-          handled.push(m.body.toString());
-          return `reply:${m.body.toString()}`;
-        }),
-      ]);
-      await replier.ready();
-      const requester = await createProducer({
-        transport: harness().transport(),
-        group: uniqueName('pReq'),
-        profile: 'fast',
-        sendMsgTimeout: 10_000,
-        codec: stringCodec,
-      });
-      try {
+    it('not relayed: a reply through rocketmq-proxy never reaches its requester, which times out naming the request', () =>
+      withReplier(1, async (topic, requester, handled) => {
         // The broker pushes a reply to the connection the request came from: the proxy's, which does not pass it on.
         const error = await requester.request({ topic, body: 'q' }, { timeoutMs: 5_000 }).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(RequestTimeoutError);
         expect((error as Error).message).toContain(topic);
         await waitFor(() => handled.length > 0, { timeoutMs: 10_000, message: 'the replier handled the request' });
         expect(handled).toEqual(['q']);
-      } finally {
-        await requester.stop();
-      }
-    });
+      }));
 });
 
 describe('Admin reads', () => {
