@@ -125,11 +125,11 @@ export { StrategyRegistry } from './allocation/strategy-registry';
 export { BrokerOffsetStore, brokerOffsetStore } from './offsets/broker-offset-store';
 
 // Runtime and app
-export type { ConsumeContext } from './runtime/consume-context';
-export type { ConsumeHook, ConsumeInvocation } from './runtime/consume-hook';
-export type { ConsumerStatus, QueueStatus, ReleaseReport, StopReport } from './runtime/runtime-status';
-export type { ProcessQueueState } from './runtime/process-queue';
-export type { TopicStatsReport } from './runtime/consume-stats';
+export type { ConsumeContext } from './spi/consume-context';
+export type { ConsumeHook, ConsumeInvocation } from './spi/consume-hook';
+export type { ConsumerStatus, QueueStatus, ReleaseReport, StopReport } from './model/consumer-status';
+export type { ProcessQueueState } from './consumer/queue/process-queue';
+export type { TopicStatsReport } from './model/consumer-status';
 export {
   ConsumerApp,
   createConsumerApp,
@@ -139,7 +139,7 @@ export {
 } from './app/consumer-app';
 export type { ConsumerAppOptions, MessageQueueListener, StopOptions } from './app/app-options';
 export type { ClientHostOptions } from './app/client-host';
-export type { CreatedByMqkit } from './app/created-by-mqkit';
+export type { CreatedByMqkit } from './util/created-by-mqkit';
 export { createProducer, type StandaloneProducer, type StandaloneProducerOptions } from './app/create-producer';
 export { createAdmin, type Admin } from './app/create-admin';
 export type { ConsumerProgress, QueryByKeyOptions } from './app/admin-reads';
@@ -148,15 +148,15 @@ export type { SubscriptionGroupOptions } from './app/subscription-group-options'
 // Producer
 export { Producer, type RequestOptions, type SendOptions } from './producer/producer';
 export { REPLY_MESSAGE_FLAG, isRequest } from './producer/reply-message';
-export type { EndTransactionInvocation, SendHook, SendInvocation, SendKind } from './producer/send-hook';
+export type { EndTransactionInvocation, SendHook, SendInvocation, SendKind } from './spi/send-hook';
 export { selectByHash, selectByRandom, type MessageQueueSelector } from './producer/queue-selector';
 export { LatencyFaultTolerance } from './producer/latency-fault-tolerance';
 export type { ProducerOptions } from './producer/producer-options';
 export type { CompressionType } from './codec/compression-type';
-export type { OutgoingMessage } from './producer/outgoing-message';
+export type { OutgoingMessage } from './model/outgoing-message';
 
 // Message trace
-export type { MessageTraceOptions } from './trace/trace-options';
+export type { MessageTraceOptions } from './options/trace-options';
 export type { TraceStatus } from './trace/trace-dispatcher';
 export {
   ConsumeReturnType,

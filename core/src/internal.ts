@@ -1,14 +1,14 @@
 /**
  * Internals shared with mqkit's own plugins. Not a stable API for applications.
  */
-export { ProcessQueue } from './runtime/process-queue';
-export type { QueueProgress } from './runtime/consume-progress';
-export type { TopicCounters } from './runtime/consume-stats';
-export { ByteBudget } from './runtime/byte-budget';
-export { ElasticPool, type PoolTask } from './runtime/elastic-pool';
-export { ConsumedMessage } from './runtime/consumed-message';
-export { isConsumerStatus } from './runtime/runtime-status';
-export { coalesceMap } from './runtime/operators/coalesce-map';
+export { ProcessQueue } from './consumer/queue/process-queue';
+export type { QueueProgress } from './consumer/progress/consume-progress';
+export type { TopicCounters } from './consumer/queue/consume-stats';
+export { ByteBudget } from './consumer/queue/byte-budget';
+export { ElasticPool, type PoolTask } from './consumer/delivery/elastic-pool';
+export { ConsumedMessage } from './model/consumed-message';
+export { isConsumerStatus } from './model/consumer-status';
+export { coalesceMap } from './util/coalesce-map';
 export { OffsetTable, type OffsetEntry } from './offsets/offset-table';
 export { PluginHost } from './app/plugin-host';
 export { ClientHost, type ClientHostOptions } from './app/client-host';
@@ -29,7 +29,8 @@ export {
 export { buildDefinitions } from './definition/build-definitions';
 export { exploreConsumers } from './definition/explore-consumers';
 export { UniqKeyGenerator } from './producer/uniq-key';
-export { FORBIDDEN_TOPICS, RESERVED_PROPERTIES } from './producer/message-validator';
+export { RESERVED_PROPERTIES } from './model/system-properties';
+export { FORBIDDEN_TOPICS } from './model/system-topics';
 export { isSystemProperty, userProperties } from './model/system-properties';
 export { copyProperties } from './util/copy-properties';
 export { getOrCreate } from './util/get-or-create';

@@ -8,7 +8,7 @@ import type { Message, MessageRecord } from '../model/message';
 import { compareMessageQueues, mqKey, type MessageQueue } from '../model/message-queue';
 import { withoutNamespace, wrapNamespace } from '../model/namespace';
 import { GROUP_MAX_LENGTH, IssueCollector, TOPIC_MAX_LENGTH, checkName } from '../options/option-checks';
-import { ConsumedMessage } from '../runtime/consumed-message';
+import { ConsumedMessage } from '../model/consumed-message';
 import type { ClusterAdmin, ConsumerConnections, TopicQueueStats } from '../spi/cluster-admin.role';
 import { subscriptionGroupSettings, type SubscriptionGroupOptions } from './subscription-group-options';
 

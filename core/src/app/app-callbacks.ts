@@ -1,5 +1,5 @@
 import type { Producer } from '../producer/producer';
-import type { ConsumerRuntime } from '../runtime/consumer-runtime';
+import type { ConsumerRuntime } from '../consumer/consumer-runtime';
 import type { BrokerCallbacks } from '../spi/transport.roles';
 
 /** What an app answers the brokers: its groups answer for consumers, its producer for check-backs and replies. */

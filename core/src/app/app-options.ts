@@ -6,10 +6,10 @@ import type { Constructor } from '../definition/explore-consumers';
 import type { MessageQueue } from '../model/message-queue';
 import type { ProfileOption } from '../options/profile';
 import type { ProducerOptions } from '../producer/producer-options';
-import type { ConsumeHook } from '../runtime/consume-hook';
+import type { ConsumeHook } from '../spi/consume-hook';
 import type { OffsetStoreProvider } from '../spi/offset-store';
 import type { MqkitPlugin, TransportPlugin } from '../spi/plugin';
-import { resolveTraceOptions, type MessageTraceOptions } from '../trace/trace-options';
+import { resolveTraceOptions, type MessageTraceOptions } from '../options/trace-options';
 
 /** RocketMQ's MessageQueueListener: called when a consumer's assignment for a topic changes. */
 export type MessageQueueListener = (event: {

@@ -2,7 +2,7 @@ import { ConfigurationError } from '../errors/configuration.error';
 import { IllegalStateError } from '../errors/state.error';
 import { TimeoutError } from '../errors/timeout.error';
 import type { EventBus } from '../events/event-bus';
-import type { ConsumerStatus } from '../runtime/runtime-status';
+import type { ConsumerStatus } from '../model/consumer-status';
 
 /** The part of an app's status `whenReady` reads. */
 export interface ReadyStatus {

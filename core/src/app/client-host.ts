@@ -5,7 +5,7 @@ import { IllegalStateError } from '../errors/state.error';
 import { EventBus } from '../events/event-bus';
 import { resolveProfile, type Profile, type ProfileOption } from '../options/profile';
 import type { MqkitPlugin } from '../spi/plugin';
-import type { ConsumerStatus } from '../runtime/runtime-status';
+import type { ConsumerStatus } from '../model/consumer-status';
 import { Tokens } from '../spi/tokens';
 import { ROLE_NAMES, type OptionalRole, type TransportPlugin, type TransportRoles } from '../spi/transport.plugin';
 import type { BrokerCallbacks } from '../spi/transport.roles';

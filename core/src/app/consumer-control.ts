@@ -1,6 +1,6 @@
 import { wrapNamespace } from '../model/namespace';
-import type { ConsumerRuntime } from '../runtime/consumer-runtime';
-import type { ConsumerStatus } from '../runtime/runtime-status';
+import type { ConsumerRuntime } from '../consumer/consumer-runtime';
+import type { ConsumerStatus } from '../model/consumer-status';
 import type { ClientHost } from './client-host';
 
 /** Per-consumer controls, at `app.consumer(group)`. */

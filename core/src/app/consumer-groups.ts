@@ -3,7 +3,7 @@ import { StrategyRegistry } from '../allocation/strategy-registry';
 import type { ConsumerDefinition } from '../definition/consumer-definition';
 import { ConfigurationError, type ConfigurationIssue } from '../errors/configuration.error';
 import { brokerOffsetStore } from '../offsets/broker-offset-store';
-import { ConsumerRuntime, type ConsumerRuntimeHost } from '../runtime/consumer-runtime';
+import { ConsumerRuntime, type ConsumerRuntimeHost } from '../consumer/consumer-runtime';
 import type { AllocationStrategy } from '../spi/allocation-strategy';
 import type { OffsetStoreProvider } from '../spi/offset-store';
 import { Tokens } from '../spi/tokens';

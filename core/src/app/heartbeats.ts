@@ -1,5 +1,5 @@
 import type { ConsumerRegistration, GroupMembership } from '../spi/transport.roles';
-import { every } from '../runtime/periodic';
+import { every } from '../util/periodic';
 
 /**
  * The app's heartbeats: every heartbeatIntervalMs and on request (after an assignment change), one at a time (a

@@ -1,7 +1,7 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { EventBus } from '../events/event-bus';
 import type { Profile } from '../options/profile';
-import type { ConsumerStatus } from '../runtime/runtime-status';
+import type { ConsumerStatus } from '../model/consumer-status';
 import type { MqkitPlugin, PluginContext } from '../spi/plugin';
 import { toError } from '../util/deferred';
 

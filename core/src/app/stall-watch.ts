@@ -1,4 +1,4 @@
-import { every } from '../runtime/periodic';
+import { every } from '../util/periodic';
 
 const TICK_MS = 1_000;
 

@@ -1,4 +1,19 @@
-import { RESERVED_PROPERTIES } from '../producer/message-validator';
+import { MessageConst } from './constants';
+
+/** Property names the producer sets itself; users may not put them. */
+export const RESERVED_PROPERTIES: ReadonlySet<string> = new Set([
+  ...Object.values(MessageConst),
+  'TRAN_MSG',
+  'INSTANCE_ID',
+  'TIMER_DELIVER_MS',
+  'TIMER_DELAY_SEC',
+  'TIMER_DELAY_MS',
+  'MSG_REGION',
+  'TRACE_ON',
+  'CORRELATION_ID',
+  'REPLY_TO_CLIENT',
+  'TTL',
+]);
 
 /**
  * RocketMQ 5.3.3's MessageConst.STRING_HASH_SET: the property names its Message.putUserProperty refuses, and that its

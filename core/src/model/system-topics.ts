@@ -34,3 +34,16 @@ export function isClusterTopic(
   for (const name of cluster.brokerNames) if (topic === name) return true;
   return false;
 }
+
+/** Topics RocketMQ's client refuses to send to (Validators.checkMessage). */
+export const FORBIDDEN_TOPICS: ReadonlySet<string> = new Set([
+  'SCHEDULE_TOPIC_XXXX',
+  'RMQ_SYS_TRANS_HALF_TOPIC',
+  'RMQ_SYS_TRANS_OP_HALF_TOPIC',
+  'TRANS_CHECK_MAX_TIME_TOPIC',
+  'SELF_TEST_TOPIC',
+  'OFFSET_MOVED_EVENT',
+]);
+
+/** The trace topic a broker creates when `traceTopicEnable=true` (TopicValidator.RMQ_SYS_TRACE_TOPIC). */
+export const RMQ_SYS_TRACE_TOPIC = 'RMQ_SYS_TRACE_TOPIC';

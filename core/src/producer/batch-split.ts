@@ -1,7 +1,7 @@
 import { MessageValidationError } from '../errors/validation.error';
 import { MessageConst, isRetryTopic } from '../model/constants';
 import type { OutgoingRecord, SendResult } from '../spi/transport.roles';
-import type { OutgoingMessage } from './outgoing-message';
+import type { OutgoingMessage } from '../model/outgoing-message';
 
 /** A batch record's fixed part: total size, magic, body CRC, flag, body and properties lengths. */
 const BATCH_RECORD_OVERHEAD = 22;

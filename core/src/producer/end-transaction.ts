@@ -3,9 +3,9 @@ import { withoutNamespace } from '../model/namespace';
 import { MessageConst } from '../model/constants';
 import { storeHostOf } from '../model/offset-msg-id';
 import type { OutgoingRecord, SendResult } from '../spi/transport.roles';
-import type { OutgoingMessage } from './outgoing-message';
+import type { OutgoingMessage } from '../model/outgoing-message';
 import type { ResolvedProducerOptions } from './producer-options';
-import type { EndTransactionInvocation } from './send-hook';
+import type { EndTransactionInvocation } from '../spi/send-hook';
 import type { TransactionState } from './transaction';
 
 /**

@@ -1,31 +1,9 @@
 import { MessageValidationError } from '../errors/validation.error';
 import { NAME_PATTERN, TOPIC_MAX_LENGTH } from '../options/option-checks';
-import { MessageConst } from '../model/constants';
+import { RESERVED_PROPERTIES } from '../model/system-properties';
+import { FORBIDDEN_TOPICS } from '../model/system-topics';
 
-/** Topics RocketMQ's client refuses to send to (Validators.checkMessage). */
-export const FORBIDDEN_TOPICS: ReadonlySet<string> = new Set([
-  'SCHEDULE_TOPIC_XXXX',
-  'RMQ_SYS_TRANS_HALF_TOPIC',
-  'RMQ_SYS_TRANS_OP_HALF_TOPIC',
-  'TRANS_CHECK_MAX_TIME_TOPIC',
-  'SELF_TEST_TOPIC',
-  'OFFSET_MOVED_EVENT',
-]);
-
-/** Property names the producer sets itself; users may not put them. */
-export const RESERVED_PROPERTIES: ReadonlySet<string> = new Set([
-  ...Object.values(MessageConst),
-  'TRAN_MSG',
-  'INSTANCE_ID',
-  'TIMER_DELIVER_MS',
-  'TIMER_DELAY_SEC',
-  'TIMER_DELAY_MS',
-  'MSG_REGION',
-  'TRACE_ON',
-  'CORRELATION_ID',
-  'REPLY_TO_CLIENT',
-  'TTL',
-]);
+export { FORBIDDEN_TOPICS, RESERVED_PROPERTIES };
 
 export function validateTopic(topic: unknown): asserts topic is string {
   if (typeof topic !== 'string' || topic.trim() === '')

@@ -1,6 +1,6 @@
 import type { Codec } from '../spi/codec';
 import type { TransactionListener } from './transaction';
-import type { SendHook } from './send-hook';
+import type { SendHook } from '../spi/send-hook';
 import { ConfigurationError, type ConfigurationIssue } from '../errors/configuration.error';
 import {
   COMPRESSION_LEVELS,
@@ -16,7 +16,7 @@ import {
   traceSettings,
   type MessageTraceOptions,
   type ResolvedTraceOptions,
-} from '../trace/trace-options';
+} from '../options/trace-options';
 
 /**
  * DefaultMQProducer's options (docs/rocketmq-producer-model.md#defaultmqproducer-options), message trace

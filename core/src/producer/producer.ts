@@ -1,5 +1,5 @@
 import type { MessageRecord } from '../model/message';
-import { ConsumedMessage } from '../runtime/consumed-message';
+import { ConsumedMessage } from '../model/consumed-message';
 import {
   TRANSACTION_STATES,
   type LocalTransaction,
@@ -11,10 +11,9 @@ import { withoutNamespace, wrapNamespace } from '../model/namespace';
 import { jsonCodec } from '../definition/json.codec';
 import { IllegalStateError } from '../errors/state.error';
 import { MessageValidationError } from '../errors/validation.error';
-import type { EventBus } from '../events/event-bus';
 import { MessageConst } from '../model/constants';
 import type { MessageQueue } from '../model/message-queue';
-import type { MessageSender, OutgoingRecord, RouteResolver, SendResult } from '../spi/transport.roles';
+import type { OutgoingRecord, SendResult } from '../spi/transport.roles';
 import { copyProperties } from '../util/copy-properties';
 import { toError } from '../util/deferred';
 import { compressBody } from './compression';
@@ -32,37 +31,17 @@ import {
   validateProperties,
   validateTopic,
 } from './message-validator';
-import type { OutgoingMessage } from './outgoing-message';
-import type { ResolvedProducerOptions } from './producer-options';
+import type { OutgoingMessage } from '../model/outgoing-message';
 import { selectByHash, type MessageQueueSelector } from './queue-selector';
 import { UniqKeyGenerator } from './uniq-key';
 import { Requests, type RequestOptions } from './requests';
-import {
-  runEndTransactionHooks,
-  runSendHooks,
-  type EndTransactionInvocation,
-  type SendHook,
-  type SendKind,
-} from './send-hook';
+import type { ProducerDeps } from './producer-deps';
+import { runEndTransactionHooks, runSendHooks, type EndTransactionInvocation, type SendKind } from '../spi/send-hook';
 import { checkedTransactionEnd, localTransactionEnd } from './end-transaction';
 import type { Message } from '../model/message';
-import type { CreatedByMqkit } from '../app/created-by-mqkit';
+import type { CreatedByMqkit } from '../util/created-by-mqkit';
 
-export interface ProducerDeps {
-  readonly options: ResolvedProducerOptions;
-  readonly routes: RouteResolver;
-  readonly sender: MessageSender;
-  readonly events: EventBus;
-  /** The client's id: a request names it as the connection its reply goes to. */
-  readonly clientId?: string;
-  /**
-   * Makes this client known to the brokers as a member of the producer group before a request goes to `topic`:
-   * a broker pushes a reply only to a connection registered by a producer heartbeat. Without it, no requests.
-   */
-  readonly registerRequester?: (topic: string) => Promise<void>;
-  /** Wrap every producer call, first outermost: the producer option `hooks`, then plugins'. */
-  readonly hooks?: readonly SendHook[];
-}
+export type { ProducerDeps } from './producer-deps';
 
 export type { RequestOptions } from './requests';
 

@@ -1,6 +1,6 @@
 import type { MessageQueue } from '../model/message-queue';
 import { javaStringHashCode } from '../util/java-hash';
-import type { OutgoingMessage } from './outgoing-message';
+import type { OutgoingMessage } from '../model/outgoing-message';
 
 /**
  * Chooses the queue of an ordered send (RocketMQ's MessageQueueSelector): it gets the topic's publish queues in

@@ -2,7 +2,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { EventBus } from '../events/event-bus';
 import type { Message } from '../model/message';
 import type { MessageQueue } from '../model/message-queue';
-import { record } from '../runtime/runtime.fixture';
+import { record } from '../consumer/runtime.fixture';
 import { Producer } from './producer';
 import { resolveProducerOptions } from './producer-options';
 import {

@@ -6,9 +6,9 @@ import type { MessageQueue } from '../model/message-queue';
 import type { OutgoingRecord, SendResult } from '../spi/transport.roles';
 import { toError } from '../util/deferred';
 import { LatencyFaultTolerance } from './latency-fault-tolerance';
-import type { OutgoingMessage } from './outgoing-message';
+import type { OutgoingMessage } from '../model/outgoing-message';
 import { noRouteError } from './no-route';
-import type { ProducerDeps } from './producer';
+import type { ProducerDeps } from './producer-deps';
 import type { MessageQueueSelector } from './queue-selector';
 
 interface TopicCursor {

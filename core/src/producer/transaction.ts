@@ -1,9 +1,9 @@
 import type { Message } from '../model/message';
 import type { SendResult } from '../spi/transport.roles';
-import type { OutgoingMessage } from './outgoing-message';
+import type { OutgoingMessage } from '../model/outgoing-message';
+import type { TransactionState } from '../model/transaction-state';
 
-/** A local transaction's outcome, by RocketMQ's LocalTransactionState names (UNKNOW is Java's spelling). */
-export type TransactionState = 'COMMIT_MESSAGE' | 'ROLLBACK_MESSAGE' | 'UNKNOW';
+export type { TransactionState } from '../model/transaction-state';
 
 /**
  * Answers the broker's check-backs (CHECK_TRANSACTION_STATE) for half messages whose outcome it does not know yet:

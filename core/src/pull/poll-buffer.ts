@@ -1,7 +1,7 @@
 import type { MessageRecord } from '../model/message';
-import { ConsumedMessage } from '../runtime/consumed-message';
-import type { Accepted, ConsumeService } from '../runtime/consume-service';
-import type { ProcessQueue } from '../runtime/process-queue';
+import { ConsumedMessage } from '../model/consumed-message';
+import type { Accepted, ConsumeService } from '../consumer/queue/consume-service';
+import type { ProcessQueue } from '../consumer/queue/process-queue';
 import type { Codec } from '../spi/codec';
 import { getOrCreate } from '../util/get-or-create';
 
@@ -48,6 +48,11 @@ export class PollBuffer implements ConsumeService {
       this.wake();
     }
     return { count: messages.length, bytes };
+  }
+
+  /** No handler runs here: poll hands the messages out, so there is no call to give up. */
+  abandon(): number {
+    return 0;
   }
 
   discardQueued(pq: ProcessQueue): void {

@@ -1,4 +1,4 @@
-import type { ConsumerStatus } from '../runtime/runtime-status';
+import type { ConsumerStatus } from '../model/consumer-status';
 import type { PullMode } from './queue-selection';
 
 /** What `PullConsumer.status()` reports: a push consumer's identity, queues and rates, plus how it reads. */

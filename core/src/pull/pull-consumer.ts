@@ -6,7 +6,7 @@ import { IllegalStateError } from '../errors/state.error';
 import type { Message } from '../model/message';
 import { compareMessageQueues, mqKey, mqLabel, type MessageQueue } from '../model/message-queue';
 import { parseSubscription, sqlSubscription } from '../model/subscription';
-import type { GroupContext } from '../runtime/group-context';
+import type { GroupContext } from '../consumer/queue/group-context';
 import type { BrokerCallbacks } from '../spi/transport.roles';
 import { childController, parentController } from '../util/abort';
 import { PausedQueues } from './paused-queues';

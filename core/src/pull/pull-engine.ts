@@ -3,16 +3,16 @@ import { Heartbeats } from '../app/heartbeats';
 import type { Message } from '../model/message';
 import type { MessageQueue } from '../model/message-queue';
 import type { SubscriptionData } from '../model/subscription';
-import { ConsumeProgress } from '../runtime/consume-progress';
-import { ConsumeStats, countConsumed } from '../runtime/consume-stats';
-import type { ConsumedMessage } from '../runtime/consumed-message';
-import { reportError, type GroupContext } from '../runtime/group-context';
-import { HandlerInvoker } from '../runtime/handler-invoker';
-import { every } from '../runtime/periodic';
-import type { ProcessQueue } from '../runtime/process-queue';
-import { ProcessQueueTable } from '../runtime/process-queue-table';
-import { RebalanceService } from '../runtime/rebalance.service';
-import { computeStartOffset } from '../runtime/start-offset';
+import { ConsumeProgress } from '../consumer/progress/consume-progress';
+import { ConsumeStats, countConsumed } from '../consumer/queue/consume-stats';
+import type { ConsumedMessage } from '../model/consumed-message';
+import type { GroupContext } from '../consumer/queue/group-context';
+import { reportError } from '../events/report-error';
+import { every } from '../util/periodic';
+import type { ProcessQueue } from '../consumer/queue/process-queue';
+import { ProcessQueueTable } from '../consumer/queue/process-queue-table';
+import { RebalanceService } from '../consumer/queue/rebalance.service';
+import { computeStartOffset } from '../consumer/queue/start-offset';
 import type { AllocationStrategy } from '../spi/allocation-strategy';
 import type { OffsetStore } from '../spi/offset-store';
 import type { TransportRoles } from '../spi/transport.plugin';
@@ -76,8 +76,6 @@ export class PullEngine {
         subscriptions: parts.subscriptions,
         progress: this.progress,
         consume: parts.buffer,
-        // No handler runs here (poll hands the messages out), so its abortRunning on release finds nothing.
-        invoker: new HandlerInvoker(ctx, new Map(), []),
         puller: transport.puller,
         locks: undefined,
         startOffset: (mq) =>

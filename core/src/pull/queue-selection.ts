@@ -1,7 +1,7 @@
 import { IllegalStateError } from '../errors/state.error';
 import { mqKey, type MessageQueue } from '../model/message-queue';
 import { parseSubscription, type SubscriptionData } from '../model/subscription';
-import type { ProcessQueue } from '../runtime/process-queue';
+import type { ProcessQueue } from '../consumer/queue/process-queue';
 
 /** How a pull consumer picks its queues: DefaultLitePullConsumer's SubscriptionType (NONE until the first call). */
 export type PullMode = 'none' | 'subscribe' | 'assign';

@@ -1,7 +1,7 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { EventBus } from '../events/event-bus';
 import type { Profile } from '../options/profile';
-import type { ConsumerStatus } from '../runtime/runtime-status';
+import type { ConsumerStatus } from '../model/consumer-status';
 
 /** What a plugin gets when an app registers it. */
 export interface PluginContext {

@@ -12,8 +12,8 @@ import type {
 } from './transport.roles';
 import type { OffsetStoreProvider } from './offset-store';
 import type { AllocationStrategy } from './allocation-strategy';
-import type { ConsumeHook } from '../runtime/consume-hook';
-import type { SendHook } from '../producer/send-hook';
+import type { ConsumeHook } from './consume-hook';
+import type { SendHook } from './send-hook';
 
 // Symbol.for, so two copies of @mqkit/core in one process still agree on the tokens.
 const token = <T>(name: string): InjectionToken<T> => Symbol.for(`mqkit.${name}`) as InjectionToken<T>;

@@ -2,7 +2,7 @@ import { ConsumeStatus, MessageConst } from '../model/constants';
 import type { Message } from '../model/message';
 import { withoutNamespace } from '../model/namespace';
 import { UniqKeyGenerator } from '../producer/uniq-key';
-import type { ConsumeHook, ConsumeInvocation } from '../runtime/consume-hook';
+import type { ConsumeHook, ConsumeInvocation } from '../spi/consume-hook';
 import {
   ConsumeReturnType,
   DEFAULT_TRACE_REGION_ID,

@@ -3,15 +3,15 @@ import type { EventBus } from '../events/event-bus';
 import { GROUP_MAX_LENGTH } from '../options/option-checks';
 import { Producer } from '../producer/producer';
 import { resolveProducerOptions } from '../producer/producer-options';
-import type { SendHook } from '../producer/send-hook';
-import type { ConsumeHook } from '../runtime/consume-hook';
+import type { SendHook } from '../spi/send-hook';
+import type { ConsumeHook } from '../spi/consume-hook';
 import type { Codec } from '../spi/codec';
 import type { MessageSender, RouteResolver } from '../spi/transport.roles';
 import { consumeTraceHook } from './consume-trace.hook';
 import { sendTraceHook } from './send-trace.hook';
 import { TRACE_GROUP_NAME_PREFIX } from './trace-context';
 import { TraceDispatcher, type TraceStatus } from './trace-dispatcher';
-import type { ResolvedTraceOptions } from './trace-options';
+import type { ResolvedTraceOptions } from '../options/trace-options';
 
 /** What a client's message trace sends with: the client's own connection. */
 export interface MessageTraceDeps {

@@ -1,7 +1,7 @@
 import { MessageConst } from '../model/constants';
 import { storeHostOf } from '../model/offset-msg-id';
-import type { OutgoingMessage } from '../producer/outgoing-message';
-import type { EndTransactionInvocation, SendHook, SendInvocation } from '../producer/send-hook';
+import type { OutgoingMessage } from '../model/outgoing-message';
+import type { EndTransactionInvocation, SendHook, SendInvocation } from '../spi/send-hook';
 import type { SendResult } from '../spi/transport.roles';
 import { DEFAULT_TRACE_REGION_ID, MessageType, traceBean, type TraceContext } from './trace-context';
 import type { TraceDispatcher } from './trace-dispatcher';

@@ -5,8 +5,7 @@
  * the text "null", and so does the encoder.
  */
 
-/** The trace topic a broker creates when `traceTopicEnable=true` (TopicValidator.RMQ_SYS_TRACE_TOPIC). */
-export const RMQ_SYS_TRACE_TOPIC = 'RMQ_SYS_TRACE_TOPIC';
+export { RMQ_SYS_TRACE_TOPIC } from '../model/system-topics';
 
 /** MixAll.DEFAULT_TRACE_REGION_ID: a broker's default `regionId`, and what clients use when none was sent. */
 export const DEFAULT_TRACE_REGION_ID = 'DefaultRegion';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { jsonCodec } from '../definition/json.codec';
 import { ConsumeStatus } from '../model/constants';
-import type { OutgoingMessage } from '../producer/outgoing-message';
-import { runEndTransactionHooks, runSendHooks, type SendKind } from '../producer/send-hook';
-import type { ConsumeInvocation } from '../runtime/consume-hook';
-import { ConsumedMessage } from '../runtime/consumed-message';
-import { MQ, record } from '../runtime/runtime.fixture';
+import type { OutgoingMessage } from '../model/outgoing-message';
+import { runEndTransactionHooks, runSendHooks, type SendKind } from '../spi/send-hook';
+import type { ConsumeInvocation } from '../spi/consume-hook';
+import { ConsumedMessage } from '../model/consumed-message';
+import { MQ, record } from '../consumer/runtime.fixture';
 import type { SendResult } from '../spi/transport.roles';
 import { consumeTraceHook } from './consume-trace.hook';
 import { sendTraceHook } from './send-trace.hook';

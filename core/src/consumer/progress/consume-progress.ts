@@ -1,0 +1,242 @@
+import { type MessageQueue } from '../../model/message-queue';
+import type { OffsetStore, PersistOptions } from '../../spi/offset-store';
+import { reportError } from '../../events/report-error';
+import type { EventBus } from '../../events/event-bus';
+import { ReleasedOffsets } from './released-offsets';
+
+/** One queue's progress, as the rest of the engine reads it. Only ConsumeProgress writes it. */
+export interface QueueProgress {
+  /**
+   * The offset that may be committed: every message below it finished (RocketMQ's min-in-flight rule). It is not
+   * a committed value: that is what the offset store acknowledged, `persisted`.
+   */
+  readonly committable: number;
+  /** The last committable offset the offset store acknowledged as written; -1 before any. */
+  readonly persisted: number;
+}
+
+/**
+ * What ConsumeProgress reads of a queue whose progress it keeps (the queue room's ProcessQueue): the handle `begin`
+ * gave it, and the queue's own answer to "what is the smallest offset still in flight".
+ */
+export interface ProgressedQueue {
+  readonly key: string;
+  readonly mq: MessageQueue;
+  /** Messages cached and not finished. */
+  readonly msgCount: number;
+  /** The handle `begin` returned for this queue. */
+  readonly progress: QueueProgress;
+  /** The smallest offset still in flight, or the last offset + 1; -1 before anything was cached. */
+  committableOffset(): number;
+}
+
+interface ProgressRecord extends QueueProgress {
+  committable: number;
+  persisted: number;
+  /** With manual commits: where consumption got to (committable follows it only at `commit`). */
+  consumed: number;
+  /** A pull consumer's queue: poll returned some of its messages, or the application sought it. */
+  touched: boolean;
+  /** Writes may store this queue's offset: always for push consumers, see `PullCommits` for pull consumers. */
+  storable: boolean;
+}
+
+/**
+ * How a pull consumer's offsets reach the store. Only queues the application touched (polled from or sought, as
+ * Java's lite pull consumer commits only queues whose consumer offset it set) are ever stored, so a queue assigned
+ * and never read keeps whatever offset the store had: `'auto'` stores them at the periodic commit, `'manual'` once
+ * `commit` made them committable, and only at or after that commit.
+ */
+export type PullCommits = 'auto' | 'manual';
+
+export { REMEMBER_RELEASED_MS } from './released-offsets';
+
+/**
+ * The one owner of a group's consumer progress (docs/architecture.md#ownership-rules). The consume path reports
+ * finished work here (`advance`), the pull loop reports ranges with nothing to consume (`skipTo`); this class alone
+ * turns them into each queue's committable offset, and the offset store is its only way out: a periodic and a final
+ * `persist`, and the commit a pull may carry (RocketMQ's piggy-backed commit). Pulls carry one only with the
+ * broker's own store (with another store the broker must not receive commits at all), only when it is not the
+ * value the store already acknowledged, and only for groups that move queues without broker locks: a broker
+ * applies a pull's commit on its pull thread pool, which can run it after the final UPDATE_CONSUMER_OFFSET of a
+ * released queue (on its consumer-manage pool) and send the next owner back one batch (seen on 5.3.3 with ORDERLY).
+ */
+export class ConsumeProgress {
+  /**
+   * Every queue's record, keyed by the read-only handle `begin` gave out: the handle is what the queue carries, and
+   * only this class reaches the writable record behind it. Weak, so a queue dropped without a final persist (a
+   * seek, a crash drop) takes its record with it.
+   */
+  readonly #records = new WeakMap<QueueProgress, ProgressRecord>();
+  readonly #released: ReleasedOffsets;
+  constructor(
+    private readonly ctx: { readonly group: string; readonly events: EventBus },
+    private readonly store: OffsetStore,
+    /** Pulls may carry the committable offset (RocketMQ's piggy-backed commit). */
+    private readonly pullCommits: boolean,
+    /**
+     * Undefined for push consumers. A pull consumer stores only the queues it touched (see PullCommits); with
+     * `'manual'` (no autoCommit) finished work moves `consumed` only, and the committable offset (what persists and
+     * releases write) follows it at `commit`, so nothing the application has not committed is ever stored.
+     */
+    private readonly pull?: PullCommits,
+  ) {
+    this.#released = new ReleasedOffsets(ctx, store);
+  }
+
+  private get manualCommit(): boolean {
+    return this.pull === 'manual';
+  }
+
+  /**
+   * A newly owned queue starts at `offset`; a plain update, so a stale in-memory value cannot hold it back. A pull
+   * consumer's sought queue begins `touched`.
+   */
+  begin(mq: MessageQueue, offset: number, touched = false): QueueProgress {
+    this.#released.forget([mq]);
+    this.store.update(mq, offset, { increaseOnly: false });
+    const progress: ProgressRecord = {
+      committable: offset,
+      persisted: -1,
+      consumed: offset,
+      touched,
+      storable: this.pull === undefined || (touched && this.pull === 'auto'),
+    };
+    this.#records.set(progress, progress);
+    return progress;
+  }
+
+  #record(pq: ProgressedQueue): ProgressRecord {
+    const record = this.#records.get(pq.progress);
+    if (!record) throw new Error(`mqkit: ${pq.key} has no progress record of this group (a bug)`);
+    return record;
+  }
+
+  /** A pull consumer's poll returned messages of this queue: its offset may be stored from now on. */
+  touch(pq: ProgressedQueue): void {
+    const progress = this.#record(pq);
+    progress.touched = true;
+    if (this.pull === 'auto') progress.storable = true;
+  }
+
+  /** After finished messages left the queue: the committable offset follows the smallest one still in flight. */
+  advance(pq: ProgressedQueue): void {
+    this.moveTo(this.#record(pq), pq.committableOffset());
+  }
+
+  private moveTo(progress: ProgressRecord, offset: number): void {
+    if (offset > progress.consumed) progress.consumed = offset;
+    if (!this.manualCommit && offset > progress.committable) progress.committable = offset;
+  }
+
+  /** Where consumption got to: the committable offset, or with manual commits what `commit` would store. */
+  consumed(pq: ProgressedQueue): number {
+    return this.#record(pq).consumed;
+  }
+
+  /**
+   * A pull consumer's commit: each touched queue's committable offset becomes what was consumed, and is persisted
+   * (the others are left alone). Resolves once the store acknowledged; rejects with the store's error.
+   */
+  async commit(pqs: readonly ProgressedQueue[]): Promise<void> {
+    const touched = pqs.filter((pq) => this.#record(pq).touched);
+    for (const pq of touched) {
+      const progress = this.#record(pq);
+      if (progress.consumed > progress.committable) progress.committable = progress.consumed;
+      progress.storable = true;
+    }
+    await this.write(touched);
+  }
+
+  /**
+   * RocketMQ's correctTagsOffset: with nothing cached, the offset moves past a range the broker answered with no
+   * (matching) message.
+   */
+  skipTo(pq: ProgressedQueue, offset: number): void {
+    if (pq.msgCount === 0) this.moveTo(this.#record(pq), offset);
+  }
+
+  /** The offset a pull of this queue may commit, or undefined (see the class comment). */
+  pullCommit(pq: ProgressedQueue): number | undefined {
+    if (!this.pullCommits) return undefined;
+    const { committable, persisted } = pq.progress;
+    return committable > 0 && committable !== persisted ? committable : undefined;
+  }
+
+  /**
+   * Hands each queue's committable offset to the store and persists them (the periodic commit). Never rejects;
+   * resolves true when the store acknowledged them.
+   */
+  async persist(pqs: readonly ProgressedQueue[], where = 'persist', options?: PersistOptions): Promise<boolean> {
+    try {
+      await this.write(pqs, options);
+      return true;
+    } catch (error) {
+      reportError(this.ctx, where, error, pqs.length === 1 ? pqs[0]!.mq : undefined);
+      return false;
+    }
+  }
+
+  private async write(all: readonly ProgressedQueue[], options?: PersistOptions): Promise<void> {
+    const pqs = all.filter((pq) => this.#record(pq).storable);
+    if (pqs.length === 0) return;
+    const handed = pqs.map((pq) => pq.progress.committable);
+    for (let i = 0; i < pqs.length; i++)
+      if (handed[i]! >= 0) this.store.update(pqs[i]!.mq, handed[i]!, { increaseOnly: true });
+    await this.store.persist(
+      pqs.map((pq) => pq.mq),
+      options,
+    );
+    for (let i = 0; i < pqs.length; i++) {
+      const progress = this.#record(pqs[i]!);
+      if (handed[i]! > progress.persisted) progress.persisted = handed[i]!;
+    }
+  }
+
+  /**
+   * A released queue: its final committable offset is persisted, then the store forgets the queue. The caller
+   * advances it first, while its cache still says which messages are unfinished.
+   */
+  async finish(pq: ProgressedQueue, options: { brokerGone?: boolean } = {}): Promise<void> {
+    const acknowledged = await this.persist([pq], 'persist-on-release');
+    const { committable, storable } = this.#record(pq);
+    if ((!acknowledged || options.brokerGone) && committable >= 0 && storable) {
+      this.#released.remember(pq.mq, committable, options.brokerGone === true);
+    }
+    this.store.remove(pq.mq);
+  }
+
+  /**
+   * What this member consumed of a queue it released (see ReleasedOffsets), or -1. A queue taken again starts there
+   * when the store's offset is lower.
+   */
+  remembered(mq: MessageQueue): number {
+    return this.#released.remembered(mq);
+  }
+
+  /** Remembered queues routed again: see ReleasedOffsets.offerBack. Resolves false while an offer is to be retried. */
+  offerBack(routed: readonly MessageQueue[], retryForMs = 0): Promise<boolean> {
+    return this.#released.offerBack(routed, retryForMs);
+  }
+
+  /** Forgets remembered queues (allocated to another member, which now owns their progress). */
+  forget(mqs: readonly MessageQueue[]): void {
+    this.#released.forget(mqs);
+  }
+
+  /**
+   * Explicit lowering writes (a reset pushed by the broker, OFFSET_ILLEGAL): stored as resets, persisted, then
+   * forgotten in memory so the next owner reads them back. Rejects when the persist fails.
+   */
+  async reset(entries: ReadonlyArray<{ readonly mq: MessageQueue; readonly offset: number }>): Promise<void> {
+    for (const { mq, offset } of entries) {
+      this.#released.forget([mq]);
+      this.store.reset(mq, offset);
+    }
+    try {
+      await this.store.persist(entries.map((e) => e.mq));
+    } finally {
+      for (const { mq } of entries) this.store.remove(mq);
+    }
+  }
+}
