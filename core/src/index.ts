@@ -70,7 +70,8 @@ export * from './errors/index';
 
 // Events
 export { EventBus } from './events/event-bus';
-export type { MqkitEventName, MqkitEvents, MqkitListener } from './events/event-map';
+export type { MqkitEvent, MqkitEventName, MqkitEvents, MqkitListener } from './events/event-map';
+export { ofEvent } from './events/of-event';
 
 // SPI
 export type { AllocationInput, AllocationStrategy, StrategyOption } from './spi/allocation-strategy';

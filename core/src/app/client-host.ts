@@ -128,9 +128,12 @@ export class ClientHost {
     for (const plugin of plugins) await this.plugins.register(plugin);
   }
 
-  /** Plugin teardowns (last registered first), then the transport's close. Idempotent; errors are reported together. */
+  /**
+   * Plugin teardowns (last registered first), then the transport's close, then the event Observables complete.
+   * Idempotent; errors are reported together.
+   */
   close(): Promise<void> {
-    this.closing ??= this.doClose();
+    this.closing ??= this.doClose().finally(() => this.events.complete());
     return this.closing;
   }
 

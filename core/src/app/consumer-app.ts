@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { Observable } from 'rxjs';
 import type { DependencyContainer } from 'tsyringe';
 import { buildDefinitions } from '../definition/build-definitions';
 import { inNamespace } from '../definition/namespace-definitions';
@@ -7,7 +8,7 @@ import type { ConsumerDeclaration } from '../definition/consumer-definition';
 import { exploreConsumers, type Constructor } from '../definition/explore-consumers';
 import { IllegalStateError } from '../errors/state.error';
 import type { EventBus } from '../events/event-bus';
-import type { MqkitEventName, MqkitListener } from '../events/event-map';
+import type { MqkitEvent, MqkitEventName, MqkitEvents, MqkitListener } from '../events/event-map';
 import type { Profile } from '../options/profile';
 import { Producer } from '../producer/producer';
 import { prepareProducerCompression, resolveProducerOptions } from '../producer/producer-options';
@@ -99,8 +100,36 @@ export class ConsumerApp {
     return this.host.roles;
   }
 
+  /** Calls `listener` with each `event`'s payload until the function it returns is called. */
   on<K extends MqkitEventName>(event: K, listener: MqkitListener<K>): () => void {
     return this.events.on(event, listener);
+  }
+
+  /**
+   * Every event of the app as an Observable of `{ type, payload }` ({@link MqkitEvent}; narrow it with
+   * {@link ofEvent}). Completes when the app has stopped (`stop()`, or a failed `start()`); subscribed after that,
+   * it completes at once. An error thrown by an observer goes where RxJS sends unhandled errors
+   * (`config.onUnhandledError`) and reaches neither the app nor the other subscribers.
+   *
+   * The cost: while a subscription is open the app listens to every event, so it builds every payload on the hot
+   * path (`consumer.pull` per pull, `consumer.consume` per handler call, `producer.send` per send), filtered out
+   * afterwards or not. Unsubscribing stops that. For one event, `event$(name)` costs only that event.
+   *
+   * @example
+   * ```ts
+   * const errors = app.events$.pipe(ofEvent('consumer.error')).subscribe(({ payload }) => console.warn(payload.error));
+   * ```
+   */
+  get events$(): Observable<MqkitEvent> {
+    return this.events.events$;
+  }
+
+  /**
+   * One event's payloads as an Observable: `on(event, listener)` per subscription, so only that event's payload is
+   * built for it, the others' hot-path checks staying off. Completes as `events$` does.
+   */
+  event$<K extends MqkitEventName>(event: K): Observable<MqkitEvents[K]> {
+    return this.events.event$(event);
   }
 
   /** The app's producer (when `producer` options were given). */

@@ -128,3 +128,12 @@ export interface MqkitEvents {
 
 export type MqkitEventName = keyof MqkitEvents;
 export type MqkitListener<K extends MqkitEventName> = (payload: MqkitEvents[K]) => void;
+
+/**
+ * One event of the stream `events$` gives: its name as `type` and its payload, a discriminated union over every
+ * event (plugins' included), so checking `type` narrows `payload`. `MqkitEvent<'consumer.error'>` is one event;
+ * `MqkitEvent<'consumer.pull' | 'consumer.consume'>` is either of two.
+ */
+export type MqkitEvent<K extends MqkitEventName = MqkitEventName> = {
+  [P in K]: { readonly type: P; readonly payload: MqkitEvents[P] };
+}[K];

@@ -1,4 +1,4 @@
-import type { ConsumeHook, ConsumeInvocation } from '@mqkit/core';
+import { type ConsumeHook, type ConsumeInvocation, type MqkitEventName, ofEvent } from '@mqkit/core';
 import { waitFor } from '@mqkit/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Deliveries, Harness, consumerClass, unique } from '../support/fixtures';
@@ -113,6 +113,46 @@ describe('observability', () => {
     app.on('consumer.rebalance', (e) => rebalances.push(e.strategy));
     await waitFor(() => rebalances.length > 0 && joiner.consumer(group).status().queues.length > 0);
     expect(rebalances.every((s) => s === 'AVG')).toBe(true);
+  });
+
+  it('events$: ofEvent(consumer.consume) sees every handled message; event$ and events$ complete at stop', async () => {
+    harness = new Harness();
+    const topic = unique('T');
+    const group = unique('g');
+    harness.broker.createTopic({ topic, queues: 2 });
+    const seen = new Deliveries();
+    const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m) =>
+      seen.record(m.payload.seq),
+    );
+    const app = await harness.app([Handler]);
+    expect(app.events.has('consumer.pull')).toBe(false);
+    // One event alone: the other events' payloads are still not built.
+    let handledByEvent$ = 0;
+    const onlyConsume = app.event$('consumer.consume').subscribe((e) => (handledByEvent$ += e.ok));
+    expect([app.events.has('consumer.consume'), app.events.has('consumer.pull')]).toEqual([true, false]);
+    let handled = 0;
+    const groups = new Set<string>();
+    const consumed = app.events$.pipe(ofEvent('consumer.consume')).subscribe(({ payload }) => {
+      handled += payload.ok;
+      groups.add(payload.group);
+    });
+    const types: MqkitEventName[] = [];
+    let completed = false;
+    app.events$.subscribe({ next: (e) => types.push(e.type), complete: () => (completed = true) });
+    expect(app.events.has('consumer.pull')).toBe(true);
+    await harness.produce(topic, 50);
+    await waitFor(() => handled === 50 && handledByEvent$ === 50, {
+      message: () => `${handled} and ${handledByEvent$} of 50 seen, ${seen.unique} handled`,
+    });
+    expect(seen.unique).toBe(50);
+    expect([...groups]).toEqual([group]);
+    expect(types).toContain('consumer.pull');
+    consumed.unsubscribe();
+    onlyConsume.unsubscribe();
+    await app.stop({ timeoutMs: 5_000 });
+    expect(completed).toBe(true);
+    expect(types).toContain('consumer.stopped');
+    expect([app.events.has('consumer.pull'), app.events.has('consumer.consume')]).toEqual([false, false]);
   });
 
   it('status(): owned queues with lag, readiness, pause state and the last error', async () => {
