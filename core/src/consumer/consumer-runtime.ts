@@ -27,6 +27,9 @@ import { OrderlyConsumeService } from './delivery/orderly-consume.service';
 import { PauseGate, type PauseReason } from './queue/pause-gate';
 import { every } from '../util/periodic';
 import { ProcessQueueTable } from './queue/process-queue-table';
+import type { ProcessQueue } from './queue/process-queue';
+import { QueueWork } from './queue/queue-work';
+import { jsonCodec } from '../definition/json.codec';
 import { QueueLockManager } from './queue/queue-lock-manager';
 import { RebalanceService } from './queue/rebalance.service';
 import type { ConsumerStatus, ReleaseReport } from '../model/consumer-status';
@@ -147,16 +150,19 @@ export class ConsumerRuntime {
         : undefined;
     const invoker = new HandlerInvoker(ctx, this.handlers, host.hooks, replies);
     this.invoker = invoker;
+    const codecOf = (pq: ProcessQueue, record: MessageRecord) => invoker.bindingOf(pq, record)?.codec ?? jsonCodec;
+    const work = new QueueWork(ctx.budget, this.progress, codecOf, ctx.namespace);
     this.consume =
       ctx.options.consumeMode === 'ORDERLY'
-        ? new OrderlyConsumeService(ctx, invoker, this.progress, transport.retry, this.lockManager)
-        : new ConcurrentConsumeService(ctx, invoker, this.progress, transport.retry);
+        ? new OrderlyConsumeService(ctx, invoker, work, transport.retry, this.lockManager)
+        : new ConcurrentConsumeService(ctx, invoker, work, transport.retry);
     if (this.isPaused) void this.consume.pauseDispatch();
     const queues = new ProcessQueueTable(
       ctx,
       {
         subscriptions: this.subscriptions,
         progress: this.progress,
+        work,
         consume: this.consume,
         puller: transport.puller,
         locks: this.lockManager,

@@ -14,6 +14,8 @@ import type { OffsetStore, PersistOptions, ReadOffsetFrom } from '../spi/offset-
 import { deferred, type Deferred } from '../util/deferred';
 import { ByteBudget } from './queue/byte-budget';
 import { ConsumeProgress } from './progress/consume-progress';
+import { QueueWork } from './queue/queue-work';
+import type { Codec } from '../spi/codec';
 import type { GroupContext } from './queue/group-context';
 import type { HandlerBinding } from './delivery/handler-binding';
 import { ProcessQueue } from './queue/process-queue';
@@ -175,4 +177,18 @@ export { deferred };
 /** Resolves after every pending microtask and one turn of the event loop. */
 export function flush(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** The group's QueueWork over `progress`, wrapping records with the invoker's codecs (JSON without one). */
+export function queueWork(
+  group: GroupContext,
+  progress: ConsumeProgress,
+  invoker?: { bindingOf(pq: ProcessQueue, record: MessageRecord): { readonly codec: Codec } | undefined },
+): QueueWork {
+  return new QueueWork(
+    group.budget,
+    progress,
+    (pq, record) => invoker?.bindingOf(pq, record)?.codec ?? jsonCodec,
+    group.namespace,
+  );
 }

@@ -1,5 +1,6 @@
 import type { MessageRecord } from '../model/message';
-import { ConsumedMessage } from '../model/consumed-message';
+import type { ConsumedMessage } from '../model/consumed-message';
+import { intake } from '../consumer/queue/queue-work';
 import type { Accepted, ConsumeService } from '../consumer/queue/consume-service';
 import type { ProcessQueue } from '../consumer/queue/process-queue';
 import type { Codec } from '../spi/codec';
@@ -22,7 +23,8 @@ export class PollBuffer implements ConsumeService {
   private buffered = 0;
 
   constructor(
-    private readonly codec: Codec,
+    /** The payload codec of every message (a pull consumer has one). */
+    readonly codec: Codec,
     private readonly namespace?: string,
   ) {}
 
@@ -39,9 +41,7 @@ export class PollBuffer implements ConsumeService {
 
   submit(pq: ProcessQueue, records: readonly MessageRecord[]): Accepted {
     const messages: ConsumedMessage[] = [];
-    const bytes = pq.put(records, (record, seq) =>
-      messages.push(new ConsumedMessage(record, pq.mq, this.codec, seq, this.namespace)),
-    );
+    const bytes = intake(pq, records, messages, () => this.codec, this.namespace);
     if (messages.length > 0) {
       this.chunks.push({ pq, messages, next: 0 });
       this.buffered += messages.length;

@@ -3,6 +3,7 @@ import { Heartbeats } from '../app/heartbeats';
 import type { Message } from '../model/message';
 import type { MessageQueue } from '../model/message-queue';
 import type { SubscriptionData } from '../model/subscription';
+import { QueueWork } from '../consumer/queue/queue-work';
 import { ConsumeProgress } from '../consumer/progress/consume-progress';
 import { ConsumeStats, countConsumed } from '../consumer/queue/consume-stats';
 import type { ConsumedMessage } from '../model/consumed-message';
@@ -44,6 +45,7 @@ export interface PullEngineParts {
  */
 export class PullEngine {
   readonly progress: ConsumeProgress;
+  private readonly work: QueueWork;
   readonly queues: ProcessQueueTable;
   private readonly heartbeats: Heartbeats;
   private rebalance: RebalanceService | undefined;
@@ -70,11 +72,14 @@ export class PullEngine {
     const { ctx, resolved, transport } = parts;
     // Java's lite pull consumer never piggy-backs commits on pulls: commits are the application's.
     this.progress = new ConsumeProgress(ctx, store, false, resolved.autoCommit ? 'auto' : 'manual');
+    // No handler here: the buffer wraps pulled records itself (with the consumer's codec), so this only finishes.
+    this.work = new QueueWork(ctx.budget, this.progress, () => parts.buffer.codec, ctx.namespace);
     this.queues = new ProcessQueueTable(
       ctx,
       {
         subscriptions: parts.subscriptions,
         progress: this.progress,
+        work: this.work,
         consume: parts.buffer,
         puller: transport.puller,
         locks: undefined,
@@ -127,12 +132,11 @@ export class PullEngine {
 
   /** Taken messages leave their queues: flow control frees them, and progress counts them consumed. */
   consumed(taken: ReadonlyMap<ProcessQueue, ConsumedMessage[]>): Message[] {
-    const { budget, stats } = this.parts.ctx;
+    const { stats } = this.parts.ctx;
     const out: Message[] = [];
     for (const [pq, messages] of taken) {
-      budget.release(pq.removeItems(messages, 0, messages.length));
       this.progress.touch(pq);
-      this.progress.advance(pq);
+      this.work.finish(pq, messages);
       countConsumed(stats, pq, messages.length, 0, -1, Date.now());
       for (const m of messages) out.push(m);
     }

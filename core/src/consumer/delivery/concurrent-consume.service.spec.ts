@@ -17,6 +17,7 @@ import {
   processQueue,
   record,
   records,
+  queueWork,
   testGroup,
 } from '../runtime.fixture';
 
@@ -30,7 +31,7 @@ function setup(
   const store = new MemoryOffsetStore();
   const progress = new ConsumeProgress(group, store, false);
   const invoker = new HandlerInvoker(group, new Map([[handler.topic, handler]]), []);
-  const service = new ConcurrentConsumeService(group, invoker, progress, retry);
+  const service = new ConcurrentConsumeService(group, invoker, queueWork(group, progress, invoker), retry);
   services.push(service);
   return { group, store, progress, invoker, service };
 }
@@ -352,7 +353,8 @@ describe('ConcurrentConsumeService', () => {
       ['A', binding((m) => void calls.push(`A:${(m as Message).topic}`), { topic: 'A' })],
       ['B', binding((m) => void calls.push(`B:${(m as Message).topic}`), { topic: 'B' })],
     ]);
-    const service = new ConcurrentConsumeService(group, new HandlerInvoker(group, handlers, []), progress, undefined);
+    const invoker = new HandlerInvoker(group, handlers, []);
+    const service = new ConcurrentConsumeService(group, invoker, queueWork(group, progress, invoker), undefined);
     services.push(service);
     const retryMq = { ...MQ, topic: retryTopicOf('g') };
     const pq = processQueue(group, progress, 0, retryMq);

@@ -3,13 +3,13 @@ import { isRetryTopic } from '../../model/constants';
 import type { MessageRecord } from '../../model/message';
 import type { RetryChannel } from '../../spi/transport.roles';
 import type { ConsumeCall } from './consume-call';
-import type { ConsumeProgress } from '../progress/consume-progress';
 import type { Accepted, DispatchingConsumeService } from '../queue/consume-service';
 import type { ConsumedMessage } from '../../model/consumed-message';
 import { ElasticPool } from './elastic-pool';
 import type { GroupContext } from '../queue/group-context';
-import type { CallScheduler, HandlerInvoker } from './handler-invoker';
+import type { CallOutcome, HandlerInvoker, PendingOutcome } from './handler-invoker';
 import type { ProcessQueue } from '../queue/process-queue';
+import type { QueueWork } from '../queue/queue-work';
 import { FailureHandoff } from './failure-handoff';
 
 /**
@@ -19,7 +19,7 @@ import { FailureHandoff } from './failure-handoff';
  * handed to the broker (see FailureHandoff), so nothing is dropped. Calls past consumeTimeout are given up and
  * retried.
  */
-export class ConcurrentConsumeService implements DispatchingConsumeService, CallScheduler<void> {
+export class ConcurrentConsumeService implements DispatchingConsumeService {
   private readonly pool: ElasticPool<ConsumeCall>;
   private readonly failures: FailureHandoff;
   private readonly sweepTimer: NodeJS.Timeout;
@@ -29,13 +29,11 @@ export class ConcurrentConsumeService implements DispatchingConsumeService, Call
   constructor(
     private readonly ctx: GroupContext,
     private readonly invoker: HandlerInvoker,
-    private readonly progress: ConsumeProgress,
+    private readonly work: QueueWork,
     retry: RetryChannel | undefined,
   ) {
     const { options } = ctx;
-    this.pool = new ElasticPool(options.consumeThreadMin, options.consumeThreadMax, (call) =>
-      this.invoker.invoke(call, this),
-    );
+    this.pool = new ElasticPool(options.consumeThreadMin, options.consumeThreadMax, (call) => this.run(call));
     this.failures = new FailureHandoff(ctx, retry, (pq, messages) => this.schedule(pq, messages));
     this.timeoutMs = options.consumeTimeout * 60_000;
     // RocketMQ sweeps every consumeTimeout minutes (so a call may run up to twice as long); this sweeps every
@@ -57,7 +55,7 @@ export class ConcurrentConsumeService implements DispatchingConsumeService, Call
 
   submit(pq: ProcessQueue, records: readonly MessageRecord[]): Accepted {
     const messages: ConsumedMessage[] = [];
-    const bytes = this.invoker.accept(pq, records, messages);
+    const bytes = this.work.intake(pq, records, messages);
     this.schedule(pq, messages);
     return { count: messages.length, bytes };
   }
@@ -83,19 +81,35 @@ export class ConcurrentConsumeService implements DispatchingConsumeService, Call
     this.failures.close();
   }
 
-  /**
-   * processConsumeResult: the first `acked` messages succeeded; the rest are handed back to the broker. Synchronous
-   * when everything succeeded (the hot path); a promise only when failures must be sent back.
-   */
-  complete(call: ConsumeCall, acked: number): void | Promise<void> {
-    if (acked === call.size) {
-      if (!call.pq.dropped) this.released(call.pq, call.removeFrom(call.pq));
-      return undefined;
-    }
-    return this.completeWithFailures(call, acked);
+  private run(call: ConsumeCall): Promise<void> | void {
+    const outcome: PendingOutcome = this.invoker.invoke(call);
+    if (outcome instanceof Promise) return outcome.then((o) => this.act(call, o));
+    return this.act(call, outcome);
   }
 
-  settled(call: ConsumeCall): void {
+  /**
+   * processConsumeResult: the first `acked` messages succeeded; the rest are handed back to the broker.
+   * Synchronous when everything succeeded (the hot path); a promise only when failures must be sent back. Nothing
+   * to act on (the queue was released first, or the sweep gave the call up): the call's slot is free, that is all.
+   */
+  private act(call: ConsumeCall, outcome: CallOutcome | undefined): Promise<void> | void {
+    if (!outcome) return this.pool.settle(call);
+    const { acked } = outcome;
+    if (acked === call.size) {
+      call.finishIn(this.work);
+      return this.over(call, acked);
+    }
+    return this.completeWithFailures(call, acked).then(
+      () => this.over(call, acked),
+      (error: unknown) => {
+        this.invoker.settleFailed(call, error);
+        this.pool.settle(call);
+      },
+    );
+  }
+
+  private over(call: ConsumeCall, acked: number): void {
+    this.invoker.settle(call, acked);
     this.pool.settle(call);
   }
 
@@ -127,13 +141,7 @@ export class ConcurrentConsumeService implements DispatchingConsumeService, Call
     const finished = messages.slice(0, acked);
     const handedOff = await this.failures.handOff(call.pq, messages.slice(acked), call.delayLevelWhenNextConsume);
     for (const m of handedOff) finished.push(m);
-    if (!call.pq.dropped) this.released(call.pq, call.pq.removeItems(finished, 0, finished.length));
-  }
-
-  /** After finished messages left the ProcessQueue: free their bytes and move the committable offset. */
-  private released(pq: ProcessQueue, bytes: number): void {
-    this.ctx.budget.release(bytes);
-    this.progress.advance(pq);
+    this.work.finish(call.pq, finished);
   }
 
   /**
@@ -153,14 +161,11 @@ export class ConcurrentConsumeService implements DispatchingConsumeService, Call
       // RocketMQ's cleanExpiredMsg sends an expired message back with delay level 3.
       call.delayLevelWhenNextConsume = 3;
       this.pool.settle(call);
-      // Detached on purpose: the sweep must not wait for send-backs; expire() never rejects.
-      void this.invoker.expire(
-        call,
-        new TimeoutError(
-          `handler call of group ${this.ctx.group} ran past consumeTimeout (${this.ctx.options.consumeTimeout} min)`,
-        ),
-        this,
+      const timeout = new TimeoutError(
+        `handler call of group ${this.ctx.group} ran past consumeTimeout (${this.ctx.options.consumeTimeout} min)`,
       );
+      // Detached on purpose: the sweep must not wait for send-backs; act() never rejects.
+      void this.act(call, this.invoker.expire(call, timeout));
     }
   }
 }

@@ -3,6 +3,7 @@ import type { ConsumeContext } from '../../spi/consume-context';
 import type { ConsumedMessage } from '../../model/consumed-message';
 import type { PoolTask } from './elastic-pool';
 import type { ProcessQueue } from '../queue/process-queue';
+import type { QueueWork } from '../queue/queue-work';
 import type { MessageQueue } from '../../model/message-queue';
 
 /**
@@ -68,10 +69,8 @@ export class ConsumeCall<Q extends { readonly mq: MessageQueue } = ProcessQueue>
     this.controller?.abort(reason);
   }
 
-  /** Marks every message of this call finished in its ProcessQueue; returns the bytes released. */
-  removeFrom(pq: ProcessQueue): number {
-    return this.size === 1
-      ? pq.removeOne(this.source[this.start]!.seq)
-      : pq.removeItems(this.source, this.start, this.end);
+  /** Every message of this call finished: it leaves its queue's cache (see QueueWork.finish). */
+  finishIn(work: QueueWork): void {
+    work.finish(this.pq as unknown as ProcessQueue, this.source, this.start, this.end);
   }
 }

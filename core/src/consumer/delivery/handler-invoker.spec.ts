@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { RECONSUME_LATER, retryTopicOf } from '../../model/constants';
 import type { Message } from '../../model/message';
-import type { ConsumeCall } from './consume-call';
 import type { ConsumeContext } from '../../spi/consume-context';
 import type { ConsumeHook } from '../../spi/consume-hook';
 import { ConsumeProgress } from '../progress/consume-progress';
 import type { ConsumedMessage } from '../../model/consumed-message';
-import { HandlerInvoker, type CallScheduler } from './handler-invoker';
+import { HandlerInvoker } from './handler-invoker';
 import {
   MQ,
   MemoryOffsetStore,
@@ -14,25 +13,11 @@ import {
   deferred,
   eventsOf,
   processQueue,
+  queueWork,
   record,
   records,
   testGroup,
 } from '../runtime.fixture';
-
-/** Records what the invoker hands over. */
-class Recorder implements CallScheduler<string> {
-  readonly completed: { acked: number; error?: string }[] = [];
-  readonly settledWith: (string | undefined)[] = [];
-  result: string | Promise<string> | Error = 'ok';
-  complete(_call: ConsumeCall, acked: number, error: Error | undefined): string | Promise<string> {
-    this.completed.push(error ? { acked, error: error.message } : { acked });
-    if (this.result instanceof Error) throw this.result;
-    return this.result;
-  }
-  settled(_call: ConsumeCall, result: string | undefined): void {
-    this.settledWith.push(result);
-  }
-}
 
 function setup(
   mode: 'CONCURRENTLY' | 'ORDERLY',
@@ -45,8 +30,8 @@ function setup(
   const invoker = new HandlerInvoker(group, new Map([['T', binding(fn, { batch })]]), hooks);
   const pq = processQueue(group, progress);
   const messages: ConsumedMessage[] = [];
-  invoker.accept(pq, records(0, 4), messages);
-  return { group, invoker, pq, messages };
+  queueWork(group, progress, invoker).intake(pq, records(0, 4), messages);
+  return { group, invoker, pq, progress, messages };
 }
 
 describe('HandlerInvoker', () => {
@@ -68,16 +53,15 @@ describe('HandlerInvoker', () => {
       (_m, ctx) => void order.push(`handler ${(ctx as ConsumeContext).group}`),
       [hook('a'), hook('b')],
     );
-    await invoker.invoke(invoker.call(pq, messages, 0, 1), new Recorder());
+    await invoker.invoke(invoker.call(pq, messages, 0, 1));
     expect(order).toEqual(['a in Spec.handle 1', 'b in Spec.handle 1', 'handler g', 'b out', 'a out']);
   });
 
   it('acked: a throw or RECONSUME_LATER fails the whole call; CONCURRENTLY honours ackIndex, ORDERLY does not', async () => {
     const outcome = async (mode: 'CONCURRENTLY' | 'ORDERLY', fn: (input: unknown, ctx: unknown) => unknown) => {
       const { invoker, pq, messages } = setup(mode, fn, [], true);
-      const recorder = new Recorder();
-      await invoker.invoke(invoker.call(pq, messages, 0, 4), recorder);
-      return recorder.completed[0];
+      const result = await invoker.invoke(invoker.call(pq, messages, 0, 4));
+      return result && (result.error ? { acked: result.acked, error: result.error.message } : { acked: result.acked });
     };
     expect(await outcome('CONCURRENTLY', () => undefined)).toEqual({ acked: 4 });
     const ackIndexOne = (_m: unknown, ctx: unknown): void => {
@@ -89,16 +73,32 @@ describe('HandlerInvoker', () => {
     expect(await outcome('ORDERLY', async () => Promise.reject('text'))).toEqual({ acked: 0, error: 'text' });
   });
 
-  it('emits consume events with the acked count, then settles; a failing completion is reported and still settles', async () => {
+  it('answers at once for a synchronous handler, with what it returned; a promise only for one that returned one', async () => {
+    const sync = setup('CONCURRENTLY', () => 'sync result');
+    const now = sync.invoker.invoke(sync.invoker.call(sync.pq, sync.messages, 0, 1));
+    expect(now).not.toBeInstanceOf(Promise);
+    expect(now).toEqual({ acked: 1, error: undefined, result: 'sync result' });
+    const thrown = setup('CONCURRENTLY', () => {
+      throw new Error('boom');
+    });
+    expect(thrown.invoker.invoke(thrown.invoker.call(thrown.pq, thrown.messages, 0, 1))).toMatchObject({ acked: 0 });
+    const later = setup('CONCURRENTLY', async () => 'async result');
+    const pending = later.invoker.invoke(later.invoker.call(later.pq, later.messages, 0, 1));
+    expect(pending).toBeInstanceOf(Promise);
+    expect(await pending).toEqual({ acked: 1, error: undefined, result: 'async result' });
+  });
+
+  it("settle emits the consume event with the acked count and ends the queue's call; settleFailed reports", async () => {
     const { group, invoker, pq, messages } = setup('CONCURRENTLY', () => undefined);
-    const recorder = new Recorder();
-    await invoker.invoke(invoker.call(pq, messages, 0, 1), recorder);
-    recorder.result = Promise.resolve('later');
-    await invoker.invoke(invoker.call(pq, messages, 1, 2), recorder);
-    recorder.result = new Error('send-back exploded');
-    await invoker.invoke(invoker.call(pq, messages, 2, 3), recorder);
-    expect(recorder.settledWith).toEqual(['ok', 'later', undefined]);
-    expect(eventsOf(group, 'consumer.consume').map((e) => e.ok)).toEqual([1, 1]);
+    const first = invoker.call(pq, messages, 0, 1);
+    const outcome = await invoker.invoke(first);
+    // Until the service settles it, the call still counts for a release waiting on the queue.
+    expect(pq.inflight).toBe(1);
+    invoker.settle(first, outcome!.acked);
+    const second = invoker.call(pq, messages, 1, 2);
+    await invoker.invoke(second);
+    invoker.settleFailed(second, new Error('send-back exploded'));
+    expect(eventsOf(group, 'consumer.consume').map((e) => e.ok)).toEqual([1]);
     expect(eventsOf(group, 'consumer.error').map((e) => e.where)).toEqual(['consume-result']);
     expect(pq.inflight).toBe(0);
   });
@@ -109,39 +109,36 @@ describe('HandlerInvoker', () => {
       called = true;
     });
     pq.abort();
-    const recorder = new Recorder();
-    await invoker.invoke(invoker.call(pq, messages, 0, 1), recorder);
+    expect(invoker.invoke(invoker.call(pq, messages, 0, 1))).toBeUndefined();
     expect(called).toBe(false);
-    expect(recorder.settledWith).toEqual([undefined]);
-    expect(recorder.completed).toEqual([]);
+    expect(pq.inflight).toBe(0);
   });
 
-  it("tracks running calls: abortRunning aborts the signals of one queue's calls only; expire completes one now", async () => {
+  it("tracks running calls: abortRunning aborts the signals of one queue's calls only; expire answers one now", async () => {
     const gate = deferred();
     const signals: AbortSignal[] = [];
     const { invoker, pq, messages, group } = setup('ORDERLY', async (_m, ctx) => {
       signals.push((ctx as ConsumeContext).signal);
       await gate.promise;
     });
-    const other = processQueue(group, new ConsumeProgress(group, new MemoryOffsetStore(), false), 0, {
+    const otherProgress = new ConsumeProgress(group, new MemoryOffsetStore(), false);
+    const other = processQueue(group, otherProgress, 0, {
       ...MQ,
       queueId: 1,
     });
-    const recorder = new Recorder();
-    const first = invoker.invoke(invoker.call(pq, messages, 0, 1), recorder);
+    const first = invoker.invoke(invoker.call(pq, messages, 0, 1));
     const otherMessages: ConsumedMessage[] = [];
-    invoker.accept(other, [record(0, { mq: { ...MQ, queueId: 1 } })], otherMessages);
-    const second = invoker.invoke(invoker.call(other, otherMessages, 0, 1), recorder);
+    queueWork(group, otherProgress, invoker).intake(other, [record(0, { mq: { ...MQ, queueId: 1 } })], otherMessages);
+    const second = invoker.invoke(invoker.call(other, otherMessages, 0, 1));
     expect(invoker.inFlight).toBe(2);
     expect(invoker.abortRunning(new Set([pq]), new Error('deadline'))).toBe(1);
     expect(signals.map((s) => s.aborted)).toEqual([true, false]);
     const [running] = [...invoker.runningCalls()].filter((c) => c.pq === other);
-    await invoker.expire(running!, new Error('too long'), recorder);
-    expect(recorder.completed).toEqual([{ acked: 0, error: 'too long' }]);
+    expect(invoker.expire(running!, new Error('too long'))).toMatchObject({ acked: 0, error: { message: 'too long' } });
     gate.resolve();
-    await Promise.all([first, second]);
-    // The expired call's late result is ignored: one completion for it, one for the first call.
-    expect(recorder.completed).toHaveLength(2);
+    // The expired call's late result is ignored: its invoke comes to nothing; the first call's is its own.
+    expect(await second).toBeUndefined();
+    expect(await first).toMatchObject({ acked: 1 });
     expect(invoker.inFlight).toBe(0);
   });
 
@@ -157,7 +154,7 @@ describe('HandlerInvoker', () => {
     const retryMq = { ...MQ, topic: retryTopicOf('g') };
     const pq = processQueue(group, progress, 0, retryMq);
     const messages: ConsumedMessage[] = [];
-    invoker.accept(
+    queueWork(group, progress, invoker).intake(
       pq,
       [
         record(0, { mq: retryMq, properties: { RETRY_TOPIC: 'T' } }),
@@ -167,10 +164,9 @@ describe('HandlerInvoker', () => {
     );
     expect(invoker.bindingOf(pq, messages[0]!.record)?.topic).toBe('T');
     expect(invoker.bindingOf(pq, messages[1]!.record)).toBeUndefined();
-    const recorder = new Recorder();
-    await invoker.invoke(invoker.call(pq, messages, 0, 1), recorder);
-    await invoker.invoke(invoker.call(pq, messages, 1, 2), recorder);
+    await invoker.invoke(invoker.call(pq, messages, 0, 1));
+    const unbound = await invoker.invoke(invoker.call(pq, messages, 1, 2));
     expect(payloads).toEqual([{ i: 0 }]);
-    expect(recorder.completed[1]).toEqual({ acked: 0, error: 'no handler of group g subscribes topic U' });
+    expect(unbound).toMatchObject({ acked: 0, error: { message: 'no handler of group g subscribes topic U' } });
   });
 });

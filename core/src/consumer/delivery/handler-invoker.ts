@@ -15,23 +15,27 @@ import type { HandlerBinding } from './handler-binding';
 import type { ProcessQueue } from '../queue/process-queue';
 import type { ReplySender } from './reply-sender';
 
-/** What a consume service does with the calls the invoker runs: the part that differs between schedules. */
-export interface CallScheduler<R> {
-  /**
-   * Processes a finished call: its first `acked` messages succeeded (all of them when acked === call.size).
-   * Synchronous when nothing has to be sent, which is the hot path.
-   */
-  complete(call: ConsumeCall, acked: number, error: Error | undefined): R | Promise<R>;
-  /** The call is over: completed (with `complete`'s result), skipped (its queue was released) or failed (undefined). */
-  settled(call: ConsumeCall, result: R | undefined): void;
+/** What one handler call came to, for the consume service that ran it to act on. */
+export interface CallOutcome {
+  /** Its first `acked` messages succeeded: all of them when acked === call.size, none after a throw. */
+  readonly acked: number;
+  /** What the handler threw, or the consumeTimeout that gave the call up; undefined when it returned. */
+  readonly error: Error | undefined;
+  /** What the handler returned (a reply handler's reply, already sent). */
+  readonly result: unknown;
 }
+
+/** A call's outcome: at once for a synchronous handler, later for one that returned a promise. */
+export type PendingOutcome = CallOutcome | undefined | Promise<CallOutcome | undefined>;
 
 /**
  * The one pipeline every handler call goes through, whatever the consume mode (docs/architecture.md#ownership-rules):
  * the binding lookup (a retry queue's messages carry their original topic), the payload codec, the hooks, the
  * handler awaited only when it returns a promise, errors normalised, `consumer.error` and `consumer.consume`, the
  * running-call table behind `ctx.signal` (aborted at consumeTimeout or at the stop deadline), and the queue's
- * in-flight count a release waits on. The consume services only schedule calls and decide what a result means.
+ * in-flight count a release waits on. `invoke` returns what the call came to; the consume service that called it
+ * decides what that means for the queue, then reports the call over with `settle` (or `settleFailed`). Calls go
+ * one way, from the service to the invoker: nothing here calls back into a service.
  */
 export class HandlerInvoker {
   /** Running calls by slot (no Set: add/delete on every call showed in profiles). */
@@ -65,11 +69,6 @@ export class HandlerInvoker {
     return this.handlers.get(record.properties[MessageConst.RETRY_TOPIC] ?? record.topic);
   }
 
-  /** Puts pulled records into the queue and appends the accepted ones, wrapped, to `into`; returns their bytes. */
-  accept(pq: ProcessQueue, records: readonly MessageRecord[], into: ConsumedMessage[]): number {
-    return pq.put(records, (record, seq) => into.push(this.wrap(pq, record, seq)));
-  }
-
   /** A call over messages[start, end), all of one handler (default: the first message's). */
   call(
     pq: ProcessQueue,
@@ -81,53 +80,104 @@ export class HandlerInvoker {
     return new ConsumeCall(this.ctx.group, pq, messages, start, end, binding);
   }
 
-  /** Runs one call through the pipeline, then hands its outcome to the scheduler. Never rejects. */
-  async invoke<R>(call: ConsumeCall, scheduler: CallScheduler<R>): Promise<void> {
+  /**
+   * Runs one call through the pipeline and returns what it came to: synchronously when the handler returned a
+   * plain value or threw, as a promise when it returned one. Undefined when there is nothing to act on: the queue was
+   * released before the call started (the next owner consumes its messages from the committed offset), or the
+   * consumeTimeout sweep already gave the call up (`expire`). Never rejects.
+   */
+  invoke(call: ConsumeCall): PendingOutcome {
     const { pq } = call;
-    // A released queue's waiting work is not started: the next owner consumes it from the committed offset.
-    if (!pq.active) {
-      scheduler.settled(call, undefined);
-      return;
-    }
-    pq.inflight++;
+    if (!pq.active) return undefined;
+    pq.callStarted();
     // Date.now() costs about a sixth of a message's time on the hot path: taken for an event that reports it, and
     // for one call in sixteen (consumeRT).
     if (this.consumeEvents.listened || this.ctx.stats.timeThisCall()) call.startedAt = Date.now();
     this.track(call);
     let status: unknown;
-    let error: Error | undefined;
     try {
       status = this.callHandler(call);
-      // Only await what is awaitable: a sync handler costs no extra microtasks.
-      if (status !== null && typeof (status as PromiseLike<unknown>)?.then === 'function') status = await status;
     } catch (e) {
-      error = toError(e);
+      return this.outcome(call, undefined, toError(e));
     }
+    // Only await what is awaitable: a sync handler costs no extra microtasks.
+    if (status !== null && typeof (status as PromiseLike<unknown>)?.then === 'function')
+      return this.awaitOutcome(call, status as PromiseLike<unknown>);
+    return this.outcome(call, status, undefined);
+  }
+
+  private async awaitOutcome(call: ConsumeCall, pending: PromiseLike<unknown>): Promise<CallOutcome | undefined> {
+    let status: unknown;
+    try {
+      status = await pending;
+    } catch (e) {
+      return this.outcome(call, undefined, toError(e));
+    }
+    return this.outcome(call, status, undefined);
+  }
+
+  private outcome(call: ConsumeCall, status: unknown, error: Error | undefined): PendingOutcome {
     this.untrack(call);
-    if (call.timedOut) return; // expire() already completed the call
+    if (call.timedOut) return undefined; // expire() already gave the outcome
     // A reply handler's return value is its reply, never a consume status: only a throw fails it.
-    if (error === undefined && call.binding?.reply) {
-      await this.replies?.reply(call.first(), status, call.binding.codec);
-      status = undefined;
-    }
+    if (error === undefined && call.binding?.reply) return this.replied(call, status);
+    return this.judged(call, status, error, status);
+  }
+
+  /** The offset moves past a request only once its reply was sent or its failure reported. */
+  private async replied(call: ConsumeCall, reply: unknown): Promise<CallOutcome> {
+    await this.replies?.reply(call.first(), reply, call.binding!.codec);
+    return this.judged(call, undefined, undefined, reply);
+  }
+
+  private judged(call: ConsumeCall, status: unknown, error: Error | undefined, result: unknown): CallOutcome {
     const ok =
       error === undefined &&
       status !== ConsumeStatus.RECONSUME_LATER &&
       status !== ConsumeStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT;
     const acked = !ok ? 0 : this.partialAck ? Math.max(-1, Math.min(call.ackIndex, call.size - 1)) + 1 : call.size;
-    const pending = this.finish(call, acked, error, scheduler);
-    if (pending) await pending;
+    if (error) reportError(this.ctx, 'handler', error, call.mq);
+    return { acked, error, result };
   }
 
   /**
-   * consumeTimeout: gives up a running call (its signal aborts) and completes it now as failed with `error`; the
-   * handler's later result is ignored.
+   * consumeTimeout: gives up a running call (its signal aborts) and returns its outcome now, failed with `error`;
+   * the handler's later result is ignored (its `invoke` comes to nothing).
    */
-  async expire<R>(call: ConsumeCall, error: Error, scheduler: CallScheduler<R>): Promise<void> {
+  expire(call: ConsumeCall, error: Error): CallOutcome {
     call.timedOut = true;
     this.untrack(call);
     call.abort(error);
-    await this.finish(call, 0, error, scheduler);
+    reportError(this.ctx, 'handler', error, call.mq);
+    return { acked: 0, error, result: undefined };
+  }
+
+  /**
+   * The service acted on the call's outcome: `consumer.consume`, the figures, and the queue's in-flight count (a
+   * release waiting for idle handlers sees the offset already moved).
+   */
+  settle(call: ConsumeCall, acked: number): void {
+    const durationMs = call.startedAt > 0 ? Date.now() - call.startedAt : -1;
+    if (this.consumeEvents.listened) {
+      const { events, group } = this.ctx;
+      events.emit('consumer.consume', {
+        group,
+        mq: call.mq,
+        count: call.size,
+        ok: acked,
+        failed: call.size - acked,
+        durationMs: Math.max(0, durationMs),
+      });
+    }
+    this.count(call, acked, durationMs);
+    call.pq.callFinished();
+  }
+
+  /** Acting on the outcome failed (a send-back threw): reported, counted as failed, and the call is over. */
+  settleFailed(call: ConsumeCall, error: unknown): void {
+    reportError(this.ctx, 'consume-result', error, call.mq);
+    this.count(call, 0, -1);
+    call.pq.callFinished();
   }
 
   /** Aborts the signal of every running call of these queues (a release or stop gave up waiting). */
@@ -144,16 +194,6 @@ export class HandlerInvoker {
   /** Every running call (for the consumeTimeout sweep). */
   *runningCalls(): IterableIterator<ConsumeCall> {
     for (const call of this.running) if (call) yield call;
-  }
-
-  private wrap(pq: ProcessQueue, record: MessageRecord, seq: number): ConsumedMessage {
-    // Per message: the codec of an ordinary queue is looked up once and cached on it.
-    let codec = pq.codec;
-    if (!codec) {
-      codec = this.bindingOf(pq, record)?.codec ?? jsonCodec;
-      if (!isRetryTopic(pq.mq.topic)) pq.codec = codec;
-    }
-    return new ConsumedMessage(record, pq.mq, codec, seq, this.ctx.namespace);
   }
 
   /**
@@ -208,56 +248,6 @@ export class HandlerInvoker {
       proceed = () => hook.around(invocation, next);
     }
     return proceed();
-  }
-
-  /** The scheduler's completion, then the event and the queue's in-flight count; a promise only when it is async. */
-  private finish<R>(
-    call: ConsumeCall,
-    acked: number,
-    error: Error | undefined,
-    scheduler: CallScheduler<R>,
-  ): Promise<void> | undefined {
-    if (error) reportError(this.ctx, 'handler', error, call.mq);
-    let result: R | Promise<R>;
-    try {
-      result = scheduler.complete(call, acked, error);
-    } catch (e) {
-      this.failed(call, e, scheduler);
-      return undefined;
-    }
-    if (result !== null && typeof (result as PromiseLike<R>)?.then === 'function') {
-      return (result as Promise<R>).then(
-        (r) => this.done(call, acked, r, scheduler),
-        (e: unknown) => this.failed(call, e, scheduler),
-      );
-    }
-    this.done(call, acked, result as R, scheduler);
-    return undefined;
-  }
-
-  private done<R>(call: ConsumeCall, acked: number, result: R, scheduler: CallScheduler<R>): void {
-    const durationMs = call.startedAt > 0 ? Date.now() - call.startedAt : -1;
-    if (this.consumeEvents.listened) {
-      const { events, group } = this.ctx;
-      events.emit('consumer.consume', {
-        group,
-        mq: call.mq,
-        count: call.size,
-        ok: acked,
-        failed: call.size - acked,
-        durationMs: Math.max(0, durationMs),
-      });
-    }
-    this.count(call, acked, durationMs);
-    call.pq.handlerFinished();
-    scheduler.settled(call, result);
-  }
-
-  private failed<R>(call: ConsumeCall, error: unknown, scheduler: CallScheduler<R>): void {
-    reportError(this.ctx, 'consume-result', error, call.mq);
-    this.count(call, 0, -1);
-    call.pq.handlerFinished();
-    scheduler.settled(call, undefined);
   }
 
   private count(call: ConsumeCall, acked: number, durationMs: number): void {

@@ -18,6 +18,7 @@ import {
   flush,
   processQueue,
   records,
+  queueWork,
   testGroup,
 } from '../runtime.fixture';
 
@@ -41,7 +42,13 @@ function setup(
   const progress = new ConsumeProgress(group, new MemoryOffsetStore(), false);
   const invoker = new HandlerInvoker(group, new Map([[handler.topic, handler]]), extra.hooks ?? []);
   const lockManager = extra.locks ? new QueueLockManager(group, extra.locks) : undefined;
-  const service = new OrderlyConsumeService(group, invoker, progress, extra.retry, lockManager);
+  const service = new OrderlyConsumeService(
+    group,
+    invoker,
+    queueWork(group, progress, invoker),
+    extra.retry,
+    lockManager,
+  );
   services.push(service);
   return { group, progress, invoker, service, lockManager };
 }

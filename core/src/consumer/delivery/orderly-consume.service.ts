@@ -2,15 +2,15 @@ import type { MessageRecord } from '../../model/message';
 import type { RetryChannel } from '../../spi/transport.roles';
 import { getOrCreate } from '../../util/get-or-create';
 import type { ConsumeCall } from './consume-call';
-import type { ConsumeProgress } from '../progress/consume-progress';
 import type { Accepted, DispatchingConsumeService } from '../queue/consume-service';
 import type { ConsumedMessage } from '../../model/consumed-message';
 import { ElasticPool } from './elastic-pool';
 import { FailureHandoff } from './failure-handoff';
 import type { GroupContext } from '../queue/group-context';
-import type { CallScheduler, HandlerInvoker } from './handler-invoker';
+import type { CallOutcome, HandlerInvoker, PendingOutcome } from './handler-invoker';
 import type { ProcessQueue } from '../queue/process-queue';
 import type { QueueLockManager } from '../queue/queue-lock-manager';
+import type { QueueWork } from '../queue/queue-work';
 
 /** What one queue has waiting, in offset order. */
 interface OrderlyBuffer {
@@ -31,7 +31,7 @@ type NextBatchDelay = number;
  * suspendCurrentQueueTimeMillis; past maxReconsumeTimes (unlimited by default) it goes to the DLQ and the queue
  * moves on. Different queues run in parallel, up to consumeThreadMax batches at a time.
  */
-export class OrderlyConsumeService implements DispatchingConsumeService, CallScheduler<NextBatchDelay> {
+export class OrderlyConsumeService implements DispatchingConsumeService {
   private readonly pool: ElasticPool<ConsumeCall>;
   private readonly buffers = new Map<ProcessQueue, OrderlyBuffer>();
   /** Queues with a batch scheduled or running: at most one per queue. */
@@ -43,7 +43,7 @@ export class OrderlyConsumeService implements DispatchingConsumeService, CallSch
   constructor(
     private readonly ctx: GroupContext,
     private readonly invoker: HandlerInvoker,
-    private readonly progress: ConsumeProgress,
+    private readonly work: QueueWork,
     retry: RetryChannel | undefined,
     /** Present in CLUSTERING: a batch runs only while its queue's lock is valid. */
     private readonly locks: QueueLockManager | undefined,
@@ -69,7 +69,7 @@ export class OrderlyConsumeService implements DispatchingConsumeService, CallSch
   submit(pq: ProcessQueue, records: readonly MessageRecord[]): Accepted {
     const buffer = getOrCreate(this.buffers, pq, () => ({ items: [], head: 0 }));
     const before = buffer.items.length;
-    const bytes = this.invoker.accept(pq, records, buffer.items);
+    const bytes = this.work.intake(pq, records, buffer.items);
     this.schedule(pq, 0);
     return { count: buffer.items.length - before, bytes };
   }
@@ -105,13 +105,8 @@ export class OrderlyConsumeService implements DispatchingConsumeService, CallSch
     this.failures.close();
   }
 
-  /** Success (or all dead-lettered): the batch leaves its queue at once; a failure suspends the queue. */
-  complete(call: ConsumeCall, acked: number): NextBatchDelay | Promise<NextBatchDelay> {
-    if (acked === call.size) return this.commit(call);
-    return this.suspendOrDeadLetter(call).then((next) => (next === 0 ? this.commit(call) : next));
-  }
-
-  settled(call: ConsumeCall, next: NextBatchDelay | undefined): void {
+  /** The batch is over: the queue's next one is scheduled after `next` (an error's delay when undefined). */
+  private settled(call: ConsumeCall, next: NextBatchDelay | undefined): void {
     this.pool.settle(call);
     this.scheduled.delete(call.pq);
     if (call.pq.active) this.schedule(call.pq, next ?? this.ctx.profile.pullErrorDelayMs);
@@ -147,8 +142,29 @@ export class OrderlyConsumeService implements DispatchingConsumeService, CallSch
 
   private run(call: ConsumeCall): Promise<void> | void {
     const { locks } = this;
-    if (!locks || !call.pq.active || locks.isValid(call.pq)) return this.invoker.invoke(call, this);
-    return this.relock(call, locks);
+    if (locks && call.pq.active && !locks.isValid(call.pq)) return this.relock(call, locks);
+    const outcome: PendingOutcome = this.invoker.invoke(call);
+    if (outcome instanceof Promise) return outcome.then((o) => this.act(call, o));
+    return this.act(call, outcome);
+  }
+
+  /** Success (or all dead-lettered): the batch leaves its queue at once; a failure suspends the queue. */
+  private act(call: ConsumeCall, outcome: CallOutcome | undefined): Promise<void> | void {
+    if (!outcome) return this.settled(call, undefined);
+    const { acked } = outcome;
+    if (acked === call.size) return this.over(call, acked, this.commit(call));
+    return this.suspendOrDeadLetter(call).then(
+      (next) => this.over(call, acked, next === 0 ? this.commit(call) : next),
+      (error: unknown) => {
+        this.invoker.settleFailed(call, error);
+        this.settled(call, undefined);
+      },
+    );
+  }
+
+  private over(call: ConsumeCall, acked: number, next: NextBatchDelay): void {
+    this.invoker.settle(call, acked);
+    this.settled(call, next);
   }
 
   /** RocketMQ's tryLockLaterAndReconsume: lock now, try the batch again soon if granted, a while later if not. */
@@ -188,10 +204,7 @@ export class OrderlyConsumeService implements DispatchingConsumeService, CallSch
         buffer.head = 0;
       }
     }
-    if (!pq.dropped) {
-      this.ctx.budget.release(call.removeFrom(pq));
-      this.progress.advance(pq);
-    }
+    call.finishIn(this.work);
     return 0;
   }
 }

@@ -27,21 +27,20 @@ export class TopicCounters {
  */
 export function countConsumed(
   stats: ConsumeStats,
-  pq: { readonly mq: { readonly topic: string }; counters: TopicCounters | undefined; lastConsumeTimestamp: number },
+  pq: { counters(stats: ConsumeStats): TopicCounters; consumedAt(now: number): void },
   ok: number,
   failed: number,
   durationMs: number,
   now: number,
 ): void {
-  pq.counters ??= stats.counters(pq.mq.topic);
-  const counters = pq.counters;
+  const counters = pq.counters(stats);
   counters.okMessages += ok;
   counters.failedMessages += failed;
   if (durationMs >= 0) {
     counters.consumeRtTotal += durationMs;
     counters.consumeRtCalls++;
   }
-  pq.lastConsumeTimestamp = now;
+  pq.consumedAt(now);
 }
 
 type Snapshot = { readonly at: number } & Readonly<Omit<TopicCounters, never>>;

@@ -9,7 +9,7 @@ import { ConsumeProgress } from '../progress/consume-progress';
 import { HandlerInvoker } from '../delivery/handler-invoker';
 import { ProcessQueueTable } from './process-queue-table';
 import { QueueLockManager } from './queue-lock-manager';
-import { MQ, MemoryOffsetStore, binding, deferred, eventsOf, records, testGroup } from '../runtime.fixture';
+import { MQ, MemoryOffsetStore, binding, deferred, eventsOf, queueWork, records, testGroup } from '../runtime.fixture';
 
 const q = (queueId: number): MessageQueue => ({ ...MQ, queueId });
 
@@ -58,7 +58,8 @@ function setup(
   const store = new MemoryOffsetStore();
   const progress = new ConsumeProgress(group, store, false);
   const invoker = new HandlerInvoker(group, new Map([['T', binding(handler)]]), []);
-  const consume = new ConcurrentConsumeService(group, invoker, progress, undefined);
+  const work = queueWork(group, progress, invoker);
+  const consume = new ConcurrentConsumeService(group, invoker, work, undefined);
   const locks = extra.locks ? new QueueLockManager(group, extra.locks) : undefined;
   const rebalances: number[] = [];
   const table = new ProcessQueueTable(
@@ -66,6 +67,7 @@ function setup(
     {
       subscriptions: new Map([['T', parseSubscription('T', '*')]]),
       progress,
+      work,
       consume,
       puller: onceThenHold(extra.perQueue ?? 3),
       locks,

@@ -6,6 +6,7 @@ import type { ConsumeProgress } from '../progress/consume-progress';
 import type { ConsumeService } from './consume-service';
 import type { GroupContext } from './group-context';
 import { reportError } from '../../events/report-error';
+import type { QueueWork } from './queue-work';
 import { ProcessQueue } from './process-queue';
 import { PullLoop, limitsFromOptions, type PullLimits } from './pull-loop';
 import type { QueueLockManager } from './queue-lock-manager';
@@ -17,6 +18,8 @@ export interface QueueTableParts {
   /** Subscriptions by topic, the retry topic included. */
   readonly subscriptions: ReadonlyMap<string, SubscriptionData>;
   readonly progress: ConsumeProgress;
+  /** Where finished and released work leaves a queue's cache. */
+  readonly work: QueueWork;
   readonly consume: ConsumeService;
   readonly puller: MessagePuller;
   /** Present when queues move under broker locks (ORDERLY in CLUSTERING, or exclusiveHandoff). */
@@ -274,9 +277,7 @@ export class ProcessQueueTable {
     const abandoned = pq.inflight;
     if (abandoned > 0)
       parts.consume.abandon(new Set([pq]), new Error(`queue ${mqLabel(pq.mq)} released before its handler finished`));
-    parts.progress.advance(pq);
-    pq.drop();
-    ctx.budget.release(pq.clear());
+    parts.work.close(pq, true);
     await parts.progress.finish(pq, { brokerGone });
     const loop = this.loops.get(pq);
     if (loop) await waitUntil(loop, Math.max(deadline, Date.now() + ctx.profile.requestTimeoutMs));
@@ -308,9 +309,8 @@ export class ProcessQueueTable {
 
   /** Drops a queue without draining or committing: its cached and running messages no longer count. */
   private discard(pq: ProcessQueue): void {
-    pq.drop();
+    this.parts.work.close(pq, false);
     this.parts.consume.discardQueued(pq);
-    this.ctx.budget.release(pq.clear());
     if (this.table.get(pq.key) === pq) this.table.delete(pq.key);
   }
 }

@@ -144,9 +144,8 @@ export class PullLoop {
 
   private async handle(result: PullResult, reserved: number, sentAt: number): Promise<number> {
     const { pq, ctx } = this;
-    pq.brokerMaxOffset = result.maxOffset;
     const now = Date.now();
-    pq.lastPullTimestamp = now;
+    pq.answered(result.maxOffset, now);
     this.idle = result.status !== PullStatus.FOUND || result.messages.length === 0;
     if (!this.idle) this.typicalMessageBytes = Math.max(1, result.messages[result.messages.length - 1]!.body.length);
     let found = 0;
@@ -160,13 +159,12 @@ export class PullLoop {
           ctx.budget.settle(reserved, 0);
           return 0;
         }
-        pq.nextOffset = result.nextBeginOffset;
+        pq.pullFrom(result.nextBeginOffset);
         const accepted = this.consume.submit(pq, this.filter(result.messages));
         ctx.budget.settle(reserved, accepted.bytes);
         found = accepted.count;
         if (found === 0) this.progress.skipTo(pq, pq.nextOffset);
-        pq.counters ??= ctx.stats.counters(pq.mq.topic);
-        const counters = pq.counters;
+        const counters = pq.counters(ctx.stats);
         counters.pulls++;
         counters.pullRtTotal += now - sentAt;
         counters.pulledMessages += found;
@@ -175,7 +173,7 @@ export class PullLoop {
       case PullStatus.NO_NEW_MSG:
       case PullStatus.NO_MATCHED_MSG:
         ctx.budget.settle(reserved, 0);
-        pq.nextOffset = result.nextBeginOffset;
+        pq.pullFrom(result.nextBeginOffset);
         this.progress.skipTo(pq, pq.nextOffset);
         break;
       case PullStatus.OFFSET_ILLEGAL:

@@ -44,8 +44,7 @@ export class QueueLockManager {
   }
 
   markLocked(pq: ProcessQueue, now = Date.now()): void {
-    pq.locked = true;
-    pq.lastLockTimestamp = now;
+    pq.lockGranted(now);
   }
 
   isValid(pq: ProcessQueue, now = Date.now()): boolean {
@@ -74,7 +73,7 @@ export class QueueLockManager {
       for (const pq of pqs) {
         if (keys.has(pq.key)) this.markLocked(pq, requestedAt);
         else if (pq.locked) {
-          pq.locked = false;
+          pq.lockLost();
           this.onLockLost(pq);
         }
       }
