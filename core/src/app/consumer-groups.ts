@@ -1,14 +1,10 @@
-import { AllocateMessageQueueAveragely } from '../allocation/averagely.strategy';
-import { StrategyRegistry } from '../allocation/strategy-registry';
 import type { ConsumerDefinition } from '../definition/consumer-definition';
 import { ConfigurationError, type ConfigurationIssue } from '../errors/configuration.error';
-import { brokerOffsetStore } from '../offsets/broker-offset-store';
 import { ConsumerRuntime, type ConsumerRuntimeHost } from '../consumer/consumer-runtime';
 import type { AllocationStrategy } from '../spi/allocation-strategy';
-import type { OffsetStoreProvider } from '../spi/offset-store';
-import { Tokens } from '../spi/tokens';
 import type { ConsumerAppOptions } from './app-options';
 import type { ClientHost } from './client-host';
+import { GroupAssembly } from './group-assembly';
 
 /**
  * Turns validated definitions into one runtime per group, checking what only the app knows: the transport roles
@@ -21,17 +17,7 @@ export function createConsumerGroups(
   options: ConsumerAppOptions,
   runtimeHost: ConsumerRuntimeHost,
 ): ConsumerRuntime[] {
-  const { container } = host;
-  const registry = new StrategyRegistry();
-  registry.register(new AllocateMessageQueueAveragely());
-  if (container.isRegistered(Tokens.AllocationStrategy, true)) {
-    for (const s of container.resolveAll(Tokens.AllocationStrategy)) registry.register(s);
-  }
-  const provider: OffsetStoreProvider =
-    options.offsetStore ??
-    (container.isRegistered(Tokens.OffsetStoreProvider, true)
-      ? container.resolve(Tokens.OffsetStoreProvider)
-      : brokerOffsetStore());
+  const assembly = new GroupAssembly(host, options.offsetStore);
   const issues: ConfigurationIssue[] = [];
   const runtimes: ConsumerRuntime[] = [];
   for (const definition of definitions) {
@@ -53,31 +39,17 @@ export function createConsumerGroups(
         allowed: 'a transport that sends replies (MessageSender.sendReply)',
       });
     }
-    if (!provider.models.includes(o.messageModel)) {
-      issues.push({
-        source,
-        option: 'offsetStore',
-        value: provider.name,
-        allowed: `an offset store that serves ${o.messageModel} (${provider.name} serves ${provider.models.join(', ')}${o.messageModel === 'BROADCASTING' ? '; use fileOffsetStore() from @mqkit/offset-store-file' : ''})`,
-      });
-    }
+    const storeIssue = assembly.storeIssue(o.messageModel, source);
+    if (storeIssue) issues.push(storeIssue);
     let strategy: AllocationStrategy | undefined;
     try {
-      strategy = registry.resolve(o.strategy, source);
+      strategy = assembly.strategy(o.strategy, source);
     } catch (error) {
       if (error instanceof ConfigurationError) issues.push(...error.issues);
       else throw error;
     }
     if (issues.length > 0 || !strategy) continue;
-    const store = provider.create({
-      group: definition.group,
-      clientId: host.clientId,
-      instanceName: options.instanceName,
-      messageModel: o.messageModel,
-      container,
-      events: host.events,
-      transport: host.roles,
-    });
+    const store = assembly.store(definition.group, o.messageModel, options.instanceName);
     runtimes.push(new ConsumerRuntime(definition, runtimeHost, strategy, store));
   }
   if (issues.length > 0) throw new ConfigurationError(issues);

@@ -1,4 +1,5 @@
-import { every } from '../util/periodic';
+import { filter, lastValueFrom, map, pairwise, startWith, tap } from 'rxjs';
+import { ticks } from '../util/periodic';
 
 const TICK_MS = 1_000;
 
@@ -17,18 +18,15 @@ export class StallWatch {
   ) {}
 
   start(): void {
-    let last = Date.now();
-    this.loop = every(
-      TICK_MS,
-      () => {
-        const now = Date.now();
-        const late = now - last - TICK_MS;
-        last = now;
-        if (late >= this.thresholdMs) this.onStall(late + TICK_MS);
-      },
-      this.signal,
-      () => undefined,
+    const lateness = ticks(TICK_MS, this.signal).pipe(
+      map(() => Date.now()),
+      startWith(Date.now()),
+      pairwise(),
+      map(([previous, now]) => now - previous - TICK_MS),
+      filter((late) => late >= this.thresholdMs),
+      tap((late) => this.onStall(late + TICK_MS)),
     );
+    this.loop = lastValueFrom(lateness, { defaultValue: undefined }).then(() => undefined);
   }
 
   stopped(): Promise<void> {

@@ -18,7 +18,7 @@ import { ConcurrentConsumeService } from './delivery/concurrent-consume.service'
 import type { ConsumeHook } from '../spi/consume-hook';
 import { ConsumeProgress } from './progress/consume-progress';
 import type { DispatchingConsumeService } from './queue/consume-service';
-import type { GroupContext } from './queue/group-context';
+import { groupContext, type GroupContext } from './queue/group-context';
 import { reportError } from '../events/report-error';
 import { bindHandler, type HandlerBinding } from './delivery/handler-binding';
 import { HandlerInvoker } from './delivery/handler-invoker';
@@ -96,17 +96,16 @@ export class ConsumerRuntime {
       this.subscriptions.set(retry, parseSubscription(retry, '*'));
     }
     this.controller = childController(host.signal);
-    this.ctx = {
+    this.ctx = groupContext({
       group: this.group,
       clientId: host.clientId,
       options: o,
       profile: host.profile,
       events: host.events,
       budget: host.budget,
-      stats: new ConsumeStats(),
       namespace: host.namespace,
       signal: this.controller.signal,
-    };
+    });
     const { locks } = host.transport;
     const locking =
       locks !== undefined && o.messageModel === 'CLUSTERING' && (o.consumeMode === 'ORDERLY' || o.exclusiveHandoff);

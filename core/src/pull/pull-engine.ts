@@ -1,3 +1,4 @@
+import type { ObservableInput } from 'rxjs';
 import type { ClientHost } from '../app/client-host';
 import { Heartbeats } from '../app/heartbeats';
 import type { Message } from '../model/message';
@@ -20,7 +21,7 @@ import type { TransportRoles } from '../spi/transport.plugin';
 import type { ConsumerRegistration } from '../spi/transport.roles';
 import type { PollBuffer } from './poll-buffer';
 import type { PullConsumerOptions, ResolvedPullConsumerOptions } from './pull-consumer-options';
-import { allocationStrategy, offsetStore } from './pull-engine-setup';
+import { strategyAndStore } from './pull-engine-setup';
 
 /** What the engine is built from: the connected client and the pull consumer's own state. */
 export interface PullEngineParts {
@@ -35,7 +36,7 @@ export interface PullEngineParts {
   /** The client's signal, not the group's: heartbeats go on while the group releases its queues and leaves. */
   readonly signal: AbortSignal;
   /** Undefined when the queue may pull; else resolves when it may again (the application paused it). */
-  whenRunning(pq: ProcessQueue): Promise<void> | undefined;
+  whenRunning(pq: ProcessQueue): ObservableInput<unknown> | undefined;
 }
 
 /**
@@ -56,8 +57,7 @@ export class PullEngine {
    * offset stores), with the offset store loaded. Nothing pulls until queues are applied to the table.
    */
   static async open(parts: PullEngineParts): Promise<PullEngine> {
-    const strategy = allocationStrategy(parts.host, parts.resolved);
-    const store = offsetStore(parts.host, parts.options, parts.resolved, parts.transport);
+    const { strategy, store } = strategyAndStore(parts.host, parts.options, parts.resolved);
     await store.load();
     const engine = new PullEngine(parts, strategy, store);
     engine.run();

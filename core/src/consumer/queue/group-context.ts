@@ -2,7 +2,7 @@ import type { EventBus } from '../../events/event-bus';
 import type { ResolvedGroupOptions } from '../../options/consumer-options';
 import type { Profile } from '../../options/profile';
 import type { ByteBudget } from './byte-budget';
-import type { ConsumeStats } from './consume-stats';
+import { ConsumeStats } from './consume-stats';
 
 /**
  * The facts every part of one consumer group shares, passed as one object (docs/architecture.md#ownership-rules): each
@@ -22,4 +22,9 @@ export interface GroupContext {
   readonly stats: ConsumeStats;
   /** Aborted when the group stops pulling (stop, crash): the parent of every queue's signal. */
   readonly signal: AbortSignal;
+}
+
+/** A group's context from its facts; its figures start empty. Consumer apps and pull consumers both make theirs here. */
+export function groupContext(facts: Omit<GroupContext, 'stats'>): GroupContext {
+  return { ...facts, stats: new ConsumeStats() };
 }

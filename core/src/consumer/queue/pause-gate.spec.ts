@@ -1,3 +1,4 @@
+import { firstValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { PauseGate } from './pause-gate';
 
@@ -8,7 +9,7 @@ describe('PauseGate', () => {
     expect(gate.hold('user')).toBe(true);
     expect(gate.hold('user')).toBe(false);
     expect(gate.hold('offset-store')).toBe(true);
-    const open = gate.whenOpen()!;
+    const open = firstValueFrom(gate.whenOpen()!);
     let opened = false;
     void open.then(() => (opened = true));
     expect(gate.release('user')).toBe(true);
@@ -19,5 +20,17 @@ describe('PauseGate', () => {
     expect(gate.release('offset-store')).toBe(true);
     await open;
     expect(gate.whenOpen()).toBeUndefined();
+  });
+
+  it('publishes whether it is held, now and at every change', () => {
+    const gate = new PauseGate();
+    const seen: boolean[] = [];
+    const subscription = gate.held$.subscribe((held) => seen.push(held));
+    gate.hold('user');
+    gate.hold('offset-store');
+    gate.release('user');
+    gate.release('offset-store');
+    subscription.unsubscribe();
+    expect(seen).toEqual([false, true, false]);
   });
 });

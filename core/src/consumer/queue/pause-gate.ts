@@ -1,45 +1,53 @@
-import { deferred, type Deferred } from '../../util/deferred';
+import { BehaviorSubject, type Observable, distinctUntilChanged, filter, map, take } from 'rxjs';
 
 /** Why pulling is held: the user's pause() and the offset store's backpressure are held apart. */
 export type PauseReason = 'user' | 'offset-store';
 
 /**
- * The group's pause: pulling waits while any reason holds it. Reasons are independent, so `resume()` from the
- * user does not cancel a hold the offset store asked for. Not a cancellation: a stop wakes the waiters through
- * the queues' signals.
+ * The group's pause, as a stream of the reasons holding it: pulling waits while any reason holds. Reasons are
+ * independent, so `resume()` from the user does not cancel a hold the offset store asked for. Not a cancellation:
+ * a stop wakes the waiters through the queues' signals.
  */
 export class PauseGate {
-  private readonly held = new Set<PauseReason>();
-  private gate: Deferred | undefined;
+  readonly #reasons = new BehaviorSubject<ReadonlySet<PauseReason>>(new Set());
+  readonly #open$: Observable<void> = this.#reasons.pipe(
+    filter((reasons) => reasons.size === 0),
+    take(1),
+    map(() => undefined),
+  );
+
+  /** Whether pulling is held, now and at every change. */
+  readonly held$: Observable<boolean> = this.#reasons.pipe(
+    map((reasons) => reasons.size > 0),
+    distinctUntilChanged(),
+  );
 
   /** True when the reason was not held before (an event is due). */
   hold(reason: PauseReason): boolean {
-    if (this.held.has(reason)) return false;
-    this.held.add(reason);
-    this.gate ??= deferred();
+    const reasons = this.#reasons.value;
+    if (reasons.has(reason)) return false;
+    this.#reasons.next(new Set([...reasons, reason]));
     return true;
   }
 
   /** True when the reason was held (an event is due). */
   release(reason: PauseReason): boolean {
-    if (!this.held.delete(reason)) return false;
-    if (this.held.size === 0 && this.gate) {
-      this.gate.resolve();
-      this.gate = undefined;
-    }
+    const reasons = this.#reasons.value;
+    if (!reasons.has(reason)) return false;
+    this.#reasons.next(new Set([...reasons].filter((r) => r !== reason)));
     return true;
   }
 
   has(reason: PauseReason): boolean {
-    return this.held.has(reason);
+    return this.#reasons.value.has(reason);
   }
 
   get isHeld(): boolean {
-    return this.held.size > 0;
+    return this.#reasons.value.size > 0;
   }
 
-  /** Undefined when pulling may go on; otherwise resolves when every reason was released. */
-  whenOpen(): Promise<void> | undefined {
-    return this.gate?.promise;
+  /** Undefined when pulling may go on (a plain check per pull); otherwise emits once every reason was released. */
+  whenOpen(): Observable<void> | undefined {
+    return this.isHeld ? this.#open$ : undefined;
   }
 }

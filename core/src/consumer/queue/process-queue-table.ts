@@ -1,3 +1,4 @@
+import type { ObservableInput } from 'rxjs';
 import { mqKey, mqLabel, type MessageQueue } from '../../model/message-queue';
 import type { SubscriptionData } from '../../model/subscription';
 import type { MessagePuller } from '../../spi/transport.roles';
@@ -31,7 +32,7 @@ export interface QueueTableParts {
 /** What the table asks of its group. */
 export interface QueueTableHost {
   /** Undefined when this queue may pull; else resolves when it may resume (user pause, store backpressure). */
-  whenRunning(pq: ProcessQueue): Promise<void> | undefined;
+  whenRunning(pq: ProcessQueue): ObservableInput<unknown> | undefined;
   requestRebalance(): void;
   /** The owned queues changed: a heartbeat should tell the broker. */
   onAssignmentChanged(): void;

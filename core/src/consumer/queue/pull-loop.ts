@@ -1,11 +1,11 @@
+import { type ObservableInput, firstValueFrom, from, merge, timer } from 'rxjs';
 import { BrokerError } from '../../errors/broker.error';
 import type { MessageRecord } from '../../model/message';
 import { PullStatus, type PullResult } from '../../model/pull-result';
 import { tagMatches } from '../../model/subscription';
 import type { ResolvedGroupOptions } from '../../options/consumer-options';
 import type { MessagePuller } from '../../spi/transport.roles';
-import { untilAborted } from '../../util/abort';
-import { sleep } from '../../util/deferred';
+import { aborted } from '../../util/periodic';
 import type { ConsumeProgress } from '../progress/consume-progress';
 import type { ConsumeService } from './consume-service';
 import type { GroupContext } from './group-context';
@@ -15,6 +15,11 @@ import type { ProcessQueue } from './process-queue';
 const MIB = 1024 * 1024;
 /** What a step returns when the loop ends. */
 const STOP = -1;
+/** A decision: pull now. */
+const PULL = 0;
+
+/** What a queue's loop does next: STOP, PULL, or wait for this trigger and decide again. */
+type Decision = typeof STOP | typeof PULL | ObservableInput<unknown>;
 
 /** Per-queue limits; pullThresholdFor*Topic makes them depend on how many queues the consumer owns. */
 export interface PullLimits {
@@ -25,8 +30,8 @@ export interface PullLimits {
 /** What a pull loop asks of the rest of its group. */
 export interface PullLoopHost {
   limits(): PullLimits;
-  /** Undefined when pulling may go on; else resolves when it may resume (user pause, store backpressure). */
-  whenRunning(): Promise<void> | undefined;
+  /** Undefined when pulling may go on; else a trigger that fires when it may resume (user pause, store backpressure). */
+  whenRunning(): ObservableInput<unknown> | undefined;
   /** Under broker locks: pull only while the queue's lock is valid (RocketMQ's orderly check 7c). */
   readonly lockValid?: (pq: ProcessQueue) => boolean;
   /** RocketMQ's OFFSET_ILLEGAL repair: store the broker's offset, drop the queue, rebalance. */
@@ -44,6 +49,8 @@ export class PullLoop {
   /** The last answer had no messages: the next pull will probably be held as a long poll. */
   private idle = true;
   private typicalMessageBytes = 1024;
+  /** What `decide` found free for the next pull (one object per loop: nothing allocated per pull). */
+  private readonly room = { count: 0, bytes: 0, span: 0 };
 
   constructor(
     private readonly ctx: GroupContext,
@@ -54,92 +61,105 @@ export class PullLoop {
     private readonly host: PullLoopHost,
   ) {}
 
-  /** Pulls until the queue's signal aborts or the queue is dropped; resolves then. Never rejects. */
+  /**
+   * Pulls until the queue's signal aborts or the queue is dropped; resolves then. Never rejects. Each turn is a
+   * decision at pull-result granularity (`decide`): pull now, or wait for a trigger, composed as a stream with the
+   * queue's end: a pause's end, room in the queue or in the app's budget, a lock, a delay. The pull itself stays a
+   * plain call: a stream per pull cost more than the pipeline bench allows (docs/architecture.md#why-rxjs-is-where-it-is).
+   */
   async run(): Promise<void> {
-    const { signal } = this.pq;
+    const end$ = aborted(this.pq.signal);
     for (;;) {
-      const delay = await this.pullOnce();
-      if (delay === STOP || !this.pq.active) return;
-      if (delay > 0) await sleep(delay, signal);
+      let next: Decision;
+      try {
+        next = this.decide();
+        if (next === PULL) {
+          const delay = await this.pull();
+          if (delay === STOP || !this.pq.active) return;
+          next = delay > 0 ? timer(delay) : PULL;
+        }
+      } catch (error) {
+        // A bug must not silently end a queue's loop (a "stuck consumer"): report it and try again later.
+        reportError(this.ctx, 'pull-loop', error, this.pq.mq);
+        next = this.pq.active ? timer(this.ctx.profile.pullErrorDelayMs) : STOP;
+      }
+      if (next === STOP) return;
+      if (next !== PULL) await firstValueFrom(merge(from(next), end$), { defaultValue: undefined });
     }
   }
 
-  /** One iteration; resolves with the delay before the next one, or STOP. Never rejects. */
-  private async pullOnce(): Promise<number> {
+  /**
+   * What this queue does next: STOP once released, PULL when nothing holds it, else the trigger to wait for (the
+   * loop decides again when it fires). Flow control is a wait, not Java's 50 ms re-check: the queue waits until it
+   * is back under a low watermark (room for a full batch), so the next pull is a useful one.
+   */
+  private decide(): Decision {
     const { pq, ctx, host } = this;
-    try {
-      if (!pq.active) return STOP;
-      const paused = host.whenRunning();
-      if (paused) {
-        await untilAborted(paused, pq.signal);
-        return 0;
-      }
-      if (host.lockValid && !host.lockValid(pq)) return ctx.profile.pullErrorDelayMs;
-      const { options } = ctx;
-      const limits = host.limits();
-      const maxSpan =
-        options.consumeMode === 'CONCURRENTLY' ? options.consumeConcurrentlyMaxSpan : Number.MAX_SAFE_INTEGER;
-      const countRoom = limits.count - pq.msgCount;
-      const bytesRoom = limits.bytes - pq.msgBytes;
-      const spanRoom = maxSpan - pq.maxSpan;
-      if (countRoom <= 0 || bytesRoom <= 0 || spanRoom <= 0) {
-        // Java re-checks every 50 ms; here the loop sleeps until the queue is back under a low watermark
-        // (room for a full batch), so the next pull is a useful one.
-        const batch = Math.min(options.pullBatchSize, limits.count);
-        await pq.waitForCapacity({
-          count: limits.count - batch,
-          bytes: limits.bytes - Math.min(options.pullBatchSizeInBytes, limits.bytes),
-          span: maxSpan - Math.min(options.pullBatchSize, maxSpan),
-        });
-        return 0;
-      }
-      // Waiting for a sixteenth of the app budget (or a full pull, if smaller) keeps pulls useful without letting
-      // a queue wait for room that other queues' pulls keep taking.
-      const watermark = Math.min(options.pullBatchSizeInBytes, Math.max(1, Math.floor(ctx.budget.limit / 16)));
-      if (ctx.budget.room() < watermark) {
-        await untilAborted(ctx.budget.waitForRoom(watermark), pq.signal);
-        return 0;
-      }
-      // An idle queue's pull is likely to be held by the broker for the whole long poll: it reserves about one
-      // message, not a full batch, so idle queues do not sit on the budget that busy ones need. (One function with
-      // the checks above: an async call level less per pull.)
-      const wantedBytes = Math.min(options.pullBatchSizeInBytes, bytesRoom);
-      const reserved = ctx.budget.reserve(this.idle ? Math.min(wantedBytes, this.typicalMessageBytes) : wantedBytes);
-      let result: PullResult;
-      const sentAt = Date.now();
-      try {
-        result = await this.puller.pull(
-          {
-            group: ctx.group,
-            mq: pq.mq,
-            offset: pq.nextOffset,
-            maxMsgs: Math.min(options.pullBatchSize, countRoom, spanRoom),
-            maxBytes: reserved,
-            subscription: pq.subscription,
-            suspendMs: ctx.profile.pullSuspendMs,
-            timeoutMs: ctx.profile.pullTimeoutMs,
-            commitOffset: this.progress.pullCommit(pq),
-          },
-          pq.signal,
-        );
-      } catch (error) {
-        ctx.budget.settle(reserved, 0);
-        if (!pq.active) return STOP; // aborted by a release: expected
-        reportError(ctx, 'pull', error, pq.mq);
-        return error instanceof BrokerError && error.kind === 'flow-control'
-          ? ctx.profile.pullFlowControlDelayMs
-          : ctx.profile.pullErrorDelayMs;
-      }
-      if (!pq.active) {
-        ctx.budget.settle(reserved, 0);
-        return STOP;
-      }
-      return await this.handle(result, reserved, sentAt);
-    } catch (error) {
-      // A bug must not silently end a queue's loop (a "stuck consumer"): report it and try again later.
-      reportError(ctx, 'pull-loop', error, pq.mq);
-      return pq.active ? ctx.profile.pullErrorDelayMs : STOP;
+    if (!pq.active) return STOP;
+    const paused = host.whenRunning();
+    if (paused) return paused;
+    if (host.lockValid && !host.lockValid(pq)) return timer(ctx.profile.pullErrorDelayMs);
+    const { options } = ctx;
+    const limits = host.limits();
+    const maxSpan =
+      options.consumeMode === 'CONCURRENTLY' ? options.consumeConcurrentlyMaxSpan : Number.MAX_SAFE_INTEGER;
+    this.room.count = limits.count - pq.msgCount;
+    this.room.bytes = limits.bytes - pq.msgBytes;
+    this.room.span = maxSpan - pq.maxSpan;
+    if (this.room.count <= 0 || this.room.bytes <= 0 || this.room.span <= 0) {
+      const batch = Math.min(options.pullBatchSize, limits.count);
+      return pq.waitForCapacity({
+        count: limits.count - batch,
+        bytes: limits.bytes - Math.min(options.pullBatchSizeInBytes, limits.bytes),
+        span: maxSpan - Math.min(options.pullBatchSize, maxSpan),
+      });
     }
+    // Waiting for a sixteenth of the app budget (or a full pull, if smaller) keeps pulls useful without letting
+    // a queue wait for room that other queues' pulls keep taking.
+    const watermark = Math.min(options.pullBatchSizeInBytes, Math.max(1, Math.floor(ctx.budget.limit / 16)));
+    if (ctx.budget.room() < watermark) return ctx.budget.waitForRoom(watermark);
+    return PULL;
+  }
+
+  /** One pull within the room `decide` found; resolves with the delay before the next turn, or STOP. */
+  private async pull(): Promise<number> {
+    const { pq, ctx } = this;
+    const { options } = ctx;
+    const { count: countRoom, bytes: bytesRoom, span: spanRoom } = this.room;
+    // An idle queue's pull is likely to be held by the broker for the whole long poll: it reserves about one
+    // message, not a full batch, so idle queues do not sit on the budget that busy ones need.
+    const wantedBytes = Math.min(options.pullBatchSizeInBytes, bytesRoom);
+    const reserved = ctx.budget.reserve(this.idle ? Math.min(wantedBytes, this.typicalMessageBytes) : wantedBytes);
+    let result: PullResult;
+    const sentAt = Date.now();
+    try {
+      result = await this.puller.pull(
+        {
+          group: ctx.group,
+          mq: pq.mq,
+          offset: pq.nextOffset,
+          maxMsgs: Math.min(options.pullBatchSize, countRoom, spanRoom),
+          maxBytes: reserved,
+          subscription: pq.subscription,
+          suspendMs: ctx.profile.pullSuspendMs,
+          timeoutMs: ctx.profile.pullTimeoutMs,
+          commitOffset: this.progress.pullCommit(pq),
+        },
+        pq.signal,
+      );
+    } catch (error) {
+      ctx.budget.settle(reserved, 0);
+      if (!pq.active) return STOP; // aborted by a release: expected
+      reportError(ctx, 'pull', error, pq.mq);
+      return error instanceof BrokerError && error.kind === 'flow-control'
+        ? ctx.profile.pullFlowControlDelayMs
+        : ctx.profile.pullErrorDelayMs;
+    }
+    if (!pq.active) {
+      ctx.budget.settle(reserved, 0);
+      return STOP;
+    }
+    return await this.handle(result, reserved, sentAt);
   }
 
   private async handle(result: PullResult, reserved: number, sentAt: number): Promise<number> {
