@@ -47,8 +47,10 @@ export interface Profile {
   /**
    * mqkit: a queue that appears in the route after this member's first look at its topic (a broker back after a
    * crash) is taken only once it has been routed this long, unless this member itself consumed it last: its
-   * previous owners write their offsets back to the broker first (see RouteArrivals). Default: three route watches
-   * of the RocketMQ transport (1 s each while a broker is missing).
+   * previous owners write their offsets back to the broker first (see RouteArrivals). The same grace holds a queue
+   * that a route change moved to this member from another one while the members stayed the same (a broker left
+   * or came back): the old owner sees the new route up to a route watch later and releases the queue then (see
+   * RouteMoves). Default: three route watches of the RocketMQ transport (1 s each while a broker is missing).
    */
   readonly routeArrivalGraceMs: number;
   /**

@@ -234,4 +234,34 @@ describe('ProcessQueueTable', () => {
     expect(Date.now() - arrived).toBeGreaterThanOrEqual(graceMs);
     expect(table.statuses().map((s) => s.mq.queueId)).toEqual([0, 1]);
   });
+
+  it('a queue a route change moved here from another member is taken only after the grace; a membership change at once', async () => {
+    const graceMs = 200;
+    const { table, store } = setup({}, () => undefined, {
+      profile: { routeArrivalGraceMs: graceMs },
+      start: async (mq, p) => Math.max(p.remembered(mq), store.stored(mq) ?? 0),
+    });
+    expect(await table.applyAllocation('T', [q(0)], [q(0), q(1), q(2), q(3)])).toMatchObject({ added: [q(0)] });
+    // q(2)'s broker left; the members stayed, so q(1), another member's until now, moves here by the new route.
+    const routed = [q(0), q(1), q(3)];
+    const movedAt = Date.now();
+    expect(await table.applyAllocation('T', [q(0), q(1)], routed, movedAt)).toMatchObject({
+      changed: false,
+      complete: false,
+    });
+    expect(table.statuses().map((s) => s.mq.queueId)).toEqual([0]);
+    await expect
+      .poll(async () => (await table.applyAllocation('T', [q(0), q(1)], routed, movedAt)).complete, {
+        timeout: 5_000,
+        interval: 20,
+      })
+      .toBe(true);
+    expect(Date.now() - movedAt).toBeGreaterThanOrEqual(graceMs);
+    expect(table.statuses().map((s) => s.mq.queueId)).toEqual([0, 1]);
+    // Without a route move (a membership change: every member hears of it at once) a new queue is taken at once.
+    expect(await table.applyAllocation('T', [q(0), q(1), q(3)], routed)).toMatchObject({
+      complete: true,
+      added: [q(3)],
+    });
+  });
 });

@@ -93,7 +93,12 @@ export class ProcessQueueTable {
   }
 
   /** RocketMQ's updateProcessQueueTableInRebalance for one topic: release what is no longer ours, add what is new. */
-  async applyAllocation(topic: string, allocated: readonly MessageQueue[], mqAll: readonly MessageQueue[] = allocated) {
+  async applyAllocation(
+    topic: string,
+    allocated: readonly MessageQueue[],
+    mqAll: readonly MessageQueue[] = allocated,
+    routeMovedAt?: number,
+  ) {
     const wanted = new Map(allocated.map((mq) => [mqKey(mq), mq]));
     const routed = new Set(mqAll.map(mqKey));
     const removed: MessageQueue[] = [];
@@ -107,15 +112,19 @@ export class ProcessQueueTable {
     // Queues this member remembers that are now another member's: their progress is the new owner's.
     this.parts.progress.forget(mqAll.filter((mq) => !wanted.has(mqKey(mq))));
     for (const mq of mqAll) if (!wanted.has(mqKey(mq))) this.seeks.delete(mqKey(mq));
-    const arriving = this.arrivals.observe(topic, mqAll, this.ctx.profile.routeArrivalGraceMs);
+    const graceMs = this.ctx.profile.routeArrivalGraceMs;
+    const arriving = this.arrivals.observe(topic, mqAll, graceMs);
+    // Under broker locks two members never consume one queue at once: the lock is the handoff, no grace needed.
+    const moving = routeMovedAt !== undefined && !this.parts.locks && Date.now() - routeMovedAt < graceMs;
     const added: MessageQueue[] = [];
     let complete = true;
     const additions = [...wanted.values()]
       .filter((mq) => !this.table.has(mqKey(mq)))
       .filter((mq) => {
-        // Just routed again and last consumed by another member: its offer of the offset comes first (the pass
-        // stays unbalanced, so a retry takes the queue once the grace is over).
-        const wait = arriving.has(mqKey(mq)) && this.parts.progress.remembered(mq) < 0;
+        // Last consumed by another member, and either just routed again (its offer of the offset comes first) or
+        // moved here by a route change that member may not have seen yet (it releases the queue once it does): the
+        // pass stays unbalanced, so a retry takes the queue once the grace is over. See RouteArrivals, RouteMoves.
+        const wait = (moving || arriving.has(mqKey(mq))) && this.parts.progress.remembered(mq) < 0;
         if (wait) complete = false;
         return !wait;
       })

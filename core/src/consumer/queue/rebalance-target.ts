@@ -7,12 +7,14 @@ export interface RebalanceTarget {
   /**
    * Makes the owned queues of `topic` equal `allocated` (out of `mqAll`, the topic's routed queues): releases the
    * others (drained), adds the new ones. Resolves with whether anything changed and whether every allocated queue
-   * is now owned.
+   * is now owned. `routeMovedAt`: when this member saw the route change that moved queues between unchanged
+   * members (see RouteMoves); queues another member consumed until then are taken only after the grace.
    */
   applyAllocation(
     topic: string,
     allocated: readonly MessageQueue[],
     mqAll: readonly MessageQueue[],
+    routeMovedAt?: number,
   ): Promise<{ changed: boolean; complete: boolean; added: MessageQueue[]; removed: MessageQueue[] }>;
   /**
    * Called with a topic's routed queues before they are allocated: offsets this member can offer back, and, when

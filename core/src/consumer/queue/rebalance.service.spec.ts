@@ -37,14 +37,16 @@ function setup(options: { broadcasting?: boolean; cids?: string[]; queues?: Mess
     changes$: notices,
   };
   const applied: MessageQueue[][] = [];
+  const movedAt: (number | undefined)[] = [];
   let owned: MessageQueue[] = [];
   let complete = true;
   let gate: Promise<void> | undefined;
   let readyToAllocate = true;
   const target: RebalanceTarget = {
     topics: () => options.topics ?? ['T'],
-    applyAllocation: async (_topic, allocated) => {
+    applyAllocation: async (_topic, allocated, _mqAll, routeMovedAt) => {
       applied.push([...allocated]);
+      movedAt.push(routeMovedAt);
       await gate;
       const key = (m: MessageQueue) => `${m.brokerName}/${m.queueId}`;
       const added = allocated.filter((m) => !owned.some((o) => key(o) === key(m)));
@@ -66,6 +68,7 @@ function setup(options: { broadcasting?: boolean; cids?: string[]; queues?: Mess
     group,
     service,
     applied,
+    movedAt,
     lookups,
     notices,
     routeChanges,
@@ -143,6 +146,22 @@ describe('RebalanceService', () => {
     routeChanges.next('T');
     await vi.waitFor(() => expect(applied).toHaveLength(2));
     expect(applied[1]).toEqual([MQ]);
+  });
+
+  it('tells the target when a route change, not a member, moved queues between the members', async () => {
+    const { service, applied, movedAt, routeChanges, notices, setQueues, setCids } = setup();
+    service.start();
+    await vi.waitFor(() => expect(applied).toHaveLength(1));
+    const before = Date.now();
+    setQueues([q('broker-a', 0), q('broker-a', 1)]);
+    routeChanges.next('T');
+    await vi.waitFor(() => expect(applied).toHaveLength(2));
+    setCids(['127.0.0.1@spec']);
+    notices.next('g');
+    await vi.waitFor(() => expect(applied).toHaveLength(3));
+    expect(movedAt[0]).toBeUndefined();
+    expect(movedAt[1]).toBeGreaterThanOrEqual(before);
+    expect(movedAt[2]).toBeUndefined();
   });
 
   it('a pass that is not balanced (a queue not taken) is tried again after rebalanceRetryMs, until it is', async () => {

@@ -21,6 +21,7 @@ import type { GroupContext } from './group-context';
 import { reportError } from '../../events/report-error';
 import { coalesceMap } from '../../util/coalesce-map';
 import type { RebalanceTarget } from './rebalance-target';
+import { RouteMoves } from './route-moves';
 import { SubscribedRoutes } from './subscribed-routes';
 
 export type { RebalanceTarget } from './rebalance-target';
@@ -46,6 +47,7 @@ export class RebalanceService {
 
   private readonly broadcasting: boolean;
   readonly #routes = new SubscribedRoutes();
+  readonly #moves = new RouteMoves();
   #lookupTimer: NodeJS.Timeout | undefined;
   #lookupDelay = 0;
 
@@ -152,6 +154,7 @@ export class RebalanceService {
         if (!(await this.rebalanceTopic(topic, reason === 'route'))) balanced = false;
       }
       this.#routes.retain(new Set(topics));
+      this.#moves.retain(new Set(topics));
       await this.target.dropUnsubscribed(new Set(topics));
     } catch (error) {
       reportError(this.ctx, 'rebalance', error);
@@ -210,7 +213,8 @@ export class RebalanceService {
         return false;
       }
     }
-    const result = await target.applyAllocation(topic, allocated, mqAll);
+    const routeMovedAt = this.broadcasting ? undefined : this.#moves.observe(topic, mqAll, cidAll);
+    const result = await target.applyAllocation(topic, allocated, mqAll, routeMovedAt);
     if (result.changed) {
       target.queuesChanged(topic, mqAll, allocated);
       ctx.events.emit('consumer.rebalance', {
