@@ -128,8 +128,6 @@ describe("core's layout", () => {
   // Files still over the limit, each waiting for its split; the list may only shrink.
   const OVER_LIMIT = new Set([
     'app/consumer-app.ts',
-    'consumer/consumer-runtime.ts',
-    'consumer/queue/process-queue-table.ts',
     'filter/sql92-parser.ts',
     'producer/producer.ts',
     'pull/pull-consumer.ts',

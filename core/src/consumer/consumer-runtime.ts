@@ -2,60 +2,30 @@ import type { ConsumerDefinition } from '../definition/consumer-definition';
 import type { MessageRecord } from '../model/message';
 import type { DirectConsumeResult } from '../spi/transport.roles';
 import { ConsumeStats } from './queue/consume-stats';
-import type { EventBus } from '../events/event-bus';
 import { retryTopicOf } from '../model/constants';
 import type { MessageQueue } from '../model/message-queue';
 import { parseSubscription, type SubscriptionData } from '../model/subscription';
-import type { Profile } from '../options/profile';
 import { BrokerOffsetStore } from '../offsets/broker-offset-store';
 import type { AllocationStrategy } from '../spi/allocation-strategy';
 import type { OffsetStore } from '../spi/offset-store';
-import type { TransportRoles } from '../spi/transport.plugin';
 import type { ConsumerRegistration } from '../spi/transport.roles';
 import { childController } from '../util/abort';
-import type { ByteBudget } from './queue/byte-budget';
-import { ConcurrentConsumeService } from './delivery/concurrent-consume.service';
-import type { ConsumeHook } from '../spi/consume-hook';
 import { ConsumeProgress } from './progress/consume-progress';
 import type { DispatchingConsumeService } from './queue/consume-service';
 import { groupContext, type GroupContext } from './queue/group-context';
 import { reportError } from '../events/report-error';
 import { bindHandler, type HandlerBinding } from './delivery/handler-binding';
 import { HandlerInvoker } from './delivery/handler-invoker';
-import { ReplySender } from './delivery/reply-sender';
-import { OrderlyConsumeService } from './delivery/orderly-consume.service';
 import { PauseGate, type PauseReason } from './queue/pause-gate';
 import { every } from '../util/periodic';
+import { wireGroup } from './group-wiring';
+import type { ConsumerRuntimeHost } from './consumer-runtime-host';
 import { ProcessQueueTable } from './queue/process-queue-table';
-import type { ProcessQueue } from './queue/process-queue';
-import { QueueWork } from './queue/queue-work';
-import { jsonCodec } from '../definition/json.codec';
 import { QueueLockManager } from './queue/queue-lock-manager';
 import { RebalanceService } from './queue/rebalance.service';
 import type { ConsumerStatus, ReleaseReport } from '../model/consumer-status';
-import { computeStartOffset } from './queue/start-offset';
 
-/** What the app gives each of its consumer groups. */
-export interface ConsumerRuntimeHost {
-  readonly clientId: string;
-  readonly profile: Profile;
-  readonly events: EventBus;
-  readonly budget: ByteBudget;
-  /** The app's signal: aborted when the app stops or crashes. */
-  readonly signal: AbortSignal;
-  readonly transport: TransportRoles;
-  readonly hooks: readonly ConsumeHook[];
-  /** RocketMQ's namespace of the app (definitions arrive already wrapped in it). */
-  readonly namespace?: string;
-  /** The owned queues changed: the app heartbeats so the broker learns it. */
-  onAssignmentChanged(): void;
-  messageQueueChanged?(
-    group: string,
-    topic: string,
-    mqAll: readonly MessageQueue[],
-    allocated: readonly MessageQueue[],
-  ): void;
-}
+export type { ConsumerRuntimeHost } from './consumer-runtime-host';
 
 /**
  * One consumer group in one app: RocketMQ's DefaultMQPushConsumerImpl with its RebalanceImpl. It assembles the
@@ -141,39 +111,19 @@ export class ConsumerRuntime {
 
   async start(): Promise<void> {
     const { ctx, host, offsetStore } = this;
-    const { transport } = host;
     await offsetStore.load();
-    const replies =
-      transport.sender?.sendReply && [...this.handlers.values()].some((b) => b.reply)
-        ? new ReplySender(ctx, (r) => transport.sender!.sendReply!(r))
-        : undefined;
-    const invoker = new HandlerInvoker(ctx, this.handlers, host.hooks, replies);
-    this.invoker = invoker;
-    const codecOf = (pq: ProcessQueue, record: MessageRecord) => invoker.bindingOf(pq, record)?.codec ?? jsonCodec;
-    const work = new QueueWork(ctx.budget, this.progress, codecOf, ctx.namespace);
-    this.consume =
-      ctx.options.consumeMode === 'ORDERLY'
-        ? new OrderlyConsumeService(ctx, invoker, work, transport.retry, this.lockManager)
-        : new ConcurrentConsumeService(ctx, invoker, work, transport.retry);
-    if (this.isPaused) void this.consume.pauseDispatch();
-    const queues = new ProcessQueueTable(
-      ctx,
+    const { invoker, consume, queues, rebalance } = wireGroup(
       {
+        ctx,
+        transport: host.transport,
+        hooks: host.hooks,
+        handlers: this.handlers,
         subscriptions: this.subscriptions,
         progress: this.progress,
-        work,
-        consume: this.consume,
-        puller: transport.puller,
-        locks: this.lockManager,
-        startOffset: (mq) =>
-          computeStartOffset(
-            mq,
-            ctx.options,
-            offsetStore,
-            transport.offsets,
-            this.progress.remembered(mq),
-            this.rebalance?.lateSince(mq),
-          ),
+        offsetStore,
+        strategy: this.strategy,
+        lockManager: this.lockManager,
+        queuesChanged: (topic, mqAll, allocated) => host.messageQueueChanged?.(this.group, topic, mqAll, allocated),
       },
       {
         whenRunning: () => this.pauses.whenOpen(),
@@ -181,18 +131,11 @@ export class ConsumerRuntime {
         onAssignmentChanged: () => host.onAssignmentChanged(),
       },
     );
+    this.invoker = invoker;
+    this.consume = consume;
     this.queues = queues;
-    this.rebalance = new RebalanceService(
-      ctx,
-      {
-        topics: () => [...this.subscriptions.keys()],
-        applyAllocation: (topic, allocated, mqAll) => queues.applyAllocation(topic, allocated, mqAll),
-        beforeAllocation: (topic, mqAll, routeChanged) => queues.beforeAllocation(topic, mqAll, routeChanged),
-        dropUnsubscribed: (topics) => queues.dropUnsubscribed(topics),
-        queuesChanged: (topic, mqAll, allocated) => host.messageQueueChanged?.(this.group, topic, mqAll, allocated),
-      },
-      { strategy: this.strategy, routes: transport.routes, membership: transport.membership },
-    );
+    this.rebalance = rebalance;
+    if (this.isPaused) void consume.pauseDispatch();
     this.state = 'running';
     this.persisting = every(
       ctx.profile.persistIntervalMs,
@@ -210,7 +153,7 @@ export class ConsumerRuntime {
       hold ? this.hold('offset-store') : this.release('offset-store'),
     );
     this.lockManager?.startRenewing(() => queues.active());
-    this.rebalance.start();
+    rebalance.start();
     host.events.emit('consumer.started', { group: this.group, clientId: host.clientId });
   }
 

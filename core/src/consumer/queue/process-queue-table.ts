@@ -1,42 +1,16 @@
-import type { ObservableInput } from 'rxjs';
 import { mqKey, mqLabel, type MessageQueue } from '../../model/message-queue';
 import type { SubscriptionData } from '../../model/subscription';
-import type { MessagePuller } from '../../spi/transport.roles';
 import { waitUntil } from '../../util/wait-until';
-import type { ConsumeProgress } from '../progress/consume-progress';
-import type { ConsumeService } from './consume-service';
 import type { GroupContext } from './group-context';
 import { reportError } from '../../events/report-error';
-import type { QueueWork } from './queue-work';
 import { ProcessQueue } from './process-queue';
 import { PullLoop, limitsFromOptions, type PullLimits } from './pull-loop';
-import type { QueueLockManager } from './queue-lock-manager';
 import { RouteArrivals } from './route-arrivals';
+import { queueStatus } from './queue-status';
+import type { QueueTableHost, QueueTableParts } from './queue-table-parts';
 import type { QueueStatus, ReleaseReport } from '../../model/consumer-status';
 
-/** The collaborators the table calls. */
-export interface QueueTableParts {
-  /** Subscriptions by topic, the retry topic included. */
-  readonly subscriptions: ReadonlyMap<string, SubscriptionData>;
-  readonly progress: ConsumeProgress;
-  /** Where finished and released work leaves a queue's cache. */
-  readonly work: QueueWork;
-  readonly consume: ConsumeService;
-  readonly puller: MessagePuller;
-  /** Present when queues move under broker locks (ORDERLY in CLUSTERING, or exclusiveHandoff). */
-  readonly locks: QueueLockManager | undefined;
-  /** Where a newly owned queue starts: its stored offset, else what consumeFromWhere says. */
-  startOffset(mq: MessageQueue): Promise<number>;
-}
-
-/** What the table asks of its group. */
-export interface QueueTableHost {
-  /** Undefined when this queue may pull; else resolves when it may resume (user pause, store backpressure). */
-  whenRunning(pq: ProcessQueue): ObservableInput<unknown> | undefined;
-  requestRebalance(): void;
-  /** The owned queues changed: a heartbeat should tell the broker. */
-  onAssignmentChanged(): void;
-}
+export type { QueueTableHost, QueueTableParts } from './queue-table-parts';
 
 /**
  * RocketMQ's processQueueTable with what happens to its entries: a queue is added (locked first under locks,
@@ -72,24 +46,7 @@ export class ProcessQueueTable {
   }
 
   statuses(): QueueStatus[] {
-    return [...this.table.values()].map((pq) => {
-      const committable = pq.progress.committable;
-      return {
-        mq: pq.mq,
-        state: pq.state,
-        cachedCount: pq.msgCount,
-        cachedBytes: pq.msgBytes,
-        nextOffset: pq.nextOffset,
-        committableOffset: committable,
-        committedOffset: committable,
-        persistedOffset: pq.progress.persisted,
-        maxOffset: pq.brokerMaxOffset,
-        lag: pq.brokerMaxOffset < 0 ? 0 : Math.max(0, pq.brokerMaxOffset - Math.max(committable, 0)),
-        inflight: pq.inflight,
-        lastPullTimestamp: pq.lastPullTimestamp,
-        lastConsumeTimestamp: pq.lastConsumeTimestamp,
-      };
-    });
+    return [...this.table.values()].map(queueStatus);
   }
 
   /** RocketMQ's updateProcessQueueTableInRebalance for one topic: release what is no longer ours, add what is new. */
