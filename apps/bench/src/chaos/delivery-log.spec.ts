@@ -40,13 +40,13 @@ describe('DeliveryLog', () => {
       [11, 1],
       [12, 2],
       [13, 3],
-    ])
+    ] as const)
       log.record(`D ${seq} ${100 + offset} broker-a/0 ${offset}`, 0);
     for (const [seq, offset] of [
       [12, 2],
       [13, 3],
       [14, 4],
-    ])
+    ] as const)
       log.record(`D ${seq} ${200 + offset} broker-a/0 ${offset}`, 1);
     const acknowledged = new Set([10, 11, 12, 13, 14, 15]);
     expect(log.duplicates(acknowledged)).toBe(2);
