@@ -39,6 +39,8 @@ export interface ClientFigures {
   readonly duplicatesPct: Figure;
   /** ORDERLY only: a promise of that mode, none of CONCURRENTLY. */
   readonly orderViolations?: Figure;
+  /** From the fault to the first delivery of a message sent after it, over the runs that had one (ms). */
+  readonly resumeMs?: Figure;
   readonly durationSec: Figure;
 }
 
@@ -104,6 +106,7 @@ function clientFigures(runs: readonly ChaosRun[], mode: ConsumeMode): ClientFigu
   if (runs.length === 0) return undefined;
   const of = (f: (r: ChaosRun) => number) => figure(runs.map(f));
   const pct = of(share);
+  const resumed = runs.flatMap((r) => (r.resumeMs >= 0 ? [r.resumeMs] : []));
   return {
     runs: runs.length,
     acknowledged: of((r) => r.acknowledged),
@@ -111,6 +114,7 @@ function clientFigures(runs: readonly ChaosRun[], mode: ConsumeMode): ClientFigu
     duplicates: of((r) => r.duplicates),
     duplicatesPct: { median: round(pct.median), worst: round(pct.worst) },
     ...(mode === 'ORDERLY' ? { orderViolations: of((r) => r.orderViolations) } : {}),
+    ...(resumed.length > 0 ? { resumeMs: figure(resumed) } : {}),
     durationSec: of((r) => r.durationSec),
   };
 }

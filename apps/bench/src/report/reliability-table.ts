@@ -29,6 +29,9 @@ const duplicates = (c: ClientFigures | undefined): string =>
     ? `${num(c.duplicates.median)} (${c.duplicatesPct.median.toFixed(1)} %) · ${num(c.duplicates.worst)} (${c.duplicatesPct.worst.toFixed(1)} %)`
     : '–';
 
+const ms = (n: number): string => (n < 1_000 ? `${Math.round(n)} ms` : `${(n / 1_000).toFixed(2)} s`);
+const resume = (f: Figure | undefined): string => (f ? `${ms(f.median)} · ${ms(f.worst)}` : '–');
+
 function chaosDetail(file: ResultsFile): ChaosDetail | undefined {
   const detail = file.detail as Partial<ChaosDetail> | undefined;
   return detail && Array.isArray(detail.variants) && Array.isArray(detail.seeds) && Array.isArray(detail.scenarios)
@@ -58,6 +61,7 @@ export function renderReliability(file: ResultsFile): string | undefined {
       'duplicates: Java',
       'order violations: mqkit / Java',
       'seeds with mqkit worse',
+      'consuming again after the fault: mqkit / Java',
     ],
   ];
   for (const v of detail.variants) {
@@ -70,6 +74,7 @@ export function renderReliability(file: ResultsFile): string | undefined {
       duplicates(v.java),
       v.mode === 'ORDERLY' ? both(v.mqkit?.orderViolations, v.java?.orderViolations) : '–',
       `${v.mqkitWorseSeeds} of ${v.seeds.length}`,
+      `${resume(v.mqkit?.resumeMs)} / ${resume(v.java?.resumeMs)}`,
     ]);
   }
   const r = file.result as Record<string, number>;
