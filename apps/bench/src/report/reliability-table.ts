@@ -87,7 +87,7 @@ export function renderReliability(file: ResultsFile): string | undefined {
       ` ${detail.worseMarginPct} points. From \`${file.command}\` (${file.finishedAt.slice(0, 10)}, about ${minutes} min` +
       ` on a ${file.machine.cores}-core machine; seeds ${seeds}; apps/bench/results/chaos.json).`,
     '',
-    `Totals over ${r.scenarios} scenario × mode variants and ${r.seeds} seeds, both clients: ${num(r.acknowledged ?? 0)} acknowledged messages,` +
+    `Totals over ${r.scenarios} scenario × mode variants and ${r.seeds} seed${r.seeds === 1 ? '' : 's'}, both clients: ${num(r.acknowledged ?? 0)} acknowledged messages,` +
       ` lost ${num(r.mqkitLost ?? 0)} (mqkit) and ${num(r.javaLost ?? 0)} (Java), duplicates` +
       ` **${num(r.mqkitDuplicates ?? 0)}** (mqkit) against ${num(r.javaDuplicates ?? 0)} (Java), mqkit worse in` +
       ` ${num(r.mqkitWorseSeeds ?? 0)} of the ${num((r.scenarios ?? 0) * (r.seeds ?? 0))} scenario × mode × seed runs, order violations ${num(r.mqkitOrderViolations ?? 0)} (mqkit) and` +
