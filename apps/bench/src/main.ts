@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { RESULT_DETAIL } from './cases/bench-case';
 import { CASES } from './cases/index';
 import { settingsLines } from './cases/bench-util';
 import { commandLine, describeMachine, writeResults } from './report/bench-results';
@@ -8,7 +9,8 @@ import { describeRerun } from './report/rerun';
 /**
  * `npm run bench -- [case] [flags]`: with no case, every embedded case; `all`, every case that has a row in the
  * table of docs/benchmarks.md (embedded and RocketMQ ones), then that table is rewritten from the results files;
- * `readme` rewrites the table alone (the name is older than the guide). Each case's result is printed as its last
+ * `readme` rewrites the tables alone (that one, and a case's own, such as chaos's in docs/reliability.md; the name is
+ * older than the guides). Each case's result is printed as its last
  * JSON line and written to apps/bench/results/<case>.json with the machine's description. Exits 0 whenever it measured, target met or not: a target is a figure to
  * report, not a test.
  */
@@ -16,6 +18,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const [name, ...rest] = argv;
   if (name === 'readme') {
     process.stderr.write(`docs/benchmarks.md table rewritten from ${refreshBenchmarksTable().join(', ')}\n`);
+    for (const c of CASES) if (c.refreshDocs) process.stderr.write(`${c.refreshDocs()}\n`);
     return;
   }
   const all = name === 'all';
@@ -31,12 +34,12 @@ async function main(argv: readonly string[]): Promise<void> {
     process.stderr.write(`# ${c.name}: ${c.description}\n`);
     settingsLines.length = 0;
     const started = Date.now();
-    const result = await c.run(args);
+    const { [RESULT_DETAIL]: detail, ...result } = await c.run(args);
     const line = { case: c.name, ...result };
     process.stdout.write(`${JSON.stringify(line)}\n`);
     // compare runs cases on two trees for a ratio: those runs are not the case's results.
     if ((c.writesResults ?? true) && !process.env.MQKIT_BENCH_NO_RESULTS) {
-      const trial = process.env.MQKIT_BENCH_TRIAL;
+      const trial = process.env.MQKIT_BENCH_TRIAL ?? c.trialName?.(args);
       const command = commandLine(c.name, args);
       const written = writeResults(
         {
@@ -47,11 +50,13 @@ async function main(argv: readonly string[]): Promise<void> {
           machine: describeMachine(),
           settings: [...settingsLines],
           result: line,
+          ...(detail ? { detail } : {}),
         },
         trial,
       );
       process.stderr.write(`# results: ${written.path}\n`);
       for (const text of written.rerun ? describeRerun(written.rerun) : []) process.stderr.write(`# ${text}\n`);
+      if (trial === undefined && c.refreshDocs) process.stderr.write(`# ${c.refreshDocs()}\n`);
     }
   }
   if (all) process.stderr.write(`docs/benchmarks.md table rewritten from ${refreshBenchmarksTable().join(', ')}\n`);

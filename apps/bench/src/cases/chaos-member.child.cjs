@@ -1,11 +1,13 @@
 'use strict';
 /**
  * One mqkit member of a consumer group in `npm run bench -- chaos`: the default profile (RocketMQ's intervals),
- * except the heartbeat interval the scenario sets; the broker's offset store or Redis. Every delivery is written at
- * once as "D <seq> <epoch ms>" (stdout to a pipe is synchronous on Linux, so a SIGKILL loses no record of what was
- * handled). Prints "READY" once started. SIGTERM stops it cleanly (drain, commit, leave).
+ * except the heartbeat interval the scenario sets; the broker's offset store or Redis; CONCURRENTLY or ORDERLY. Every
+ * delivery is written at once as "D <seq> <epoch ms> <broker>/<queue> <queue offset>" (stdout to a pipe is synchronous
+ * on Linux, so a SIGKILL loses no record of what was handled). Prints "READY" once started. SIGTERM stops it cleanly
+ * (drain, commit, leave).
  *
- * Argument: one JSON object { namesrvAddr, topic, group, heartbeatMs, store: 'broker' | 'redis', redisUrl?, exclusiveHandoff? }.
+ * Argument: one JSON object { namesrvAddr, topic, group, heartbeatMs, store: 'broker' | 'redis', redisUrl?,
+ * exclusiveHandoff?, consumeMode?: 'CONCURRENTLY' | 'ORDERLY' }.
  */
 const { Consumer, createConsumerApp } = require('@mqkit/core');
 const { rocketmqTransport } = require('@mqkit/transport-rocketmq');
@@ -14,13 +16,16 @@ async function main() {
   const settings = JSON.parse(process.argv[2]);
   class ChaosHandler {
     handle(message) {
-      process.stdout.write(`D ${message.payload.seq} ${Date.now()} ${message.brokerName}/${message.queueId}\n`);
+      process.stdout.write(
+        `D ${message.payload.seq} ${Date.now()} ${message.brokerName}/${message.queueId} ${message.queueOffset}\n`,
+      );
     }
   }
   Consumer({
     group: settings.group,
     topic: settings.topic,
     consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
+    consumeMode: settings.consumeMode ?? 'CONCURRENTLY',
     exclusiveHandoff: settings.exclusiveHandoff === true,
   })(ChaosHandler);
   const offsetStore =

@@ -12,6 +12,8 @@ export interface MemberSettings {
   readonly store: 'broker' | 'redis';
   readonly redisUrl?: string;
   readonly exclusiveHandoff?: boolean;
+  /** CONCURRENTLY (mqkit's default, Java's MessageListenerConcurrently) or ORDERLY (MessageListenerOrderly). */
+  readonly consumeMode: 'CONCURRENTLY' | 'ORDERLY';
   /** Members also report errors and rebalances ("E <epoch ms> <text>" lines), kept in `notes`. */
   readonly trace?: boolean;
 }
@@ -68,7 +70,13 @@ export class ChaosGroup {
         ? runNodeChild('chaos-member.child.cjs', { ...this.settings }, { timeoutMs: 30 * 60_000, onLine })
         : this.java!.run(
             'ChaosMember',
-            [this.settings.namesrvAddr, this.settings.topic, this.settings.group, String(this.settings.heartbeatMs)],
+            [
+              this.settings.namesrvAddr,
+              this.settings.topic,
+              this.settings.group,
+              String(this.settings.heartbeatMs),
+              this.settings.consumeMode,
+            ],
             30 * 60_000,
             onLine,
           );

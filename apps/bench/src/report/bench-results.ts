@@ -94,6 +94,8 @@ export interface ResultsFile {
   readonly settings: readonly string[];
   /** What the case printed as its last JSON line. */
   readonly result: Record<string, unknown>;
+  /** What the case keeps beyond its last line (RESULT_DETAIL), e.g. chaos's figures per scenario, mode and seed. */
+  readonly detail?: Record<string, unknown>;
   /** Set when this run replaced an earlier results file: how its tracked figures compare with that run's (rerun.ts). */
   readonly rerun?: Rerun;
 }

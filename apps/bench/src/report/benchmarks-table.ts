@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CASES } from '../cases/index';
 import { readAllResults } from './bench-results';
+import { alignedTable } from './markdown-table';
 import { rerunNote } from './rerun';
 
 /** The benchmarks guide, whose table this writes (dist/report and src/report are both four levels under the root). */
@@ -26,18 +27,6 @@ export function renderTable(): { table: string; cases: string[] } {
     cases.push(c.name);
   }
   return { table: alignedTable(rows), cases };
-}
-
-/** A cell's width as the formatter counts it: in code points. */
-const width = (text: string): number => [...text].length;
-
-/** Columns padded to their widest cell, as the formatter (Biome) writes Markdown tables, so a rewrite stays formatted. */
-function alignedTable(rows: readonly string[][]): string {
-  const widths = (rows[0] ?? []).map((_, i) => Math.max(3, ...rows.map((row) => width(row[i] ?? ''))));
-  const line = (cells: readonly string[]): string =>
-    `| ${cells.map((text, i) => text + ' '.repeat((widths[i] ?? 0) - width(text))).join(' | ')} |`;
-  const [head = [], ...body] = rows;
-  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }
 
 /** Rewrites the table between the markers of docs/benchmarks.md (or `path`); returns the cases it has rows for. */
