@@ -9,7 +9,7 @@ import type { ConsumerOptions } from '../options/consumer-options';
 import { IssueCollector } from '../options/option-checks';
 import { FAST_PROFILE, type Profile } from '../options/profile';
 import { resolveGroupOptions } from '../options/validate-consumer-options';
-import { OffsetTable } from '../offsets/offset-table';
+import { OffsetTable } from './progress/offset-table';
 import type { OffsetStore, PersistOptions, ReadOffsetFrom } from '../spi/offset-store';
 import { deferred, type Deferred } from '../util/deferred';
 import { ByteBudget } from './queue/byte-budget';

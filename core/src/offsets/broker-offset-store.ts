@@ -4,7 +4,7 @@ import type { OffsetStore, OffsetStoreProvider, PersistOptions, ReadOffsetFrom }
 import type { BrokerOffsets } from '../spi/transport.roles';
 import type { EventBus } from '../events/event-bus';
 import { toError } from '../util/deferred';
-import { OffsetTable } from './offset-table';
+import { OffsetTable } from '../consumer/progress/offset-table';
 
 /**
  * How long an unchanged offset goes without being written again. Java's persistAll re-sends every owned queue's

@@ -1,4 +1,4 @@
-import { mqKey, type MessageQueue } from '../model/message-queue';
+import { mqKey, type MessageQueue } from '../../model/message-queue';
 
 /** One queue's offset in an OffsetTable, with what its store needs to know about writing it. */
 export interface OffsetEntry {
