@@ -3,6 +3,7 @@ import { StrategyRegistry } from '../allocation/strategy-registry';
 import type { ConsumerDefinition } from '../definition/consumer-definition';
 import { ConfigurationError, type ConfigurationIssue } from '../errors/configuration.error';
 import { brokerOffsetStore } from '../offsets/broker-offset-store';
+import { adaptOffsetStore } from '../offsets/legacy-offset-store.adapter';
 import { ConsumerRuntime, type ConsumerRuntimeHost } from '../consumer/consumer-runtime';
 import type { AllocationStrategy } from '../spi/allocation-strategy';
 import type { OffsetStoreProvider } from '../spi/offset-store';
@@ -69,7 +70,7 @@ export function createConsumerGroups(
       else throw error;
     }
     if (issues.length > 0 || !strategy) continue;
-    const store = provider.create({
+    const created = provider.create({
       group: definition.group,
       clientId: host.clientId,
       instanceName: options.instanceName,
@@ -78,7 +79,7 @@ export function createConsumerGroups(
       events: host.events,
       transport: host.roles,
     });
-    runtimes.push(new ConsumerRuntime(definition, runtimeHost, strategy, store));
+    runtimes.push(new ConsumerRuntime(definition, runtimeHost, strategy, adaptOffsetStore(created, provider.name)));
   }
   if (issues.length > 0) throw new ConfigurationError(issues);
   return runtimes;

@@ -164,7 +164,7 @@ export class ConsumerRuntime {
           computeStartOffset(
             mq,
             ctx.options,
-            offsetStore,
+            this.progress,
             transport.offsets,
             this.progress.remembered(mq),
             this.rebalance?.lateSince(mq),

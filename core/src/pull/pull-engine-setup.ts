@@ -3,6 +3,7 @@ import { StrategyRegistry } from '../allocation/strategy-registry';
 import type { ClientHost } from '../app/client-host';
 import { ConfigurationError } from '../errors/configuration.error';
 import { brokerOffsetStore } from '../offsets/broker-offset-store';
+import { adaptOffsetStore } from '../offsets/legacy-offset-store.adapter';
 import { ByteBudget } from '../consumer/queue/byte-budget';
 import { ConsumeStats } from '../consumer/queue/consume-stats';
 import type { GroupContext } from '../consumer/queue/group-context';
@@ -45,7 +46,10 @@ export function allocationStrategy(host: ClientHost, resolved: ResolvedPullConsu
   return registry.resolve(resolved.group.strategy, 'createPullConsumer');
 }
 
-/** The option's store, else a plugin's, else the broker's; one that cannot serve the message model is refused. */
+/**
+ * The option's store, else a plugin's, else the broker's; one that cannot serve the message model is refused, and a
+ * LegacyOffsetStore is wrapped.
+ */
 export function offsetStore(
   host: ClientHost,
   options: PullConsumerOptions,
@@ -66,7 +70,7 @@ export function offsetStore(
       allowed: `an offset store that serves ${messageModel}`,
     });
   }
-  return provider.create({
+  const created = provider.create({
     group,
     clientId: host.clientId,
     instanceName: options.instanceName,
@@ -75,4 +79,5 @@ export function offsetStore(
     events: host.events,
     transport,
   });
+  return adaptOffsetStore(created, provider.name);
 }
