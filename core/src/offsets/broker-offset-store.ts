@@ -21,6 +21,7 @@ export class BrokerOffsetStore implements OffsetStore {
 
   async load(): Promise<void> {}
 
+  /** QUERY_CONSUMER_OFFSET: the broker's offset of this queue, -1 when it has none. */
   async read(mq: MessageQueue): Promise<number> {
     try {
       return await this.broker.queryConsumerOffset(this.group, mq);

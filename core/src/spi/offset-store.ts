@@ -7,6 +7,7 @@ import type { TransportRoles } from './transport.plugin';
 
 /** One offset for a store to write: the next offset of `mq` to consume. */
 export interface OffsetWrite {
+  /** The queue whose offset this is. */
   readonly mq: MessageQueue;
   /** The next offset to consume, a non-negative integer. */
   readonly offset: number;

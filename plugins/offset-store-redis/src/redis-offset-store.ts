@@ -104,6 +104,7 @@ export class RedisOffsetStore implements OffsetStore {
     }
   }
 
+  /** HGET of the queue's field: its offset, -1 when the field is missing; an unreadable value rejects. */
   async read(mq: MessageQueue): Promise<number> {
     const key = this.keyOf(mq.topic);
     const field = offsetFieldOf(mq);
