@@ -35,18 +35,19 @@ export interface OffsetWrite {
  * @example
  * ```ts
  * class MapOffsetStore implements OffsetStore {
- *   private readonly offsets = new Map<string, number>();
+ *   readonly #offsets = new Map<string, number>();
  *
  *   async load(): Promise<void> {}
  *
  *   async read(mq: MessageQueue): Promise<number> {
- *     return this.offsets.get(mqKey(mq)) ?? -1;
+ *     return this.#offsets.get(mqKey(mq)) ?? -1;
  *   }
  *
+ *   // Keeps the maximum, as a store that compares and sets in one step does; a reset is written as given.
  *   async write(entries: readonly OffsetWrite[]): Promise<void> {
  *     for (const { mq, offset, lowering } of entries) {
- *       const stored = this.offsets.get(mqKey(mq)) ?? -1;
- *       if (lowering || offset > stored) this.offsets.set(mqKey(mq), offset);
+ *       const stored = this.#offsets.get(mqKey(mq)) ?? -1;
+ *       if (lowering || offset > stored) this.#offsets.set(mqKey(mq), offset);
  *     }
  *   }
  * }
