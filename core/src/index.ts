@@ -76,13 +76,8 @@ export { ofEvent } from './events/of-event';
 // SPI
 export type { AllocationInput, AllocationStrategy, StrategyOption } from './spi/allocation-strategy';
 export type { Codec } from './spi/codec';
-export type {
-  OffsetStore,
-  OffsetStoreContext,
-  OffsetStoreProvider,
-  PersistOptions,
-  ReadOffsetFrom,
-} from './spi/offset-store';
+export type { OffsetStore, OffsetStoreContext, OffsetStoreProvider, OffsetWrite } from './spi/offset-store';
+export type { LegacyOffsetStore, PersistOptions, ReadOffsetFrom } from './spi/legacy-offset-store';
 export type { MqkitPlugin, PluginContext } from './spi/plugin';
 export type { OptionalRole, TransportContext, TransportPlugin, TransportRoles } from './spi/transport.plugin';
 export { Tokens } from './spi/tokens';
@@ -124,6 +119,7 @@ export { StrategyRegistry } from './allocation/strategy-registry';
 
 // Offsets
 export { BrokerOffsetStore, brokerOffsetStore } from './offsets/broker-offset-store';
+export { LEGACY_OFFSET_STORE_WARNING } from './offsets/legacy-offset-store.adapter';
 
 // Runtime and app
 export type { ConsumeContext } from './spi/consume-context';

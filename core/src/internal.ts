@@ -9,7 +9,6 @@ export { ElasticPool, type PoolTask } from './consumer/delivery/elastic-pool';
 export { ConsumedMessage } from './model/consumed-message';
 export { isConsumerStatus } from './model/consumer-status';
 export { coalesceMap } from './util/coalesce-map';
-export { OffsetTable, type OffsetEntry } from './offsets/offset-table';
 export { PluginHost } from './app/plugin-host';
 export { ClientHost, type ClientHostOptions } from './app/client-host';
 export { childController, untilAborted } from './util/abort';

@@ -3,6 +3,7 @@ import { StrategyRegistry } from '../allocation/strategy-registry';
 import type { ConfigurationIssue } from '../errors/configuration.error';
 import type { MessageModel } from '../model/constants';
 import { brokerOffsetStore } from '../offsets/broker-offset-store';
+import { adaptOffsetStore } from '../offsets/legacy-offset-store.adapter';
 import type { AllocationStrategy, StrategyOption } from '../spi/allocation-strategy';
 import type { OffsetStore, OffsetStoreProvider } from '../spi/offset-store';
 import { Tokens } from '../spi/tokens';
@@ -51,10 +52,10 @@ export class GroupAssembly {
     };
   }
 
-  /** The group's offset store (check `storeIssue` first). */
+  /** The group's offset store (check `storeIssue` first); a LegacyOffsetStore comes wrapped. */
   store(group: string, messageModel: MessageModel, instanceName: string | undefined): OffsetStore {
     const { host } = this;
-    return this.#stores.create({
+    const created = this.#stores.create({
       group,
       clientId: host.clientId,
       instanceName,
@@ -63,5 +64,6 @@ export class GroupAssembly {
       events: host.events,
       transport: host.roles,
     });
+    return adaptOffsetStore(created, this.#stores.name);
   }
 }

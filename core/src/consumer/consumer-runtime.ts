@@ -120,7 +120,6 @@ export class ConsumerRuntime {
         handlers: this.handlers,
         subscriptions: this.subscriptions,
         progress: this.progress,
-        offsetStore,
         strategy: this.strategy,
         lockManager: this.lockManager,
         queuesChanged: (topic, mqAll, allocated) => host.messageQueueChanged?.(this.group, topic, mqAll, allocated),

@@ -4,7 +4,6 @@ import type { MessageQueue } from '../model/message-queue';
 import type { SubscriptionData } from '../model/subscription';
 import type { AllocationStrategy } from '../spi/allocation-strategy';
 import type { ConsumeHook } from '../spi/consume-hook';
-import type { OffsetStore } from '../spi/offset-store';
 import type { TransportRoles } from '../spi/transport.plugin';
 import { ConcurrentConsumeService } from './delivery/concurrent-consume.service';
 import type { HandlerBinding } from './delivery/handler-binding';
@@ -39,7 +38,6 @@ export interface GroupWiringParts {
   /** Subscriptions by topic, the retry topic included. */
   readonly subscriptions: ReadonlyMap<string, SubscriptionData>;
   readonly progress: ConsumeProgress;
-  readonly offsetStore: OffsetStore;
   readonly strategy: AllocationStrategy;
   readonly lockManager: QueueLockManager | undefined;
   /** Called after a pass changed a topic's assignment (the messageQueueChanged hook). */
@@ -52,7 +50,7 @@ export interface GroupWiringParts {
  * rebalance that drives the table.
  */
 export function wireGroup(parts: GroupWiringParts, host: QueueTableHost): WiredGroup {
-  const { ctx, transport, progress, offsetStore, lockManager, subscriptions } = parts;
+  const { ctx, transport, progress, lockManager, subscriptions } = parts;
   const replies =
     transport.sender?.sendReply && [...parts.handlers.values()].some((b) => b.reply)
       ? new ReplySender(ctx, (r) => transport.sender!.sendReply!(r))
@@ -78,7 +76,7 @@ export function wireGroup(parts: GroupWiringParts, host: QueueTableHost): WiredG
         computeStartOffset(
           mq,
           ctx.options,
-          offsetStore,
+          progress,
           transport.offsets,
           progress.remembered(mq),
           rebalance?.lateSince(mq),

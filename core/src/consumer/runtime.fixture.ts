@@ -9,8 +9,7 @@ import type { ConsumerOptions } from '../options/consumer-options';
 import { IssueCollector } from '../options/option-checks';
 import { FAST_PROFILE, type Profile } from '../options/profile';
 import { resolveGroupOptions } from '../options/validate-consumer-options';
-import { OffsetTable } from '../offsets/offset-table';
-import type { OffsetStore, PersistOptions, ReadOffsetFrom } from '../spi/offset-store';
+import type { OffsetStore, OffsetWrite } from '../spi/offset-store';
 import { deferred, type Deferred } from '../util/deferred';
 import { ByteBudget } from './queue/byte-budget';
 import { ConsumeProgress } from './progress/consume-progress';
@@ -116,44 +115,30 @@ export function binding(
   };
 }
 
-/** An OffsetStore in memory, with RocketMQ's table rules; `persisted` is what reached "the store". */
+/** An OffsetStore in memory: `persisted` is what reached "the store", `writes` every list it was handed. */
 export class MemoryOffsetStore implements OffsetStore {
-  readonly table = new OffsetTable();
   readonly persisted = new Map<string, number>();
-  readonly persists: MessageQueue[][] = [];
-  /** The options of each persist, in the order of `persists`. */
-  readonly persistOptions: (PersistOptions | undefined)[] = [];
-  failPersist: Error | undefined;
-  /** When set, persist() waits for it. */
+  readonly writes: OffsetWrite[][] = [];
+  failWrite: Error | undefined;
+  /** When set, write() waits for it. */
   gate: Deferred | undefined;
 
   async load(): Promise<void> {}
-  async read(mq: MessageQueue, from: ReadOffsetFrom): Promise<number> {
-    if (from !== 'store' && this.table.has(mq)) return this.table.get(mq);
+  async read(mq: MessageQueue): Promise<number> {
     return this.persisted.get(key(mq)) ?? -1;
   }
-  update(mq: MessageQueue, offset: number, options: { increaseOnly: boolean }): void {
-    this.table.update(mq, offset, options.increaseOnly);
-  }
-  reset(mq: MessageQueue, offset: number): void {
-    this.table.reset(mq, offset);
-  }
-  async persist(mqs: Iterable<MessageQueue>, options?: PersistOptions): Promise<void> {
-    const list = [...mqs];
-    this.persists.push(list);
-    this.persistOptions.push(options);
+  async write(entries: readonly OffsetWrite[]): Promise<void> {
+    this.writes.push([...entries]);
     await this.gate?.promise;
-    if (this.failPersist) throw this.failPersist;
-    for (const entry of this.table.select(list)) {
-      this.persisted.set(key(entry.mq), entry.offset);
-      this.table.markPersisted([{ entry, offset: entry.offset, lowering: entry.lowering }]);
-    }
-  }
-  remove(mq: MessageQueue): void {
-    this.table.remove(mq);
+    if (this.failWrite) throw this.failWrite;
+    for (const { mq, offset } of entries) this.persisted.set(key(mq), offset);
   }
   stored(mq: MessageQueue = MQ): number | undefined {
     return this.persisted.get(key(mq));
+  }
+  /** The queue ids of each write, in order. */
+  writtenQueueIds(): number[][] {
+    return this.writes.map((entries) => entries.map((e) => e.mq.queueId).sort());
   }
 }
 

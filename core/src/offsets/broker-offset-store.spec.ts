@@ -1,72 +1,70 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EventBus } from '../events/event-bus';
+import { OffsetStoreError } from '../errors/offset-store.error';
 import type { MessageQueue } from '../model/message-queue';
 import type { BrokerOffsets } from '../spi/transport.roles';
-import { BrokerOffsetStore, UNCHANGED_OFFSET_REFRESH_MS } from './broker-offset-store';
+import { BrokerOffsetStore } from './broker-offset-store';
 
 const a: MessageQueue = { topic: 'T', brokerName: 'b', queueId: 0 };
 const b: MessageQueue = { topic: 'T', brokerName: 'b', queueId: 1 };
 
-/** A broker that records every commit it is sent, as queueId=offset. */
-function recordingBroker(stored: Record<number, number> = {}): BrokerOffsets & { commits: string[] } {
+/** A broker that records every commit it is sent, as queueId=offset, and fails those of `failing` queue ids. */
+function recordingBroker(stored: Record<number, number> = {}, failing = new Set<number>()) {
   const commits: string[] = [];
-  return {
-    commits,
-    queryConsumerOffset: async (_group, mq) => stored[mq.queueId] ?? -1,
-    commitConsumerOffset: async (_group, mq, offset) => void commits.push(`${mq.queueId}=${offset}`),
+  const broker: BrokerOffsets = {
+    queryConsumerOffset: async (_group, mq) => {
+      if (failing.has(mq.queueId)) throw new Error('broker down');
+      return stored[mq.queueId] ?? -1;
+    },
+    commitConsumerOffset: async (_group, mq, offset) => {
+      if (failing.has(mq.queueId)) throw new Error('broker down');
+      commits.push(`${mq.queueId}=${offset}`);
+    },
     minOffset: async () => 0,
     maxOffset: async () => 0,
     searchOffset: async () => 0,
   };
+  return { broker, commits };
 }
 
-afterEach(() => vi.useRealTimers());
-
-describe('BrokerOffsetStore persists', () => {
-  it('changed offsets at every persist, unchanged ones only once they went UNCHANGED_OFFSET_REFRESH_MS unwritten', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    const broker = recordingBroker({ 1: 40 });
+describe('BrokerOffsetStore', () => {
+  it('reads what the broker holds, -1 for none, and fails a read with an OffsetStoreError naming the queue', async () => {
+    const { broker } = recordingBroker({ 1: 40 }, new Set([2]));
     const store = new BrokerOffsetStore('g', broker, new EventBus());
-    store.update(a, 10, { increaseOnly: true });
-    expect(await store.read(b, 'store')).toBe(40);
-    await store.persist([a, b]);
-    // b was read from the broker: it holds that value already.
-    expect(broker.commits).toEqual(['0=10']);
-    await store.persist([a, b]);
-    expect(broker.commits).toEqual(['0=10']);
-    store.update(a, 11, { increaseOnly: true });
-    await store.persist([a, b]);
-    expect(broker.commits).toEqual(['0=10', '0=11']);
-    vi.setSystemTime(Date.now() + UNCHANGED_OFFSET_REFRESH_MS);
-    await store.persist([a, b]);
-    expect(broker.commits.slice(2).sort()).toEqual(['0=11', '1=40']);
-    await store.persist([a, b]);
-    expect(broker.commits).toHaveLength(4);
+    expect(await store.read(b)).toBe(40);
+    expect(await store.read(a)).toBe(-1);
+    const error = await store.read({ ...a, queueId: 2 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OffsetStoreError);
+    expect((error as OffsetStoreError).key).toBe('T@b#2');
   });
 
-  it('every offset, changed or not, when asked for unchanged ones too (after a route change)', async () => {
-    const broker = recordingBroker({ 1: 40 });
-    const store = new BrokerOffsetStore('g', broker, new EventBus());
-    store.update(a, 10, { increaseOnly: true });
-    await store.read(b, 'store');
-    await store.persist([a, b]);
-    await store.persist([a, b], { unchanged: true });
-    expect(broker.commits.slice(1).sort()).toEqual(['0=10', '1=40']);
+  it('commits every entry as given, lowering or not (the broker overwrites), and reports each commit', async () => {
+    const events = new EventBus();
+    const reported: string[] = [];
+    events.on('consumer.commit', (e) => reported.push(`${e.mq.queueId}=${e.offset}`));
+    const { broker, commits } = recordingBroker({ 0: 50 });
+    const store = new BrokerOffsetStore('g', broker, events);
+    await store.write([
+      { mq: a, offset: 10, lowering: true },
+      { mq: b, offset: 7, lowering: false },
+    ]);
+    await store.write([]);
+    expect(commits.sort()).toEqual(['0=10', '1=7']);
+    expect(reported.sort()).toEqual(['0=10', '1=7']);
   });
 
-  it('a failed commit is written again at the next persist', async () => {
-    const broker = recordingBroker();
-    let fail = true;
-    const commit = broker.commitConsumerOffset;
-    broker.commitConsumerOffset = async (group, mq, offset) => {
-      if (fail) throw new Error('broker down');
-      return commit(group, mq, offset);
-    };
-    const store = new BrokerOffsetStore('g', broker, new EventBus());
-    store.update(a, 5, { increaseOnly: true });
-    await expect(store.persist([a])).rejects.toThrow(/1 offset commit\(s\) of group g failed/);
-    fail = false;
-    await store.persist([a]);
-    expect(broker.commits).toEqual(['0=5']);
+  it('rejects once every commit answered when any failed, and reports the failure', async () => {
+    const events = new EventBus();
+    const errors: Error[] = [];
+    events.on('offset-store.error', (e) => errors.push(e.error));
+    const { broker, commits } = recordingBroker({}, new Set([1]));
+    const store = new BrokerOffsetStore('g', broker, events);
+    const write = store.write([
+      { mq: a, offset: 5, lowering: false },
+      { mq: b, offset: 6, lowering: false },
+    ]);
+    await expect(write).rejects.toThrow(/1 offset commit\(s\) of group g failed: broker down/);
+    expect(commits).toEqual(['0=5']);
+    expect(errors).toHaveLength(1);
   });
 });

@@ -210,7 +210,7 @@ export class PullConsumer implements AsyncIterable<Message[]> {
   /** The stored next offset to consume of a queue, or -1 when there is none (Java's `committed`). */
   async committed(mq: MessageQueue): Promise<number> {
     this.assertRunning();
-    return this.engine.store.read(this.names.wire(mq), 'store');
+    return this.engine.progress.read(this.names.wire(mq));
   }
 
   /**

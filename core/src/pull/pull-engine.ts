@@ -87,7 +87,7 @@ export class PullEngine {
           computeStartOffset(
             mq,
             ctx.options,
-            store,
+            this.progress,
             transport.offsets,
             this.progress.remembered(mq),
             this.rebalance?.lateSince(mq),

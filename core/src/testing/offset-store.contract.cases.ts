@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { OffsetStoreError } from '../errors/offset-store.error';
 import { retryTopicOf } from '../model/constants';
 import { mqLabel, type MessageQueue } from '../model/message-queue';
-import type { OffsetStore } from '../spi/offset-store';
+import type { OffsetStore, OffsetWrite } from '../spi/offset-store';
 
 /** What one contract case gets: members of one group on one fresh backend. */
 export interface OffsetStoreCaseContext {
@@ -21,16 +21,12 @@ export interface OffsetStoreCase {
 }
 
 const mq = (topic: string, queueId: number, brokerName = 'broker-a'): MessageQueue => ({ topic, brokerName, queueId });
-const inc = { increaseOnly: true } as const;
-const set = { increaseOnly: false } as const;
+/** Ordinary progress, and an explicit reset. */
+const at = (q: MessageQueue, offset: number): OffsetWrite => ({ mq: q, offset, lowering: false });
+const lowered = (q: MessageQueue, offset: number): OffsetWrite => ({ mq: q, offset, lowering: true });
 
-async function expectOffset(
-  store: OffsetStore,
-  q: MessageQueue,
-  from: 'store' | 'memory-then-store',
-  expected: number,
-): Promise<void> {
-  assert.equal(await store.read(q, from), expected, `read(${mqLabel(q)}, '${from}')`);
+async function expectOffset(store: OffsetStore, q: MessageQueue, expected: number): Promise<void> {
+  assert.equal(await store.read(q), expected, `read(${mqLabel(q)})`);
 }
 
 /** A small deterministic generator, so a failing run can be repeated exactly. */
@@ -43,136 +39,86 @@ function lcg(seed: number): () => number {
 }
 
 /**
- * The cases every OffsetStore passes (RocketMQ's OffsetStore semantics, docs/rocketmq-consumer-model.md#offset-stores).
+ * The cases every OffsetStore passes: it reads what was stored, writes what it is handed, lowers only on an explicit
+ * reset (and, where it keeps the maximum, never on an ordinary write), and names bad stored data.
  */
 export const OFFSET_STORE_CASES: readonly OffsetStoreCase[] = [
   {
-    name: 'an unknown queue reads -1 from the store and from memory-then-store',
+    name: 'an unknown queue reads -1',
     async run({ member }) {
       const store = await member();
-      for (const from of ['store', 'memory-then-store'] as const) await expectOffset(store, mq('T', 0), from, -1);
+      await expectOffset(store, mq('T', 0), -1);
     },
   },
   {
-    name: 'read after update: memory-then-store sees an update at once, before any persist',
-    async run({ member }) {
-      const store = await member();
-      store.update(mq('T', 1), 42, set);
-      await expectOffset(store, mq('T', 1), 'memory-then-store', 42);
-      await expectOffset(store, mq('T', 1), 'store', -1);
-      await expectOffset(store, mq('T', 2), 'memory-then-store', -1);
-    },
-  },
-  {
-    name: 'increase-only updates never lower the in-memory offset; plain updates overwrite it',
-    async run({ member }) {
-      const store = await member();
-      const q = mq('T', 0);
-      store.update(q, 10, inc);
-      store.update(q, 7, inc);
-      await expectOffset(store, q, 'memory-then-store', 10);
-      store.update(q, 12, inc);
-      await expectOffset(store, q, 'memory-then-store', 12);
-      store.update(q, 3, set);
-      await expectOffset(store, q, 'memory-then-store', 3);
-    },
-  },
-  {
-    name: 'persist then a new instance reads every queue back (topics, retry topic, brokers)',
+    name: 'a write then a new instance reads every queue back (topics, retry topic, brokers)',
     async run({ group, member }) {
       const first = await member();
       const queues = [mq('T', 0), mq('T', 1, 'broker-b'), mq('U', 3), mq(retryTopicOf(group), 0)];
-      for (const [i, q] of queues.entries()) first.update(q, 100 + i * 7, set);
-      await first.persist(queues);
+      await first.write(queues.map((q, i) => at(q, 100 + i * 7)));
+      await expectOffset(first, mq('T', 0), 100);
       const second = await member();
-      for (const [i, q] of queues.entries()) await expectOffset(second, q, 'store', 100 + i * 7);
-      for (const [i, q] of queues.entries()) await expectOffset(second, q, 'memory-then-store', 100 + i * 7);
+      for (const [i, q] of queues.entries()) await expectOffset(second, q, 100 + i * 7);
     },
   },
   {
-    name: 'a later persist writes the progress made since the previous one',
+    name: 'a later write stores the progress made since the previous one',
     async run({ member }) {
       const store = await member();
       const q = mq('T', 0);
-      store.update(q, 5, inc);
-      await store.persist([q]);
-      store.update(q, 9, inc);
-      await store.persist([q]);
-      await expectOffset(await member(), q, 'store', 9);
+      await store.write([at(q, 5)]);
+      await store.write([at(q, 9)]);
+      await expectOffset(await member(), q, 9);
     },
   },
   {
-    name: 'reset lowers a persisted offset, and progress after the reset is persisted from there',
+    name: 'writes of one member issued without waiting store the last one',
     async run({ member }) {
       const store = await member();
       const q = mq('T', 0);
-      store.update(q, 100, inc);
-      await store.persist([q]);
-      store.reset(q, 40);
-      await expectOffset(store, q, 'memory-then-store', 40);
-      await store.persist([q]);
-      await expectOffset(await member(), q, 'store', 40);
-      store.reset(q, 20);
-      store.update(q, 25, inc);
-      await store.persist([q]);
-      await expectOffset(await member(), q, 'store', 25);
+      const writes: Promise<void>[] = [];
+      for (let offset = 1; offset <= 20; offset++) writes.push(store.write([at(q, offset)]));
+      await Promise.all(writes);
+      await expectOffset(await member(), q, 20);
     },
   },
   {
-    name: 'remove forgets the in-memory entry and keeps the stored value',
+    name: 'a lowering write moves a stored offset back, and progress after it is stored from there',
     async run({ member }) {
       const store = await member();
       const q = mq('T', 0);
-      store.update(q, 8, inc);
-      await store.persist([q]);
-      store.update(q, 12, inc);
-      store.remove(q);
-      // The unpersisted 12 is gone with the entry: memory-then-store falls through to the stored 8.
-      await expectOffset(store, q, 'memory-then-store', 8);
-      await expectOffset(store, q, 'store', 8);
+      await store.write([at(q, 100), at(mq('T', 1), 30)]);
+      await store.write([lowered(q, 40)]);
+      await expectOffset(await member(), q, 40);
+      await store.write([at(q, 45)]);
+      await expectOffset(await member(), q, 45);
+      await expectOffset(await member(), mq('T', 1), 30);
     },
   },
   {
-    name: 'read from the store replaces the in-memory value',
-    async run({ member }) {
-      const a = await member();
-      const b = await member();
-      const q = mq('T', 0);
-      a.update(q, 50, inc);
-      await a.persist([q]);
-      b.update(q, 10, set);
-      await expectOffset(b, q, 'store', 50);
-      await expectOffset(b, q, 'memory-then-store', 50);
-    },
-  },
-  {
-    name: 'persisting nothing, or queues without an in-memory entry, resolves and writes nothing',
+    name: 'writing nothing resolves and stores nothing',
     async run({ member }) {
       const store = await member();
-      await store.persist([]);
-      await store.persist([mq('T', 5)]);
-      await expectOffset(await member(), mq('T', 5), 'store', -1);
+      await store.write([]);
+      await expectOffset(await member(), mq('T', 5), -1);
     },
   },
   {
-    name: "a stale member's late, lower commit cannot lower an offset",
+    name: "a stale member's late, lower write cannot lower an offset",
     requires: 'keepsMaximum',
     async run({ member }) {
       const owner = await member();
       const stale = await member();
       const q = mq('T', 0);
-      stale.update(q, 300, inc);
-      owner.update(q, 500, inc);
-      await owner.persist([q]);
-      await stale.persist([q]);
-      await expectOffset(await member(), q, 'store', 500);
-      stale.update(q, 450, set);
-      await stale.persist([q]);
-      await expectOffset(await member(), q, 'store', 500);
+      await owner.write([at(q, 500)]);
+      await stale.write([at(q, 300)]);
+      await expectOffset(await member(), q, 500);
+      await stale.write([at(q, 450)]);
+      await expectOffset(await member(), q, 500);
     },
   },
   {
-    name: 'two members updating and persisting concurrently keep the maximum, and the stored value never goes back',
+    name: 'two members writing concurrently keep the maximum, and the stored value never goes back',
     requires: 'keepsMaximum',
     async run({ member }) {
       const [a, b, observer] = [await member(), await member(), await member()];
@@ -180,17 +126,17 @@ export const OFFSET_STORE_CASES: readonly OffsetStoreCase[] = [
       const random = lcg(20240611);
       const highest = new Map<MessageQueue, number>(queues.map((q) => [q, -1]));
       for (let round = 0; round < 15; round++) {
-        for (const q of queues) {
-          for (const store of [a, b]) {
+        const batches = [a, b].map(() =>
+          queues.map((q) => {
             const offset = Math.floor(random() * 10_000);
-            store.update(q, offset, inc);
             highest.set(q, Math.max(highest.get(q)!, offset));
-          }
-        }
-        const before = await Promise.all(queues.map((q) => observer.read(q, 'store')));
-        await Promise.all([a.persist(queues), b.persist(queues)]);
+            return at(q, offset);
+          }),
+        );
+        const before = await Promise.all(queues.map((q) => observer.read(q)));
+        await Promise.all([a.write(batches[0]!), b.write(batches[1]!)]);
         for (const [i, q] of queues.entries()) {
-          const now = await observer.read(q, 'store');
+          const now = await observer.read(q);
           assert.ok(now >= before[i]!, `round ${round}: ${mqLabel(q)} went back from ${before[i]} to ${now}`);
           assert.equal(
             now,
@@ -225,8 +171,8 @@ export const OFFSET_STORE_CASES: readonly OffsetStoreCase[] = [
         check(error);
         return;
       }
-      await assert.rejects(store.read(q, 'store'), check);
-      await expectOffset(store, mq('T', 5), 'store', -1);
+      await assert.rejects(store.read(q), check);
+      await expectOffset(store, mq('T', 5), -1);
     },
   },
 ];

@@ -1,4 +1,6 @@
 import type { MessageQueue } from '../model/message-queue';
+import { adaptOffsetStore } from '../offsets/legacy-offset-store.adapter';
+import type { LegacyOffsetStore } from '../spi/legacy-offset-store';
 import type { OffsetStore } from '../spi/offset-store';
 import { OFFSET_STORE_CASES, type OffsetStoreCaseContext } from './offset-store.contract.cases';
 
@@ -6,8 +8,11 @@ import { OFFSET_STORE_CASES, type OffsetStoreCaseContext } from './offset-store.
 export interface OffsetStoreContractBackend {
   /** The consumer group the stores serve (the retry-topic case uses it). */
   readonly group: string;
-  /** A new store instance on this backend: another member of the group. The suite loads and closes it. */
-  createStore(): OffsetStore | Promise<OffsetStore>;
+  /**
+   * A new store instance on this backend: another member of the group. The suite loads and closes it. A
+   * LegacyOffsetStore runs through the app's adapter, as it would in an app (deprecated, for one release).
+   */
+  createStore(): OffsetStore | LegacyOffsetStore | Promise<OffsetStore | LegacyOffsetStore>;
   /**
    * Writes a value the store cannot read where it keeps this queue's offset (a non-number in a Redis hash, a
    * broken file). Omit it (and set `holdsBadData: false` in the setup) when the backend cannot hold bad data.
@@ -21,9 +26,9 @@ export interface OffsetStoreContractSetup {
   /** Called before every case. */
   backend(): Promise<OffsetStoreContractBackend> | OffsetStoreContractBackend;
   /**
-   * Whether an ordinary commit can never lower a stored offset, so a stale member's late commit is harmless
-   * (default true). RocketMQ's broker overwrites committed offsets, so the broker store declares false and the
-   * two cases that need it are skipped.
+   * Whether an ordinary write (`lowering: false`) can never lower a stored offset, so a stale member's late write is
+   * harmless (default true). RocketMQ's broker overwrites committed offsets, and a file is last-writer-wins, so
+   * those stores declare false and the two cases that need it are left out.
    */
   readonly keepsMaximum?: boolean;
   /**
@@ -92,7 +97,7 @@ function caseContext(
   return {
     group: backend.group,
     async member() {
-      const store = await backend.createStore();
+      const store = adaptOffsetStore(await backend.createStore(), 'contract');
       onCleanup(async () => {
         await store.close?.();
       });

@@ -7,6 +7,7 @@ import { FileOffsetStore } from './file-offset-store';
 import { fileOffsetStore } from './file-offset-store.provider';
 
 const q = (queueId: number, topic = 'T') => ({ topic, brokerName: 'broker-a', queueId });
+const at = (mq: ReturnType<typeof q>, offset: number) => ({ mq, offset, lowering: false });
 let dir: string;
 beforeEach(async () => (dir = await mkdtemp(join(tmpdir(), 'mqkit-file-store-'))));
 afterEach(async () => rm(dir, { recursive: true, force: true }));
@@ -19,37 +20,33 @@ describe('FileOffsetStore', () => {
   it('reads -1 for an unknown queue, then what was persisted, from a new instance', async () => {
     const a = store();
     await a.load();
-    expect(await a.read(q(0), 'store')).toBe(-1);
-    a.update(q(0), 10, { increaseOnly: true });
-    a.update(q(1), 7, { increaseOnly: true });
-    expect(await a.read(q(0), 'memory-then-store')).toBe(10);
-    await a.persist([q(0), q(1)]);
+    expect(await a.read(q(0))).toBe(-1);
+    await a.write([at(q(0), 10), at(q(1), 7)]);
+    expect(await a.read(q(0))).toBe(10);
     const b = store();
     await b.load();
-    expect(await b.read(q(0), 'store')).toBe(10);
-    expect(await b.read(q(1), 'memory-then-store')).toBe(7);
+    expect(await b.read(q(0))).toBe(10);
+    expect(await b.read(q(1))).toBe(7);
   });
 
-  it('keeps entries of queues it no longer holds, and reset() lowers', async () => {
+  it('keeps entries of queues it was not handed, and writes every entry as given, lowering or not', async () => {
     const a = store();
     await a.load();
-    a.update(q(0), 10, { increaseOnly: true });
-    a.update(q(1), 20, { increaseOnly: true });
-    await a.persist([q(0), q(1)]);
-    a.remove(q(1));
-    a.reset(q(0), 3);
-    await a.persist([q(0)]);
+    await a.write([at(q(0), 10), at(q(1), 20)]);
+    await a.write([{ mq: q(0), offset: 3, lowering: true }]);
     const b = store();
     await b.load();
-    expect([await b.read(q(0), 'store'), await b.read(q(1), 'store')]).toEqual([3, 20]);
+    expect([await b.read(q(0)), await b.read(q(1))]).toEqual([3, 20]);
+    // One writer per file: an ordinary entry overwrites too (last writer wins, as in Java's LocalFileOffsetStore).
+    await b.write([at(q(1), 15)]);
+    expect(await store().read(q(1))).toBe(15);
   });
 
   it('writes atomically: no temporary file remains, and an interrupted write leaves the previous file intact', async () => {
     const path = join(dir, 'offsets.json');
     const a = store(path);
     await a.load();
-    a.update(q(0), 5, { increaseOnly: true });
-    await a.persist([q(0)]);
+    await a.write([at(q(0), 5)]);
     expect(await readdir(dir)).toEqual(['offsets.json']);
     // A crash after the temporary file was written but before the rename: the old file is what a restart sees.
     await writeFile(
@@ -58,7 +55,7 @@ describe('FileOffsetStore', () => {
     );
     const b = store(path);
     await b.load();
-    expect(await b.read(q(0), 'store')).toBe(5);
+    expect(await b.read(q(0))).toBe(5);
   });
 
   it('a corrupt file fails load with an OffsetStoreError naming the path and keeps a copy', async () => {
@@ -86,18 +83,15 @@ describe('FileOffsetStore', () => {
     await expect(store(path).load()).rejects.toThrow(/bad entry/);
   });
 
-  it('serialises concurrent persists and writes the latest values', async () => {
+  it('serialises concurrent writes and stores the latest values', async () => {
     const a = store();
     await a.load();
     const writes: Promise<void>[] = [];
-    for (let i = 1; i <= 20; i++) {
-      a.update(q(0), i, { increaseOnly: true });
-      writes.push(a.persist([q(0)]));
-    }
+    for (let i = 1; i <= 20; i++) writes.push(a.write([at(q(0), i)]));
     await Promise.all(writes);
     const b = store();
     await b.load();
-    expect(await b.read(q(0), 'store')).toBe(20);
+    expect(await b.read(q(0))).toBe(20);
   });
 
   it('the provider serves BROADCASTING, in <dir>/<name>/<group>/offsets.json, name defaulting to instanceName then DEFAULT', () => {

@@ -4,22 +4,23 @@ import {
   type EventBus,
   type MessageQueue,
   type OffsetStore,
-  type ReadOffsetFrom,
+  type OffsetWrite,
 } from '@mqkit/core';
-import { OffsetTable, toError } from '@mqkit/core/internal';
+import { toError } from '@mqkit/core/internal';
 import { readOffsetsFile, writeOffsetsFile, type OffsetMap } from './offsets-file';
 
 /**
  * RocketMQ's LocalFileOffsetStore for BROADCASTING consumers: every member keeps its own offsets in a local file.
- * `load()` reads the file (a corrupt one fails the start, naming it); `persist()` writes every known queue
- * atomically, keeping the entries of queues this member no longer holds, as Java does.
+ * `load()` reads the file (a corrupt one fails the start, naming it); `write()` rewrites it atomically with every
+ * queue known, keeping the entries of queues this member no longer holds, as Java does. A file has one writer, so
+ * an entry is written as given, lowering or not (last writer wins, as in Java's store).
  */
 export class FileOffsetStore implements OffsetStore {
-  private readonly table = new OffsetTable();
-  private stored: OffsetMap = new Map();
-  /** Queues this instance has persisted. */
-  private readonly written = new Set<string>();
-  private writing: Promise<void> = Promise.resolve();
+  /** The file's content as this instance knows it: what it read, with its own writes over it. */
+  #stored: OffsetMap = new Map();
+  /** Queues this instance has written. */
+  readonly #written = new Set<string>();
+  #writing: Promise<void> = Promise.resolve();
 
   constructor(
     readonly path: string,
@@ -28,44 +29,29 @@ export class FileOffsetStore implements OffsetStore {
   ) {}
 
   async load(): Promise<void> {
-    this.stored = await readOffsetsFile(this.path, this.group);
+    this.#stored = await readOffsetsFile(this.path, this.group);
   }
 
-  async read(mq: MessageQueue, from: ReadOffsetFrom): Promise<number> {
-    if (from !== 'store' && this.table.has(mq)) return this.table.get(mq);
+  async read(mq: MessageQueue): Promise<number> {
     // RocketMQ's READ_FROM_STORE re-reads the file: another run of this member may have written it since load.
     const onDisk = await readOffsetsFile(this.path, this.group);
-    // What this instance persisted itself is newer than the disk while its write is still under way.
-    for (const [key, value] of onDisk) if (!this.written.has(key)) this.stored.set(key, value);
-    const entry = this.stored.get(mqKey(mq));
-    if (!entry) return -1;
-    this.table.load(mq, entry.offset);
-    return entry.offset;
-  }
-
-  update(mq: MessageQueue, offset: number, options: { increaseOnly: boolean }): void {
-    this.table.update(mq, offset, options.increaseOnly);
-  }
-
-  reset(mq: MessageQueue, offset: number): void {
-    this.table.reset(mq, offset);
+    // What this instance wrote itself is newer than the disk while its write is still under way.
+    for (const [key, value] of onDisk) if (!this.#written.has(key)) this.#stored.set(key, value);
+    return this.#stored.get(mqKey(mq))?.offset ?? -1;
   }
 
   /** Writes are serialised: each one starts after the previous finished, and includes everything known so far. */
-  persist(mqs: Iterable<MessageQueue>): Promise<void> {
-    const entries = this.table.select(mqs);
-    if (entries.length === 0) return this.writing;
-    for (const e of entries) {
-      const key = mqKey(e.mq);
-      this.stored.set(key, { mq: e.mq, offset: e.offset });
-      this.written.add(key);
+  write(entries: readonly OffsetWrite[]): Promise<void> {
+    if (entries.length === 0) return this.#writing;
+    for (const { mq, offset } of entries) {
+      const key = mqKey(mq);
+      this.#stored.set(key, { mq, offset });
+      this.#written.add(key);
     }
-    const written = entries.map((entry) => ({ entry, offset: entry.offset, lowering: entry.lowering }));
-    const snapshot: OffsetMap = new Map(this.stored);
-    const next = this.writing.then(async () => {
+    const snapshot: OffsetMap = new Map(this.#stored);
+    const next = this.#writing.then(async () => {
       try {
         await writeOffsetsFile(this.path, this.group, snapshot);
-        this.table.markPersisted(written);
       } catch (error) {
         const failure = new OffsetStoreError(`cannot write the offsets file ${this.path}: ${toError(error).message}`, {
           key: this.path,
@@ -76,15 +62,11 @@ export class FileOffsetStore implements OffsetStore {
       }
     });
     // The chain itself never rejects, so one failed write does not fail every later one.
-    this.writing = next.catch(() => undefined);
+    this.#writing = next.catch(() => undefined);
     return next;
   }
 
-  remove(mq: MessageQueue): void {
-    this.table.remove(mq);
-  }
-
   async close(): Promise<void> {
-    await this.writing;
+    await this.#writing;
   }
 }

@@ -9,4 +9,4 @@ export {
 } from './redis-offset-store.options';
 export { offsetFieldOf, offsetKeyOf } from './offset-keys';
 export type { OffsetStoreFlushEvent } from './redis-offset-store.events';
-export type { BackpressureListener } from './unpersisted-progress';
+export type { BackpressureListener } from './outage-backpressure';

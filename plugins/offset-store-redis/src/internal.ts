@@ -7,5 +7,5 @@ export {
 } from './persist-offsets.script';
 export { parseStoredOffset } from './offset-keys';
 export { PersistCoalescer } from './persist-coalescer';
-export { UnpersistedProgress } from './unpersisted-progress';
+export { OutageBackpressure } from './outage-backpressure';
 export { createOffsetClient, reconnectDelay, type OffsetClient } from './redis-client.factory';

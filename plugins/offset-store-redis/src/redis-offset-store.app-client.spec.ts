@@ -38,6 +38,7 @@ afterAll(async () => {
 
 const q = (topic: string, queueId: number): MessageQueue => ({ topic, brokerName: 'broker-a', queueId });
 const newGroup = () => `g-${randomUUID().slice(0, 8)}`;
+const at = (mq: MessageQueue, offset: number) => ({ mq, offset, lowering: false });
 const EVENTS = ['error', 'close', 'ready'] as const;
 
 /** An app's client: ioredis defaults (offline queue on, retries), nothing the store would have chosen. */
@@ -64,17 +65,16 @@ describe('RedisOffsetStore on the app client (Redis)', () => {
     const s = store(group, { client });
     expect(listenerCounts(client)).not.toEqual(before);
     await s.load();
-    s.update(q('T', 0), 42, { increaseOnly: true });
-    await s.persist([q('T', 0)]);
+    await s.write([at(q('T', 0), 42)]);
     expect(await client.hget(`mqkit:offset:{${group}}:T`, 'broker-a:0')).toBe('42');
     const other = store(group, { client });
-    expect(await other.read(q('T', 0), 'store')).toBe(42);
+    expect(await other.read(q('T', 0))).toBe(42);
 
     await Promise.all([s.close(), other.close()]);
     expect(client.status).toBe('ready');
     expect(await client.ping()).toBe('PONG');
     expect(listenerCounts(client)).toEqual(before);
-    await expect(s.persist([q('T', 0)])).rejects.toThrow(/closed/);
+    await expect(s.write([at(q('T', 0), 43)])).rejects.toThrow(/closed/);
   });
 
   it('adds one listener per event to a client, however many groups share it', async () => {
@@ -114,8 +114,7 @@ describe('RedisOffsetStore on the app client (Redis)', () => {
     const group = newGroup();
     const s = store(group, { client });
     await s.load();
-    s.update(q('T', 1), 5, { increaseOnly: true });
-    await s.persist([q('T', 1)]);
+    await s.write([at(q('T', 1), 5)]);
     expect(await redisCall(redis.port, 'HGET', `app:mqkit:offset:{${group}}:T`, 'broker-a:1')).toBe('5');
   });
 
@@ -142,21 +141,19 @@ describe('RedisOffsetStore on the app client (Redis)', () => {
       const group = newGroup();
       const s = store(group, { client });
       await s.load();
-      s.update(q('T', 0), 10, { increaseOnly: true });
-      await s.persist([q('T', 0)]);
+      await s.write([at(q('T', 0), 10)]);
       await server.halt();
       await waitFor(() => client.status !== 'ready', { message: 'the client to notice the outage' });
-      s.update(q('T', 0), 20, { increaseOnly: true });
-      const failure = await s.persist([q('T', 0)]).then(
+      const failure = await s.write([at(q('T', 0), 20)]).then(
         () => undefined,
         (e: unknown) => e,
       );
       expect(failure).toBeInstanceOf(OffsetStoreError);
       expect((failure as OffsetStoreError).retriable).toBe(true);
       expect((failure as Error).message).toMatch(/unreachable/);
-      await expect(s.read(q('T', 9), 'store')).rejects.toThrow(OffsetStoreError);
+      await expect(s.read(q('T', 9))).rejects.toThrow(OffsetStoreError);
       await server.restart();
-      await waitFor(() => s.persist([q('T', 0)]).then(() => true), {
+      await waitFor(() => s.write([at(q('T', 0), 20)]).then(() => true), {
         timeoutMs: 15_000,
         intervalMs: 100,
         message: 'a flush after the reconnect',
@@ -214,10 +211,7 @@ describe('RedisOffsetStore on the app client (Cluster)', () => {
     await sa.load();
     await sb.load();
     expect(client.status).toBe('ready');
-    sa.update(q('T', 0), 7, { increaseOnly: true });
-    sa.update(q(`%RETRY%${a}`, 0), 2, { increaseOnly: true });
-    sb.update(q('T', 0), 8, { increaseOnly: true });
-    await Promise.all([sa.persist([q('T', 0), q(`%RETRY%${a}`, 0)]), sb.persist([q('T', 0)])]);
+    await Promise.all([sa.write([at(q('T', 0), 7), at(q(`%RETRY%${a}`, 0), 2)]), sb.write([at(q('T', 0), 8)])]);
     expect(await client.hget(`mqkit:offset:{${a}}:T`, 'broker-a:0')).toBe('7');
     expect(await client.hget(`mqkit:offset:{${a}}:%RETRY%${a}`, 'broker-a:0')).toBe('2');
     expect(await client.hget(`mqkit:offset:{${b}}:T`, 'broker-a:0')).toBe('8');

@@ -4,7 +4,7 @@ import type { MessageQueue } from '@mqkit/core';
 export interface OffsetStoreFlushEvent {
   readonly store: string;
   readonly group: string;
-  /** Queues sent in this flush (the dirty ones among those asked for). */
+  /** Queues sent in this flush (what the writes waiting for it handed, one entry per queue). */
   readonly entries: number;
   /** Fields the script wrote (raised, new, or explicit resets). */
   readonly applied: number;
@@ -15,7 +15,7 @@ export interface OffsetStoreFlushEvent {
 
 declare module '@mqkit/core' {
   interface MqkitEvents {
-    /** A Redis offset store wrote its dirty offsets (emitted by @mqkit/offset-store-redis). */
+    /** A Redis offset store flushed the offsets it was handed (emitted by @mqkit/offset-store-redis). */
     'offset-store.flush': OffsetStoreFlushEvent;
   }
 }

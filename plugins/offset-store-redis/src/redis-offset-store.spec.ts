@@ -20,6 +20,7 @@ afterAll(async () => {
 
 const q = (topic: string, queueId: number, brokerName = 'broker-a'): MessageQueue => ({ topic, brokerName, queueId });
 const newGroup = () => `g-${randomUUID().slice(0, 8)}`;
+const at = (mq: MessageQueue, offset: number) => ({ mq, offset, lowering: false });
 
 function store(group: string, options: RedisOffsetStoreOptions = {}, events = new EventBus()): RedisOffsetStore {
   const s = new RedisOffsetStore({
@@ -47,10 +48,7 @@ describe('RedisOffsetStore on a real redis-server', () => {
     const group = newGroup();
     const s = store(group, { keyPrefix: 'offsets:' });
     await s.load();
-    s.update(q('orders', 0), 17, { increaseOnly: true });
-    s.update(q('orders', 3, 'broker-b'), 5, { increaseOnly: true });
-    s.update(q(`%RETRY%${group}`, 0), 2, { increaseOnly: true });
-    await s.persist([q('orders', 0), q('orders', 3, 'broker-b'), q(`%RETRY%${group}`, 0)]);
+    await s.write([at(q('orders', 0), 17), at(q('orders', 3, 'broker-b'), 5), at(q(`%RETRY%${group}`, 0), 2)]);
     expect(await redisCall(redis.port, 'HGETALL', `offsets:{${group}}:orders`)).toEqual([
       'broker-a:0',
       '17',
@@ -60,28 +58,26 @@ describe('RedisOffsetStore on a real redis-server', () => {
     expect(await redisCall(redis.port, 'HGET', `offsets:{${group}}:%RETRY%${group}`, 'broker-a:0')).toBe('2');
   });
 
-  it('flushes 1,000 queues of two topics in one script call, and makes no call when nothing changed', async () => {
+  it('flushes 1,000 queues of two topics in one script call, and makes no call for an empty write', async () => {
     const events = new EventBus();
     const flushes: number[] = [];
     events.on('offset-store.flush', (e) => flushes.push(e.entries));
     const s = store(newGroup(), {}, events);
     await s.load();
     const queues = Array.from({ length: 1_000 }, (_, i) => q(i % 2 ? 'T1' : 'T2', i));
-    for (const [i, mq] of queues.entries()) s.update(mq, i + 1, { increaseOnly: true });
     const before = await commandCalls(redis.port);
-    await s.persist(queues);
+    await s.write(queues.map((mq, i) => at(mq, i + 1)));
     // commandstats also counts the HGET/HSET the script runs inside Redis: one per queue, not round trips.
     const delta = Object.fromEntries(await callsSince(before));
     expect((delta.eval ?? 0) + (delta.evalsha ?? 0)).toBe(1);
     expect(delta).toMatchObject({ hget: 1_000, hset: 1_000 });
     expect(Object.keys(delta).filter((c) => !['eval', 'evalsha', 'hget', 'hset'].includes(c))).toEqual([]);
     expect(flushes).toEqual([1_000]);
-    const unchanged = await commandCalls(redis.port);
-    await s.persist(queues);
-    expect((await callsSince(unchanged)).size).toBe(0);
-    for (const [i, mq] of queues.entries()) s.update(mq, i + 2, { increaseOnly: true });
+    const empty = await commandCalls(redis.port);
+    await s.write([]);
+    expect((await callsSince(empty)).size).toBe(0);
     const second = await commandCalls(redis.port);
-    await s.persist(queues);
+    await s.write(queues.map((mq, i) => at(mq, i + 2)));
     expect(Object.fromEntries(await callsSince(second))).toEqual({ evalsha: 1, hget: 1_000, hset: 1_000 });
   });
 
@@ -91,17 +87,45 @@ describe('RedisOffsetStore on a real redis-server', () => {
     events.on('consumer.commit', (e) => commits.push(`${e.mq.queueId}=${e.offset}`));
     const s = store(newGroup(), {}, events);
     await s.load();
-    s.update(q('T', 0), 4, { increaseOnly: true });
-    s.update(q('T', 1), 6, { increaseOnly: true });
-    await s.persist([q('T', 0), q('T', 1)]);
+    await s.write([at(q('T', 0), 4), at(q('T', 1), 6)]);
     expect(commits.sort()).toEqual(['0=4', '1=6']);
+  });
+
+  it('shares one flush among the writes of a tick, and does not send again what the flush before just wrote', async () => {
+    const events = new EventBus();
+    const flushes: number[] = [];
+    events.on('offset-store.flush', (e) => flushes.push(e.entries));
+    const group = newGroup();
+    const s = store(group, {}, events);
+    await s.load();
+    // Two callers of one tick: one flush, the later entry of a queue winning.
+    await Promise.all([s.write([at(q('T', 0), 3), at(q('T', 1), 4)]), s.write([at(q('T', 0), 5)])]);
+    expect(flushes).toEqual([2]);
+    // A write while a flush is under way joins the next one; what that flush wrote is not sent again.
+    const first = s.write([at(q('T', 0), 6), at(q('T', 1), 7)]);
+    // A few microtasks: the flush has taken its batch and waits for Redis, which cannot have answered yet.
+    for (let i = 0; i < 3; i++) await Promise.resolve();
+    const second = s.write([at(q('T', 0), 6), at(q('T', 2), 1)]);
+    await Promise.all([first, second]);
+    expect(flushes).toEqual([2, 2, 1]);
+    expect(await redisCall(redis.port, 'HGETALL', `mqkit:offset:{${group}}:T`)).toEqual([
+      'broker-a:0',
+      '6',
+      'broker-a:1',
+      '7',
+      'broker-a:2',
+      '1',
+    ]);
   });
 
   it('refuses offsets that are not non-negative integers', async () => {
     const s = store(newGroup());
-    expect(() => s.update(q('T', 0), -1, { increaseOnly: false })).toThrow(OffsetStoreError);
-    expect(() => s.update(q('T', 0), 1.5, { increaseOnly: true })).toThrow(/non-negative integer/);
-    expect(() => s.reset(q('T', 0), Number.NaN)).toThrow(OffsetStoreError);
+    await s.load();
+    await expect(s.write([at(q('T', 0), -1)])).rejects.toThrow(OffsetStoreError);
+    await expect(s.write([at(q('T', 1), 3), at(q('T', 0), 1.5)])).rejects.toThrow(/non-negative integer/);
+    await expect(s.write([{ mq: q('T', 0), offset: Number.NaN, lowering: true }])).rejects.toThrow(OffsetStoreError);
+    // Refused before anything was sent: the valid entry of a refused write is not written either.
+    expect(await s.read(q('T', 1))).toBe(-1);
   });
 
   it('leaves an unreadable stored value alone on commit and says which key; a reset repairs it', async () => {
@@ -112,9 +136,7 @@ describe('RedisOffsetStore on a real redis-server', () => {
     const s = store(group, {}, events);
     await s.load();
     await redisCall(redis.port, 'HSET', `mqkit:offset:{${group}}:T`, 'broker-a:0', 'garbage');
-    s.update(q('T', 0), 10, { increaseOnly: true });
-    s.update(q('T', 1), 11, { increaseOnly: true });
-    const failure = await s.persist([q('T', 0), q('T', 1)]).then(
+    const failure = await s.write([at(q('T', 0), 10), at(q('T', 1), 11)]).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -126,20 +148,18 @@ describe('RedisOffsetStore on a real redis-server', () => {
       'garbage',
       '11',
     ]);
-    s.reset(q('T', 0), 3);
-    await s.persist([q('T', 0)]);
+    await s.write([{ mq: q('T', 0), offset: 3, lowering: true }]);
     expect(await redisCall(redis.port, 'HGET', `mqkit:offset:{${group}}:T`, 'broker-a:0')).toBe('3');
   });
 
-  it('rejects persist after close, and close waits for the flush in flight', async () => {
+  it('rejects a write after close, and close waits for the flush in flight', async () => {
     const group = newGroup();
     const s = store(group);
     await s.load();
-    s.update(q('T', 0), 9, { increaseOnly: true });
-    const inFlight = s.persist([q('T', 0)]);
+    const inFlight = s.write([at(q('T', 0), 9)]);
     await s.close();
     await inFlight;
     expect(await redisCall(redis.port, 'HGET', `mqkit:offset:{${group}}:T`, 'broker-a:0')).toBe('9');
-    await expect(s.persist([q('T', 0)])).rejects.toThrow(/closed/);
+    await expect(s.write([at(q('T', 0), 10)])).rejects.toThrow(/closed/);
   });
 });

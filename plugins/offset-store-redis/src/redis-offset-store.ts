@@ -4,9 +4,9 @@ import {
   type EventBus,
   type MessageQueue,
   type OffsetStore,
-  type ReadOffsetFrom,
+  type OffsetWrite,
 } from '@mqkit/core';
-import { OffsetTable, toError, type OffsetEntry } from '@mqkit/core/internal';
+import { toError } from '@mqkit/core/internal';
 import { offsetFieldOf, offsetKeyOf, parseStoredOffset } from './offset-keys';
 import { PERSIST_OFFSETS_COMMAND, parsePersistOffsetsReply, type PersistOffsetsReply } from './persist-offsets.script';
 import { PersistCoalescer } from './persist-coalescer';
@@ -15,27 +15,26 @@ import type { ResolvedRedisOffsetStoreOptions } from './redis-offset-store.optio
 import './redis-offset-store.events';
 import { watchConnection } from './connection-events';
 import { whenClientReady } from './shared-client';
-import { UnpersistedProgress, type BackpressureListener } from './unpersisted-progress';
+import { OutageBackpressure, type BackpressureListener } from './outage-backpressure';
 
 const STORE = 'redis';
 
 /**
- * RocketMQ's OffsetStore on Redis: an in-memory OffsetTable updated on every commit; a flush sends every dirty
- * offset of the queues asked for in one script call (EVALSHA), which raises a stored offset only when the new
- * value is higher, except for explicit resets. While Redis is unreachable commits stay in memory, ioredis
- * reconnects with back-off and the first flush after it writes the latest offsets.
+ * RocketMQ's OffsetStore on Redis: a flush sends the entries of the writes waiting for it in one script call
+ * (EVALSHA), which raises a stored offset only when the new value is higher, except for explicit resets (lowering
+ * entries). While Redis is unreachable writes fail at once and ConsumeProgress keeps the offsets (its table, not
+ * this store, is where they wait); ioredis reconnects with back-off and the first flush after it writes the latest.
  *
  * With `options.client` the store uses the app's client and never closes it: `close()` only removes the store's
  * listeners from it.
  */
 export class RedisOffsetStore implements OffsetStore {
-  private readonly table = new OffsetTable();
   private readonly client: OffsetClient;
   /** False for a client the app passed in: the app owns it, and the store never closes it. */
   private readonly ownsClient: boolean;
   private readonly unwatch: () => void;
-  private readonly coalescer = new PersistCoalescer((mqs) => this.flush(mqs));
-  private readonly progress: UnpersistedProgress;
+  private readonly coalescer = new PersistCoalescer((entries) => this.flush(entries));
+  private readonly backpressure: OutageBackpressure;
   private readonly group: string;
   private readonly events: EventBus;
   private readonly keyPrefix: string;
@@ -51,7 +50,7 @@ export class RedisOffsetStore implements OffsetStore {
     this.group = params.group;
     this.events = params.events;
     this.keyPrefix = params.options.keyPrefix;
-    this.progress = new UnpersistedProgress(params.options.maxUnpersistedMessages);
+    this.backpressure = new OutageBackpressure(params.options.maxUnpersistedMessages);
     const shared = params.options.client;
     this.ownsClient = shared === undefined;
     this.client = shared === undefined ? createOffsetClient(params.options) : withPersistCommand(shared);
@@ -105,8 +104,8 @@ export class RedisOffsetStore implements OffsetStore {
     }
   }
 
-  async read(mq: MessageQueue, from: ReadOffsetFrom): Promise<number> {
-    if (from !== 'store' && this.table.has(mq)) return this.table.get(mq);
+  /** HGET of the queue's field: its offset, -1 when the field is missing; an unreadable value rejects. */
+  async read(mq: MessageQueue): Promise<number> {
     const key = this.keyOf(mq.topic);
     const field = offsetFieldOf(mq);
     let value: string | null;
@@ -132,35 +131,25 @@ export class RedisOffsetStore implements OffsetStore {
         ),
       );
     }
-    this.table.load(mq, offset);
-    this.progress.known(mq, offset);
+    this.backpressure.stored(mq, offset);
     return offset;
   }
 
-  update(mq: MessageQueue, offset: number, options: { increaseOnly: boolean }): void {
-    checkOffset(mq, offset, 'update');
-    this.table.update(mq, offset, options.increaseOnly);
-    this.progress.touched(mq, offset);
-  }
-
-  reset(mq: MessageQueue, offset: number): void {
-    checkOffset(mq, offset, 'reset');
-    this.table.reset(mq, offset);
-    this.progress.known(mq, offset);
-  }
-
-  /** Writes the dirty offsets of these queues; concurrent calls share flushes (see PersistCoalescer). */
-  persist(mqs: Iterable<MessageQueue>): Promise<void> {
+  /**
+   * Writes these offsets; concurrent calls share flushes (see PersistCoalescer). An offset that is not a
+   * non-negative integer is refused before anything is sent.
+   */
+  write(entries: readonly OffsetWrite[]): Promise<void> {
     if (this.closed)
       return Promise.reject(
         new OffsetStoreError(`the Redis offset store of group ${this.group} is closed`, { retriable: false }),
       );
-    return this.coalescer.request(mqs);
-  }
-
-  remove(mq: MessageQueue): void {
-    this.table.remove(mq);
-    this.progress.forget(mq);
+    try {
+      for (const { mq, offset } of entries) checkOffset(mq, offset);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.coalescer.request(entries);
   }
 
   /**
@@ -168,7 +157,7 @@ export class RedisOffsetStore implements OffsetStore {
    * progress held only in memory because flushes fail, `listener(false)` after the next successful flush.
    */
   watchBackpressure(listener: BackpressureListener): () => void {
-    return this.progress.watch(listener);
+    return this.backpressure.watch(listener);
   }
 
   /** Waits for a flush in flight, then closes the store's own connection; the app's client stays open. */
@@ -188,22 +177,20 @@ export class RedisOffsetStore implements OffsetStore {
     }
   }
 
-  /** One script call with every dirty entry of these queues; nothing to write costs no round trip. */
-  private async flush(mqs: readonly MessageQueue[]): Promise<void> {
-    const entries = this.table.select(mqs).filter((e) => e.dirty);
+  /** One script call with every entry; nothing to write costs no round trip. */
+  private async flush(entries: readonly OffsetWrite[]): Promise<void> {
     if (entries.length === 0) return;
-    const written = entries.map((entry) => ({ entry, offset: entry.offset, lowering: entry.lowering }));
     const keys: string[] = [];
     const keyIndex = new Map<string, number>();
     const args: string[] = [];
-    for (const { entry, offset, lowering } of written) {
-      const key = this.keyOf(entry.mq.topic);
+    for (const { mq, offset, lowering } of entries) {
+      const key = this.keyOf(mq.topic);
       let index = keyIndex.get(key);
       if (index === undefined) {
         index = keys.push(key);
         keyIndex.set(key, index);
       }
-      args.push(String(index), offsetFieldOf(entry.mq), String(offset), lowering ? '1' : '0');
+      args.push(String(index), offsetFieldOf(mq), String(offset), lowering ? '1' : '0');
     }
     const started = Date.now();
     let reply: PersistOffsetsReply;
@@ -211,7 +198,7 @@ export class RedisOffsetStore implements OffsetStore {
       this.checkReady();
       reply = parsePersistOffsetsReply(await this.client[PERSIST_OFFSETS_COMMAND](keys.length, ...keys, ...args));
     } catch (error) {
-      this.progress.failed(this.table.select());
+      this.backpressure.failed(entries);
       const why =
         this.connected && this.client.status === 'ready'
           ? toError(error).message
@@ -225,11 +212,9 @@ export class RedisOffsetStore implements OffsetStore {
     const unreadable = new Set(reply.unreadable.map((u) => `${u.key} ${u.field}`));
     const done =
       unreadable.size === 0
-        ? written
-        : written.filter((w) => !unreadable.has(`${this.keyOf(w.entry.mq.topic)} ${offsetFieldOf(w.entry.mq)}`));
-    this.table.markPersisted(done);
-    for (const { entry, offset } of done) this.progress.known(entry.mq, offset);
-    this.progress.succeeded();
+        ? entries
+        : entries.filter((e) => !unreadable.has(`${this.keyOf(e.mq.topic)} ${offsetFieldOf(e.mq)}`));
+    this.backpressure.succeeded(done);
     this.emitCommits(done);
     this.events.emit('offset-store.flush', {
       store: STORE,
@@ -251,15 +236,14 @@ export class RedisOffsetStore implements OffsetStore {
     }
   }
 
-  private emitCommits(done: ReadonlyArray<{ entry: OffsetEntry; offset: number }>): void {
+  private emitCommits(done: readonly OffsetWrite[]): void {
     if (!this.events.has('consumer.commit')) return;
-    for (const { entry, offset } of done)
-      this.events.emit('consumer.commit', { group: this.group, mq: entry.mq, offset });
+    for (const { mq, offset } of done) this.events.emit('consumer.commit', { group: this.group, mq, offset });
   }
 
   /**
    * Sends nothing while the client is not ready: the app's client may queue commands offline until it reconnects,
-   * and a flush must fail at once instead, so commits stay in memory and the next flush writes them.
+   * and a flush must fail at once instead, so the offsets stay in ConsumeProgress and its next write carries them.
    */
   private checkReady(): void {
     if (this.client.status !== 'ready') throw new Error(`Redis is unreachable (ioredis status ${this.client.status})`);
@@ -273,9 +257,9 @@ export class RedisOffsetStore implements OffsetStore {
 }
 
 /** Offsets are non-negative safe integers; anything else is a caller bug and is refused before it reaches Redis. */
-function checkOffset(mq: MessageQueue, offset: number, operation: string): void {
+function checkOffset(mq: MessageQueue, offset: number): void {
   if (!Number.isSafeInteger(offset) || offset < 0) {
-    throw new OffsetStoreError(`${operation}(${mqLabel(mq)}, ${String(offset)}): an offset is a non-negative integer`, {
+    throw new OffsetStoreError(`write(${mqLabel(mq)}, ${String(offset)}): an offset is a non-negative integer`, {
       retriable: false,
     });
   }

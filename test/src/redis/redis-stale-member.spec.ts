@@ -37,10 +37,7 @@ describe('a stale member', () => {
       await produce(broker, topic, 0, 20_000);
       const queues: MessageQueue[] = broker.subscribeQueues(topic);
       await stale.load();
-      for (const mq of queues) {
-        expect(await stale.read(mq, 'store')).toBe(-1);
-        stale.update(mq, 100, { increaseOnly: true });
-      }
+      for (const mq of queues) expect(await stale.read(mq)).toBe(-1);
 
       const seen = new Seen();
       const consumer = recordingConsumer(group, topic, seen);
@@ -54,8 +51,8 @@ describe('a stale member', () => {
       const committed = hashOf(await redisCall(redis.port, 'HGETALL', key));
       expect(committed).toEqual(maxOffsets(broker, topic));
 
-      // The stale member wakes up and flushes its old offsets.
-      await stale.persist(queues);
+      // The stale member wakes up and writes its old offsets.
+      await stale.write(queues.map((mq) => ({ mq, offset: 100, lowering: false })));
       expect(flushes).toEqual([expect.objectContaining({ entries: 4, applied: 0, skipped: 4 })]);
       expect(hashOf(await redisCall(redis.port, 'HGETALL', key))).toEqual(committed);
 

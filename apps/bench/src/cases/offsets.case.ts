@@ -12,26 +12,26 @@ import { flag, log } from './bench-util';
 import { describeSpread, median, percentile, round, spreadOf, type Spread } from '../report/run-stats';
 
 const TOPIC = 'BenchOffsets';
-const inc = { increaseOnly: true } as const;
 
 interface RoundResult {
   /** Offset fields the flushes' script wrote in Redis (HSETs), per second of the round: what reaches Redis. */
   readonly fieldWritesPerSec: number;
-  /** Every flush's latency: persist() called to resolved (build the script call, one round trip, apply the reply), ms. */
+  /** Every flush's latency: write() called to resolved (build the script call, one round trip, apply the reply), ms. */
   readonly flushLatenciesMs: readonly number[];
   /** Client requests Redis received per flush (INFO commandstats, minus what the script runs inside Redis). */
   readonly roundTripsPerFlush: number;
   readonly flushes: number;
   /**
-   * update() calls a completed flush covered, per second: in-memory offset updates, most of which overwrite each
-   * other before a flush; at most one field per queue per flush reaches Redis.
+   * Offset updates a completed flush covered, per second: in the bench's own table (as a group's ConsumeProgress
+   * keeps it), most of them overwrite each other before a flush; at most one field per queue per flush reaches Redis.
    */
   readonly inMemoryUpdatesPerSec: number;
 }
 
 /**
  * One round: `queues` queues, each committed once per event-loop turn (1,000 updates, then setImmediate), and a
- * persist of every queue each `flushMs` (skipped while the previous one runs, like the runtime's exhaustMap). Ends
+ * write of every queue's latest offset each `flushMs` (skipped while the previous one runs, like the runtime's
+ * exhaustMap). Ends
  * when `flushes` flushes have completed. Redis figures: the fields the flushes wrote and each flush's latency; the
  * sum of the offsets Redis holds afterwards is checked against the updates the last completed flush carried.
  */
@@ -63,7 +63,7 @@ async function runRound(
   const t0 = performance.now();
   const committer = (async () => {
     while (running) {
-      for (let i = 0; i < queues; i++) store.update(mqs[i]!, ++offsets[i]!, inc);
+      for (let i = 0; i < queues; i++) ++offsets[i]!;
       updates += queues;
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -77,7 +77,7 @@ async function runRound(
       if (inFlight) return;
       inFlight = true;
       const snapshot = { updates, at: performance.now() };
-      store.persist(mqs).then(
+      store.write(mqs.map((mq, i) => ({ mq, offset: offsets[i]!, lowering: false }))).then(
         () => {
           inFlight = false;
           endedAt = performance.now();
@@ -141,7 +141,7 @@ export const offsetsCase: BenchCase = {
       log(
         `settings: redis ${redis.external ? 'from REDIS_URL' : 'started on this machine'}; ${queues} queues, each updated once per event-loop turn; ` +
           `a persist of every queue each 100 ms (${fastFlushes} flushes per round) and each 5 s (${slowFlushes} per round), skipped while one runs; ${rounds} rounds; ` +
-          `Redis figures: offset fields written per second (at most one per queue per flush) and flush latency (persist() to resolved) p50/p99 over every flush; ` +
+          `Redis figures: offset fields written per second (at most one per queue per flush) and flush latency (write() to resolved) p50/p99 over every flush; ` +
           `round trips per flush from INFO commandstats; in-memory updates/s only as a secondary figure`,
       );
       const fast: RoundResult[] = [];
@@ -194,7 +194,7 @@ export const offsetsCase: BenchCase = {
     return {
       measured:
         `Redis offset store, ${fmt(r.queues)} queues updated continuously and persisted every 100 ms and every 5 s; what reaches Redis: ` +
-        `offset fields written per second (at most one per queue per flush) and the latency of a flush (persist() to resolved)`,
+        `offset fields written per second (at most one per queue per flush) and the latency of a flush (write() to resolved)`,
       result:
         `100 ms flushes: **${fmt(r.fieldWritesPerSec)} field writes/s**, flush p50 **${String(r.flushP50Ms)} ms**, p99 ${String(r.flushP99Ms)} ms over ${fmt(r.flushes)} flushes; ` +
         `5 s flushes: ${fmt(r.fieldWritesPerSec5s)} field writes/s, p50 ${String(r.flush5sP50Ms)} ms; ${String(r.roundTripsPerFlush)} round trip(s) per flush ` +

@@ -13,13 +13,34 @@ function setup(pullCommits = true) {
 }
 
 describe('ConsumeProgress', () => {
-  it('begins a queue at its start offset with a plain update (a stale higher in-memory value cannot hold it back)', () => {
+  it('begins a queue at its start offset with a plain update (a stale higher in-memory value cannot hold it back)', async () => {
     const group = testGroup();
     const store = new MemoryOffsetStore();
-    store.update(MQ, 90, { increaseOnly: false });
+    store.persisted.set('T/broker-a/0', 90);
     const progress = new ConsumeProgress(group, store, true);
-    expect(progress.begin(MQ, 5)).toMatchObject({ committable: 5, persisted: -1, consumed: 5 });
-    expect(store.table.get(MQ)).toBe(5);
+    expect(await progress.read(MQ)).toBe(90);
+    const pq = processQueue(group, progress, 5);
+    expect(pq.progress).toMatchObject({ committable: 5, persisted: -1, consumed: 5 });
+    await progress.persist([pq]);
+    expect(store.stored()).toBe(5);
+  });
+
+  it('writes a queue that begins at the offset it read only once it moves', async () => {
+    const group = testGroup();
+    const store = new MemoryOffsetStore();
+    store.persisted.set('T/broker-a/0', 5);
+    const progress = new ConsumeProgress(group, store, true);
+    expect(await progress.read(MQ)).toBe(5);
+    const pq = processQueue(group, progress, 5);
+    await progress.persist([pq]);
+    expect(store.writes).toEqual([]);
+    // Acknowledged all the same: a pull carries no commit of it.
+    expect(progress.pullCommit(pq)).toBeUndefined();
+    pq.put(records(5, 7), () => undefined);
+    pq.clear();
+    progress.advance(pq);
+    await progress.persist([pq]);
+    expect(store.writes).toEqual([[{ mq: MQ, offset: 7, lowering: false }]]);
   });
 
   it('advance follows the smallest unfinished message and never moves back', () => {
@@ -109,7 +130,7 @@ describe('ConsumeProgress', () => {
 
   it('a failed persist is reported under its stage and acknowledges nothing', async () => {
     const { group, store, progress, pq } = setup();
-    store.failPersist = new Error('down');
+    store.failWrite = new Error('down');
     await progress.persist([pq], 'persist-on-release');
     expect(pq.progress.persisted).toBe(-1);
     expect(eventsOf(group, 'consumer.error').map((e) => [e.where, e.error.message, e.mq])).toEqual([
@@ -139,7 +160,10 @@ describe('ConsumeProgress', () => {
     expect(store.stored()).toBe(5);
     await progress.reset([{ mq: MQ, offset: 2 }]);
     expect(store.stored()).toBe(2);
-    expect(store.table.has(MQ)).toBe(false);
+    expect(store.writes.at(-1)).toEqual([{ mq: MQ, offset: 2, lowering: true }]);
+    // Forgotten: a persist of the queue's old handle writes it again as ordinary progress, from the start.
+    await progress.persist([pq]);
+    expect(store.writes.at(-1)).toEqual([{ mq: MQ, offset: 5, lowering: false }]);
   });
 
   it('offers a remembered queue back until the store keeps it: a restarted broker can lose one of two first writes', async () => {
@@ -150,17 +174,17 @@ describe('ConsumeProgress', () => {
     await progress.finish(pq, { brokerGone: true });
     store.persisted.clear();
     // The broker acknowledges the first write and keeps nothing (another member's first write replaced the table).
-    const persist = store.persist.bind(store);
+    const write = store.write.bind(store);
     let lost = 1;
-    store.persist = async (mqs, options) => {
-      await persist(mqs, options);
+    store.write = async (entries) => {
+      await write(entries);
       if (lost-- > 0) store.persisted.clear();
     };
-    const before = store.persists.length;
+    const before = store.writes.length;
     await progress.offerBack([MQ]);
     expect(store.stored()).toBe(9);
     // Written, read back missing, written again.
-    expect(store.persists.length - before).toBe(2);
+    expect(store.writes.length - before).toBe(2);
   });
 
   it('remembers a released queue whose broker left the route, or whose final commit failed, and offers it back once', async () => {
@@ -177,7 +201,6 @@ describe('ConsumeProgress', () => {
     store.persisted.set('T/broker-a/0', 2);
     await progress.offerBack([MQ]);
     expect(store.stored()).toBe(2);
-    expect(store.table.has(MQ)).toBe(false);
     progress.begin(MQ, 9);
     expect(progress.remembered(MQ)).toBe(-1);
   });
@@ -187,10 +210,10 @@ describe('ConsumeProgress', () => {
     await progress.finish(pq);
     expect(progress.remembered(MQ)).toBe(-1);
     const failed = setup();
-    failed.store.failPersist = new Error('down');
+    failed.store.failWrite = new Error('down');
     await failed.progress.finish(failed.pq);
     expect(failed.progress.remembered(MQ)).toBe(5);
-    failed.store.failPersist = undefined;
+    failed.store.failWrite = undefined;
     failed.store.persisted.set('T/broker-a/0', 7);
     await failed.progress.offerBack([MQ]);
     expect(failed.store.stored()).toBe(7);
@@ -206,11 +229,11 @@ describe('ConsumeProgress', () => {
       progress.advance(pq);
       await progress.finish(pq, { brokerGone: true });
       store.persisted.clear();
-      store.failPersist = new Error('broker not taking writes yet');
+      store.failWrite = new Error('broker not taking writes yet');
       expect(await progress.offerBack([MQ], 2_000)).toBe(false);
       vi.advanceTimersByTime(500);
       expect(await progress.offerBack([MQ], 2_000)).toBe(false);
-      store.failPersist = undefined;
+      store.failWrite = undefined;
       expect(await progress.offerBack([MQ], 2_000)).toBe(true);
       expect(store.stored()).toBe(9);
       // Given up once the grace since the first attempt is over: the caller allocates, and nothing is written again.
@@ -220,11 +243,11 @@ describe('ConsumeProgress', () => {
       late.progress.advance(late.pq);
       await late.progress.finish(late.pq, { brokerGone: true });
       late.store.persisted.clear();
-      late.store.failPersist = new Error('still down');
+      late.store.failWrite = new Error('still down');
       expect(await late.progress.offerBack([MQ], 2_000)).toBe(false);
       vi.advanceTimersByTime(2_000);
       expect(await late.progress.offerBack([MQ], 2_000)).toBe(true);
-      late.store.failPersist = undefined;
+      late.store.failWrite = undefined;
       expect(await late.progress.offerBack([MQ], 2_000)).toBe(true);
       expect(late.store.persisted.size).toBe(0);
       expect(eventsOf(late.group, 'consumer.error').map((e) => e.where)).toEqual(['offset-offer', 'offset-offer']);

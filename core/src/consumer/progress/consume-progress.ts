@@ -1,7 +1,8 @@
 import { type MessageQueue } from '../../model/message-queue';
-import type { OffsetStore, PersistOptions } from '../../spi/offset-store';
+import type { OffsetStore } from '../../spi/offset-store';
 import { reportError } from '../../events/report-error';
 import type { EventBus } from '../../events/event-bus';
+import { OffsetTable } from './offset-table';
 import { ReleasedOffsets } from './released-offsets';
 
 /** One queue's progress, as the rest of the engine reads it. Only ConsumeProgress writes it. */
@@ -68,10 +69,16 @@ export class ConsumeProgress {
    * seek, a crash drop) takes its record with it.
    */
   readonly #records = new WeakMap<QueueProgress, ProgressRecord>();
+  /**
+   * The group's one offset table (the store keeps none): what was handed to the store per queue, whether it
+   * acknowledged it, and the explicit lowering writes. Keyed by queue, not by record: resets and offers write queues
+   * this member does not own, and a read before `begin` tells what the store already holds.
+   */
+  readonly #table: OffsetTable;
   readonly #released: ReleasedOffsets;
   constructor(
     private readonly ctx: { readonly group: string; readonly events: EventBus },
-    private readonly store: OffsetStore,
+    store: OffsetStore,
     /** Pulls may carry the committable offset (RocketMQ's piggy-backed commit). */
     private readonly pullCommits: boolean,
     /**
@@ -81,11 +88,21 @@ export class ConsumeProgress {
      */
     private readonly pull?: PullCommits,
   ) {
-    this.#released = new ReleasedOffsets(ctx, store);
+    this.#table = new OffsetTable(store);
+    this.#released = new ReleasedOffsets(ctx, this.#table);
   }
 
   private get manualCommit(): boolean {
     return this.pull === 'manual';
+  }
+
+  /**
+   * The offset the store holds for this queue, or -1 (RocketMQ's READ_FROM_STORE); rejects with the store's error.
+   * Every read goes through here: the value read is what the table holds, so a queue that begins at it writes
+   * nothing until it moves.
+   */
+  read(mq: MessageQueue): Promise<number> {
+    return this.#table.read(mq);
   }
 
   /**
@@ -94,7 +111,7 @@ export class ConsumeProgress {
    */
   begin(mq: MessageQueue, offset: number, touched = false): QueueProgress {
     this.#released.forget([mq]);
-    this.store.update(mq, offset, { increaseOnly: false });
+    this.#table.update(mq, offset, false);
     const progress: ProgressRecord = {
       committable: offset,
       persisted: -1,
@@ -167,7 +184,11 @@ export class ConsumeProgress {
    * Hands each queue's committable offset to the store and persists them (the periodic commit). Never rejects;
    * resolves true when the store acknowledged them.
    */
-  async persist(pqs: readonly ProgressedQueue[], where = 'persist', options?: PersistOptions): Promise<boolean> {
+  async persist(
+    pqs: readonly ProgressedQueue[],
+    where = 'persist',
+    options?: { readonly unchanged?: boolean },
+  ): Promise<boolean> {
     try {
       await this.write(pqs, options);
       return true;
@@ -177,15 +198,18 @@ export class ConsumeProgress {
     }
   }
 
-  private async write(all: readonly ProgressedQueue[], options?: PersistOptions): Promise<void> {
+  /**
+   * Writes what changed of these queues (see OffsetTable.write): the store is asked only for offsets it does not
+   * hold yet, or has not been sent for a while, or every one with `unchanged`.
+   */
+  private async write(all: readonly ProgressedQueue[], options?: { readonly unchanged?: boolean }): Promise<void> {
     const pqs = all.filter((pq) => this.#record(pq).storable);
     if (pqs.length === 0) return;
     const handed = pqs.map((pq) => pq.progress.committable);
-    for (let i = 0; i < pqs.length; i++)
-      if (handed[i]! >= 0) this.store.update(pqs[i]!.mq, handed[i]!, { increaseOnly: true });
-    await this.store.persist(
+    for (let i = 0; i < pqs.length; i++) if (handed[i]! >= 0) this.#table.update(pqs[i]!.mq, handed[i]!, true);
+    await this.#table.write(
       pqs.map((pq) => pq.mq),
-      options,
+      options?.unchanged,
     );
     for (let i = 0; i < pqs.length; i++) {
       const progress = this.#record(pqs[i]!);
@@ -194,7 +218,7 @@ export class ConsumeProgress {
   }
 
   /**
-   * A released queue: its final committable offset is persisted, then the store forgets the queue. The caller
+   * A released queue: its final committable offset is persisted, then the table forgets the queue. The caller
    * advances it first, while its cache still says which messages are unfinished.
    */
   async finish(pq: ProgressedQueue, options: { brokerGone?: boolean } = {}): Promise<void> {
@@ -203,7 +227,7 @@ export class ConsumeProgress {
     if ((!acknowledged || options.brokerGone) && committable >= 0 && storable) {
       this.#released.remember(pq.mq, committable, options.brokerGone === true);
     }
-    this.store.remove(pq.mq);
+    this.#table.remove(pq.mq);
   }
 
   /**
@@ -231,12 +255,12 @@ export class ConsumeProgress {
   async reset(entries: ReadonlyArray<{ readonly mq: MessageQueue; readonly offset: number }>): Promise<void> {
     for (const { mq, offset } of entries) {
       this.#released.forget([mq]);
-      this.store.reset(mq, offset);
+      this.#table.reset(mq, offset);
     }
     try {
-      await this.store.persist(entries.map((e) => e.mq));
+      await this.#table.write(entries.map((e) => e.mq));
     } finally {
-      for (const { mq } of entries) this.store.remove(mq);
+      for (const { mq } of entries) this.#table.remove(mq);
     }
   }
 }

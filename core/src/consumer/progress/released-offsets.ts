@@ -1,7 +1,7 @@
 import type { EventBus } from '../../events/event-bus';
 import { reportError } from '../../events/report-error';
 import { mqKey, type MessageQueue } from '../../model/message-queue';
-import type { OffsetStore } from '../../spi/offset-store';
+import type { OffsetTable } from './offset-table';
 
 /** How long a released queue's offset is kept in case the queue comes back (a broker outage, a failed commit). */
 export const REMEMBER_RELEASED_MS = 10 * 60_000;
@@ -25,7 +25,8 @@ export class ReleasedOffsets {
 
   constructor(
     private readonly ctx: { readonly group: string; readonly events: EventBus },
-    private readonly store: OffsetStore,
+    /** ConsumeProgress's table: reads and writes of remembered queues go through it, as every other one. */
+    private readonly table: OffsetTable,
   ) {}
 
   /** Keeps what was consumed of a queue just released. */
@@ -72,8 +73,7 @@ export class ReleasedOffsets {
         const now = Date.now();
         entry.firstOfferAt ??= now;
         try {
-          if (entry.brokerGone || (await this.store.read(mq, 'store')) < entry.offset)
-            await this.writeBack(mq, entry.offset);
+          if (entry.brokerGone || (await this.table.read(mq)) < entry.offset) await this.writeBack(mq, entry.offset);
           entry.offered = true;
         } catch (error) {
           reportError(this.ctx, 'offset-offer', error, mq);
@@ -82,7 +82,7 @@ export class ReleasedOffsets {
           if (now - entry.firstOfferAt < retryForMs) retry = true;
           else entry.offered = true;
         } finally {
-          this.store.remove(mq);
+          this.table.remove(mq);
         }
       }),
     );
@@ -98,9 +98,10 @@ export class ReleasedOffsets {
    */
   private async writeBack(mq: MessageQueue, offset: number): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
-      this.store.update(mq, offset, { increaseOnly: false });
-      await this.store.persist([mq]);
-      if ((await this.store.read(mq, 'store')) >= offset) return;
+      this.table.update(mq, offset, false);
+      // Unchanged included: the first attempt was acknowledged, so to the table the value is written already.
+      await this.table.write([mq], true);
+      if ((await this.table.read(mq)) >= offset) return;
     }
   }
 }

@@ -91,11 +91,16 @@ describe('ProcessQueueTable', () => {
     const { store, table } = setup({}, () => undefined);
     await table.applyAllocation('T', [q(0), q(1)]);
     await expect.poll(() => table.statuses().map((s) => s.committableOffset)).toEqual([3, 3]);
+    await table.persistOwned();
+    expect(store.writtenQueueIds()).toEqual([[0, 1]]);
+    await table.persistOwned();
     await table.beforeAllocation('T', [q(0), q(1)], false);
-    expect(store.persists).toHaveLength(0);
+    expect(store.writes).toHaveLength(1);
     await table.beforeAllocation('T', [q(0), q(1)], true);
-    expect(store.persists.map((mqs) => mqs.map((mq) => mq.queueId).sort())).toEqual([[0, 1]]);
-    expect(store.persistOptions).toEqual([{ unchanged: true }]);
+    expect(store.writtenQueueIds()).toEqual([
+      [0, 1],
+      [0, 1],
+    ]);
   });
 
   it('adds allocated queues at their start offsets and pulls them; a removed queue is drained, committed and reported', async () => {
@@ -200,11 +205,11 @@ describe('ProcessQueueTable', () => {
     });
     await table.applyAllocation('T', [q(0), q(1)], [q(0), q(1)]);
     await expect.poll(() => table.statuses().map((s) => s.committableOffset)).toEqual([3, 3]);
-    store.failPersist = new Error('broker gone');
+    store.failWrite = new Error('broker gone');
     // q(1) is no longer routed at all (its broker crashed): released, its final commit fails.
     await table.applyAllocation('T', [q(0)], [q(0)]);
     expect(progress.remembered(q(1))).toBe(3);
-    store.failPersist = undefined;
+    store.failWrite = undefined;
     store.persisted.clear();
     await table.applyAllocation('T', [q(0), q(1)], [q(0), q(1)]);
     expect(table.statuses().find((s) => s.mq.queueId === 1)?.nextOffset).toBe(3);

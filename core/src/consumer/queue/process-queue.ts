@@ -2,7 +2,7 @@ import type { ProcessQueueState } from '../../model/consumer-status';
 import { mqKey, type MessageQueue } from '../../model/message-queue';
 import type { MessageRecord } from '../../model/message';
 import type { SubscriptionData } from '../../model/subscription';
-import type { ConsumeStats, TopicCounters } from './consume-stats';
+import type { TopicCounters } from './consume-stats';
 import { childController } from '../../util/abort';
 import { deferred, type Deferred } from '../../util/deferred';
 import type { QueueProgress } from '../progress/consume-progress';
@@ -100,7 +100,7 @@ export class ProcessQueue {
   }
 
   /** This queue's topic counters in the group's ConsumeStats, looked up once. */
-  counters(stats: ConsumeStats): TopicCounters {
+  counters(stats: { counters(topic: string): TopicCounters }): TopicCounters {
     this.#counters ??= stats.counters(this.mq.topic);
     return this.#counters;
   }

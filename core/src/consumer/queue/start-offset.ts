@@ -2,7 +2,6 @@ import { isRetryTopic } from '../../model/constants';
 import type { MessageQueue } from '../../model/message-queue';
 import type { ResolvedGroupOptions } from '../../options/consumer-options';
 import { parseConsumeTimestamp } from '../../options/option-checks';
-import type { OffsetStore } from '../../spi/offset-store';
 import type { BrokerOffsets } from '../../spi/transport.roles';
 
 /**
@@ -12,7 +11,8 @@ import type { BrokerOffsets } from '../../spi/transport.roles';
 export const LATE_QUEUE_MARGIN_MS = 30_000;
 
 /**
- * RocketMQ's computePullFromWhere for a newly owned queue: the stored offset when there is one; otherwise
+ * RocketMQ's computePullFromWhere for a newly owned queue: the stored offset when there is one (read through
+ * ConsumeProgress, `stored`, which keeps what it read); otherwise
  * consumeFromWhere decides (LAST: the max offset, 0 for the retry topic; FIRST: 0; TIMESTAMP: the first message
  * stored at or after consumeTimestamp, the max offset for the retry topic). Rejects when the store cannot answer.
  * `consumed` is what this member itself consumed of the queue before (-1 if nothing known): a store that holds
@@ -27,14 +27,14 @@ export const LATE_QUEUE_MARGIN_MS = 30_000;
 export async function computeStartOffset(
   mq: MessageQueue,
   options: ResolvedGroupOptions,
-  store: OffsetStore,
+  stored: { read(mq: MessageQueue): Promise<number> },
   broker: BrokerOffsets,
   consumed = -1,
   lateSince?: number,
 ): Promise<number> {
-  const stored = await store.read(mq, 'store');
-  if (consumed > stored) return consumed;
-  if (stored >= 0) return stored;
+  const offset = await stored.read(mq);
+  if (consumed > offset) return consumed;
+  if (offset >= 0) return offset;
   const retry = isRetryTopic(mq.topic);
   switch (options.consumeFromWhere) {
     case 'CONSUME_FROM_FIRST_OFFSET':
