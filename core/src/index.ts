@@ -60,7 +60,8 @@ export {
 } from './producer/transaction';
 
 // Pull consumer
-export { PullConsumer, createPullConsumer } from './pull/pull-consumer';
+export { PullConsumer } from './pull/pull-consumer';
+export { createPullConsumer } from './pull/create-pull-consumer';
 export type { PullConsumerOptions } from './pull/pull-consumer-options';
 export type { PullConsumerStatus } from './pull/pull-consumer-status';
 export type { PullMode } from './pull/queue-selection';
