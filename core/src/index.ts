@@ -60,7 +60,8 @@ export {
 } from './producer/transaction';
 
 // Pull consumer
-export { PullConsumer, createPullConsumer } from './pull/pull-consumer';
+export { PullConsumer } from './pull/pull-consumer';
+export { createPullConsumer } from './pull/create-pull-consumer';
 export type { PullConsumerOptions } from './pull/pull-consumer-options';
 export type { PullConsumerStatus } from './pull/pull-consumer-status';
 export type { PullMode } from './pull/queue-selection';
@@ -127,13 +128,8 @@ export type { ConsumeHook, ConsumeInvocation } from './spi/consume-hook';
 export type { ConsumerStatus, QueueStatus, ReleaseReport, StopReport } from './model/consumer-status';
 export type { ProcessQueueState } from './consumer/queue/process-queue';
 export type { TopicStatsReport } from './model/consumer-status';
-export {
-  ConsumerApp,
-  createConsumerApp,
-  type AppState,
-  type AppStatus,
-  type ConsumerControl,
-} from './app/consumer-app';
+export { ConsumerApp, type AppState, type AppStatus, type ConsumerControl } from './app/consumer-app';
+export { createConsumerApp } from './app/create-consumer-app';
 export type { ConsumerAppOptions, MessageQueueListener, StopOptions } from './app/app-options';
 export type { ClientHostOptions } from './app/client-host';
 export type { CreatedByMqkit } from './util/created-by-mqkit';

@@ -1,44 +1,28 @@
 import 'reflect-metadata';
 import type { Observable } from 'rxjs';
 import type { DependencyContainer } from 'tsyringe';
-import { buildDefinitions } from '../definition/build-definitions';
-import { inNamespace } from '../definition/namespace-definitions';
-import { wrapNamespace } from '../model/namespace';
-import type { ConsumerDeclaration } from '../definition/consumer-definition';
-import { exploreConsumers, type Constructor } from '../definition/explore-consumers';
 import { IllegalStateError } from '../errors/state.error';
 import type { EventBus } from '../events/event-bus';
 import type { MqkitEvent, MqkitEventName, MqkitEvents, MqkitListener } from '../events/event-map';
+import { wrapNamespace } from '../model/namespace';
 import type { Profile } from '../options/profile';
-import { Producer } from '../producer/producer';
-import { prepareProducerCompression, resolveProducerOptions } from '../producer/producer-options';
+import type { Producer } from '../producer/producer';
 import { ByteBudget } from '../consumer/queue/byte-budget';
-import type { ConsumerRuntime } from '../consumer/consumer-runtime';
 import type { ConsumerStatus, StopReport } from '../model/consumer-status';
 import type { TransportRoles } from '../spi/transport.plugin';
-import type { BrokerCallbacks } from '../spi/transport.roles';
 import { parentController } from '../util/abort';
-import { toError } from '../util/deferred';
-import { Tokens, resolveAllOf } from '../spi/tokens';
-import { MessageTrace } from '../trace/message-trace';
 import type { TraceStatus } from '../trace/trace-dispatcher';
-import { traceSettings } from '../options/trace-options';
+import { AppEngine } from './app-engine';
 import { whenReady } from './app-ready';
 import { checkAppOptions, type ConsumerAppOptions, type StopOptions } from './app-options';
-import { appCallbacks } from './app-callbacks';
 import { consumerControl, type ConsumerControl } from './consumer-control';
-import { checkSubscriptions } from './check-subscriptions';
 import { ClientHost } from './client-host';
-import { clientProducer } from './client-producer';
-import { createConsumerGroups } from './consumer-groups';
-import { Heartbeats } from './heartbeats';
-import { StallWatch } from './stall-watch';
 
 const DEFAULT_MAX_CACHED_BYTES = 256 * 1024 * 1024;
 
-/** The test kit's way in (`simulateCrash`): a symbol, so the crash is not part of the app's API. */
 export type { ConsumerControl } from './consumer-control';
 
+/** The test kit's way in (`simulateCrash`): a symbol, so the crash is not part of the app's API. */
 export const CRASH = Symbol.for('mqkit.app.crash');
 
 export type AppState = 'new' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
@@ -58,18 +42,15 @@ export interface AppStatus {
 /**
  * A set of consumer groups (and optionally a producer) sharing one client id, one transport connection, one
  * child DI container and one byte budget. Two apps in one process share nothing, so three apps form a real
- * three-member group on one broker. This class is the facade; the bootstrap is ClientHost, the groups are
- * ConsumerRuntimes, and the app's signal is the root of their cancellation tree.
+ * three-member group on one broker. This class is the facade and keeps the app's state; the bootstrap is
+ * ClientHost, what runs (the groups' ConsumerRuntimes, the producer, heartbeats) is the AppEngine, and the app's
+ * signal is the root of their cancellation tree.
  */
 export class ConsumerApp {
   private readonly host: ClientHost;
   private readonly controller = parentController();
   private readonly budget: ByteBudget;
-  private readonly runtimes = new Map<string, ConsumerRuntime>();
-  private heartbeats: Heartbeats | undefined;
-  private stallWatch: StallWatch | undefined;
-  private producerInstance: Producer | undefined;
-  private readonly traces: MessageTrace[] = [];
+  private readonly engine: AppEngine;
   private stopReport: Promise<StopReport> | undefined;
   private currentState: AppState = 'new';
   private readonly stateListeners = new Set<() => void>();
@@ -77,6 +58,7 @@ export class ConsumerApp {
   constructor(private readonly options: ConsumerAppOptions) {
     this.host = new ClientHost('createConsumerApp', options);
     this.budget = new ByteBudget(options.maxCachedBytes ?? DEFAULT_MAX_CACHED_BYTES);
+    this.engine = new AppEngine(this.host, options, this.budget, this.controller.signal);
   }
 
   get clientId(): string {
@@ -134,11 +116,12 @@ export class ConsumerApp {
 
   /** The app's producer (when `producer` options were given). */
   get producer(): Producer {
-    if (!this.producerInstance)
+    const producer = this.engine.producer;
+    if (!producer)
       throw new IllegalStateError(
         'this app has no producer: pass `producer: { group }` to createConsumerApp and start it',
       );
-    return this.producerInstance;
+    return producer;
   }
 
   /**
@@ -150,81 +133,8 @@ export class ConsumerApp {
       throw new IllegalStateError(`app ${this.clientId} cannot start: it is ${this.currentState}`);
     this.moveTo('starting');
     try {
-      const { options, host } = this;
-      checkAppOptions(options);
-      const definitions = inNamespace(buildDefinitions(this.declarations()), options.namespace);
-      const transport = await host.connect(options.transport, this.brokerCallbacks());
-      await checkSubscriptions(definitions, host);
-      host.readConsumerStatusFrom(() => [...this.runtimes.values()].map((r) => r.status()));
-      await host.register(options.plugins ?? []);
-      // One trace for the app's groups (Java: one per push consumer), named after the first, as Java names it after its own.
-      const trace = traceSettings(options);
-      const consumerTrace =
-        trace &&
-        definitions[0] &&
-        new MessageTrace({ group: definitions[0].group, type: 'CONSUME' }, trace, {
-          routes: transport.routes,
-          sender: host.require('sender', 'enableMsgTrace'),
-          events: host.events,
-          clientId: host.clientId,
-        });
-      if (consumerTrace) this.traces.push(consumerTrace);
-      const runtimes = createConsumerGroups(definitions, host, options, {
-        clientId: host.clientId,
-        profile: host.profile,
-        events: host.events,
-        budget: this.budget,
-        signal: this.controller.signal,
-        transport,
-        hooks: [
-          ...(options.hooks ?? []),
-          ...resolveAllOf(host.container, Tokens.ConsumeHook),
-          ...(consumerTrace ? [consumerTrace.consumeHook()] : []),
-        ],
-        namespace: options.namespace,
-        onAssignmentChanged: () => this.heartbeats?.now(),
-        messageQueueChanged: options.messageQueueListener
-          ? (group, topic, mqAll, mqAssigned) => options.messageQueueListener!({ group, topic, mqAll, mqAssigned })
-          : undefined,
-      });
-      for (const runtime of runtimes) runtime.bindHandlers();
-      if (options.producer) {
-        const resolved = resolveProducerOptions({ namespace: options.namespace, ...options.producer });
-        await prepareProducerCompression(resolved);
-        const client = clientProducer(
-          host,
-          resolved,
-          transport.routes,
-          host.require('sender', 'the producer'),
-          async () => this.heartbeats?.beatNow(),
-        );
-        this.producerInstance = client.producer;
-        if (client.trace) this.traces.push(client.trace);
-        host.container.register(Producer, { useValue: this.producerInstance });
-      }
-      for (const runtime of runtimes) this.runtimes.set(runtime.group, runtime);
-      const producerGroups = () => (this.producerInstance?.heartbeats ? [this.producerInstance.group] : []);
-      if (runtimes.length > 0 || this.producerInstance) {
-        const registrations = () => [...this.runtimes.values()].map((r) => r.registration());
-        this.heartbeats = new Heartbeats(
-          transport.membership,
-          registrations,
-          (error) => this.heartbeatFailed(error),
-          this.controller.signal,
-          producerGroups,
-        );
-        await transport.membership.heartbeat(registrations(), producerGroups());
-      }
-      for (const runtime of runtimes) await runtime.start();
-      this.heartbeats?.start(host.profile.heartbeatIntervalMs);
-      if (runtimes.length > 0) {
-        this.stallWatch = new StallWatch(
-          host.profile.stallThresholdMs,
-          (frozenMs) => this.recoverFromStall(frozenMs),
-          this.controller.signal,
-        );
-        this.stallWatch.start();
-      }
+      checkAppOptions(this.options);
+      await this.engine.start();
       this.moveTo('running');
     } catch (error) {
       this.moveTo('failed');
@@ -266,16 +176,17 @@ export class ConsumerApp {
   }
 
   consumer(group: string): ConsumerControl {
-    const runtime = this.runtimes.get(wrapNamespace(this.options.namespace, group));
+    const runtime = this.engine.runtime(wrapNamespace(this.options.namespace, group));
     if (!runtime)
       throw new IllegalStateError(
-        `no consumer group ${group} in app ${this.clientId} (started groups: ${[...this.runtimes.keys()].join(', ') || 'none'})`,
+        `no consumer group ${group} in app ${this.clientId} (started groups: ${this.engine.groups.join(', ') || 'none'})`,
       );
     return consumerControl(group, runtime, this.host, this.options.namespace);
   }
 
   status(): AppStatus {
-    const consumers = [...this.runtimes.values()].map((r) => r.status());
+    const consumers = this.engine.statuses();
+    const traces = this.engine.traceStatuses();
     return {
       clientId: this.clientId,
       state: this.currentState,
@@ -283,7 +194,7 @@ export class ConsumerApp {
       cachedBytes: this.budget.inUse,
       maxCachedBytes: this.budget.limit,
       consumers,
-      ...(this.traces.length > 0 ? { trace: this.traces.map((t) => t.status()) } : {}),
+      ...(traces.length > 0 ? { trace: traces } : {}),
     };
   }
 
@@ -301,7 +212,7 @@ export class ConsumerApp {
     if (this.currentState !== 'running') return;
     this.moveTo('stopped');
     this.controller.abort();
-    for (const runtime of this.runtimes.values()) runtime.crash();
+    this.engine.crash();
     this.stopReport = Promise.resolve({ clientId: this.clientId, elapsedMs: 0, drained: false, consumers: [] });
     await this.host.close();
   }
@@ -318,17 +229,10 @@ export class ConsumerApp {
     return { clientId: this.clientId, elapsedMs: Date.now() - started, drained, consumers };
   }
 
-  /** Aborts the app's signal (heartbeats and every group stop pulling), drains the groups, then closes. */
+  /** Aborts the app's signal (heartbeats and every group stop pulling), ends what runs, then closes. */
   private async shutdown(deadline: number): Promise<StopReport['consumers']> {
     this.controller.abort();
-    await this.heartbeats?.stopped();
-    await this.stallWatch?.stopped();
-    const consumers = await Promise.all(
-      [...this.runtimes.values()].map(async (r) => ({ group: r.group, queues: await r.stop(deadline) })),
-    );
-    await this.producerInstance?.stop();
-    // After the last handler call and send: the records they queued are sent before the connection closes.
-    await Promise.all(this.traces.map((t) => t.stop()));
+    const consumers = await this.engine.stop(deadline);
     try {
       await this.host.close();
     } finally {
@@ -346,44 +250,4 @@ export class ConsumerApp {
     this.stateListeners.add(listener);
     return () => this.stateListeners.delete(listener);
   }
-
-  private declarations(): ConsumerDeclaration[] {
-    const classes: Constructor[] = [];
-    const declared: ConsumerDeclaration[] = [];
-    for (const c of this.options.consumers ?? []) {
-      if (typeof c === 'function') classes.push(c);
-      else declared.push(c);
-    }
-    return [...exploreConsumers(classes, this.container), ...declared];
-  }
-
-  /** The process was frozen: register again at once, and let every group drop its stale state. */
-  private recoverFromStall(frozenMs: number): void {
-    this.heartbeats?.now();
-    for (const runtime of this.runtimes.values()) runtime.recoverFromStall(frozenMs);
-  }
-
-  private heartbeatFailed(error: unknown): void {
-    for (const group of this.runtimes.keys())
-      this.events.emit('consumer.error', { group, where: 'heartbeat', error: toError(error) });
-  }
-
-  private brokerCallbacks(): BrokerCallbacks {
-    return appCallbacks(this.runtimes, () => this.producerInstance);
-  }
-}
-
-/**
- * Builds an app; `start()` validates and starts it.
- *
- * @example
- * ```ts
- * const app = await createConsumerApp({ transport: memoryTransport(), consumers: [OrderConsumer] });
- * await app.start();
- * // ...
- * const report = await app.stop({ timeoutMs: 10_000 });
- * ```
- */
-export async function createConsumerApp(options: ConsumerAppOptions): Promise<ConsumerApp> {
-  return new ConsumerApp(options);
 }

@@ -6,8 +6,8 @@ import {
   type Sql92Value,
   type TextOperator,
 } from './sql92-ast';
-import { Sql92Error } from './sql92-error';
-import { tokenize, type Keyword, type Operator, type Token } from './sql92-lexer';
+import { Sql92Cursor } from './sql92-cursor';
+import type { Keyword, Token } from './sql92-lexer';
 
 const INT_MIN = -(2 ** 31);
 const INT_MAX = 2 ** 31 - 1;
@@ -32,27 +32,26 @@ export function parseSql92(expression: string): Sql92Node {
 }
 
 class Parser {
-  private readonly tokens: Token[];
-  private index = 0;
+  readonly #tokens: Sql92Cursor;
   /** NOT nodes built by a prefix NOT and not wrapped in parentheses since. */
-  private readonly bareNots = new Set<Sql92Node>();
+  readonly #bareNots = new Set<Sql92Node>();
 
-  constructor(private readonly expression: string) {
-    this.tokens = tokenize(expression);
+  constructor(expression: string) {
+    this.#tokens = new Sql92Cursor(expression);
   }
 
   parse(): Sql92Node {
-    if (this.peek().kind === 'end') this.fail(this.peek(), 'the expression is empty');
-    const start = this.peek();
+    if (this.#tokens.peek().kind === 'end') this.#tokens.fail(this.#tokens.peek(), 'the expression is empty');
+    const start = this.#tokens.peek();
     const node = this.or();
-    const rest = this.peek();
+    const rest = this.#tokens.peek();
     if (rest.kind !== 'end')
-      this.fail(
+      this.#tokens.fail(
         rest,
-        `unexpected ${describe(rest)} after a complete expression (RocketMQ's broker would silently ignore the rest)`,
+        `unexpected ${this.#tokens.describe(rest)} after a complete expression (RocketMQ's broker would silently ignore the rest)`,
       );
     if (node.kind === 'property')
-      this.fail(
+      this.#tokens.fail(
         start,
         `the property ${node.name} alone is never TRUE (a property is a string); compare it, e.g. ${node.name} = 'true'`,
       );
@@ -69,10 +68,10 @@ class Parser {
 
   /** A left-associative chain of AND or OR, each operand a condition. */
   private logic(kind: 'and' | 'or', keyword: 'AND' | 'OR', operand: () => Sql92Node): Sql92Node {
-    let start = this.peek();
+    let start = this.#tokens.peek();
     let left = operand();
-    while (this.keyword(keyword)) {
-      const at = this.peek();
+    while (this.#tokens.keyword(keyword)) {
+      const at = this.#tokens.peek();
       const right = operand();
       left = { kind, left: this.asBoolean(left, start), right: this.asBoolean(right, at) };
       start = at;
@@ -81,14 +80,14 @@ class Parser {
   }
 
   private equality(): Sql92Node {
-    const start = this.peek();
+    const start = this.#tokens.peek();
     let left = this.comparison();
     for (;;) {
-      const token = this.peek();
-      if (this.op('=') || this.op('<>')) {
+      const token = this.#tokens.peek();
+      if (this.#tokens.op('=') || this.#tokens.op('<>')) {
         const op = (token as { value: ComparisonOperator }).value;
-        if (this.bareNots.has(left))
-          this.fail(
+        if (this.#bareNots.has(left))
+          this.#tokens.fail(
             start,
             `NOT binds tighter than ${op}: this reads as ${showNode(left)} ${op} ..., which RocketMQ never matches; write NOT (... ${op} ...)`,
           );
@@ -96,12 +95,12 @@ class Parser {
         this.checkEqualOperand(left, start);
         this.checkEqualOperand(right, token);
         if (left.kind === 'literal' && right.kind === 'literal' && isBooleanNode(left) && !isBooleanNode(right)) {
-          this.fail(start, `'${showNode(left)}' cannot be compared with '${showNode(right)}'`);
+          this.#tokens.fail(start, `'${showNode(left)}' cannot be compared with '${showNode(right)}'`);
         }
         left = { kind: 'compare', op, left, right };
-      } else if (this.keyword('IS')) {
-        const negated = this.keyword('NOT');
-        this.expectKeyword('NULL');
+      } else if (this.#tokens.keyword('IS')) {
+        const negated = this.#tokens.keyword('NOT');
+        this.#tokens.expectKeyword('NULL');
         left = { kind: 'is-null', operand: left, negated };
       } else {
         return left;
@@ -110,29 +109,31 @@ class Parser {
   }
 
   private comparison(): Sql92Node {
-    const start = this.peek();
+    const start = this.#tokens.peek();
     let left = this.unary();
     for (;;) {
-      const token = this.peek();
-      if (this.op('>') || this.op('>=') || this.op('<') || this.op('<=')) {
+      const token = this.#tokens.peek();
+      if (this.#tokens.op('>') || this.#tokens.op('>=') || this.#tokens.op('<') || this.#tokens.op('<=')) {
         const right = this.unary();
         left = this.lessThan((token as { value: ComparisonOperator }).value, left, right, start, token);
         continue;
       }
+      // NOT right before one of these keywords negates that comparison, which a branch below then always takes;
+      // any other NOT is a prefix NOT, left for the caller.
       const negated =
-        this.peek().kind === 'keyword' &&
-        (this.peek() as { value: Keyword }).value === 'NOT' &&
-        this.isComparisonKeyword(this.tokens[this.index + 1]);
-      if (negated) this.index++;
-      const keyword = this.peek();
-      if (this.keyword('CONTAINS') || this.keyword('STARTSWITH') || this.keyword('ENDSWITH')) {
-        const literal = this.peek();
+        this.#tokens.peek().kind === 'keyword' &&
+        (this.#tokens.peek() as { value: Keyword }).value === 'NOT' &&
+        this.isComparisonKeyword(this.#tokens.peek(1));
+      if (negated) this.#tokens.skip();
+      const keyword = this.#tokens.peek();
+      if (this.#tokens.keyword('CONTAINS') || this.#tokens.keyword('STARTSWITH') || this.#tokens.keyword('ENDSWITH')) {
+        const literal = this.#tokens.peek();
         if (literal.kind !== 'string')
-          this.fail(
+          this.#tokens.fail(
             literal,
-            `${(keyword as { value: TextOperator }).value} takes a 'quoted string', not ${describe(literal)}`,
+            `${(keyword as { value: TextOperator }).value} takes a 'quoted string', not ${this.#tokens.describe(literal)}`,
           );
-        this.index++;
+        this.#tokens.skip();
         left = {
           kind: 'text',
           op: (keyword as { value: TextOperator }).value,
@@ -140,19 +141,19 @@ class Parser {
           literal: literal.value,
           negated,
         };
-      } else if (this.keyword('BETWEEN')) {
-        const lowAt = this.peek();
+      } else if (this.#tokens.keyword('BETWEEN')) {
+        const lowAt = this.#tokens.peek();
         const low = this.unary();
-        this.expectKeyword('AND');
-        const highAt = this.peek();
+        this.#tokens.expectKeyword('AND');
+        const highAt = this.#tokens.peek();
         const high = this.unary();
         if (low.kind === 'literal' && high.kind === 'literal') {
           if (low.value === null || high.value === null)
-            this.fail(lowAt, 'Illegal values of between, values can not be null!');
+            this.#tokens.fail(lowAt, 'Illegal values of between, values can not be null!');
           const l = numeric(low.value);
           const h = numeric(high.value);
           if (l !== undefined && h !== undefined && l > h)
-            this.fail(
+            this.#tokens.fail(
               lowAt,
               `Illegal values of between, left value(${showNode(low)}) must less than or equal to right value(${showNode(high)})`,
             );
@@ -168,40 +169,40 @@ class Parser {
               left: this.lessThan('>=', left, low, start, lowAt),
               right: this.lessThan('<=', left, high, start, highAt),
             };
-      } else if (this.keyword('IN')) {
-        if (left.kind !== 'property') this.fail(start, `Expected a property for In expression, got: ${showNode(left)}`);
-        this.expectOp('(');
+      } else if (this.#tokens.keyword('IN')) {
+        if (left.kind !== 'property')
+          this.#tokens.fail(start, `Expected a property for In expression, got: ${showNode(left)}`);
+        this.#tokens.expectOp('(');
         const values = new Set<string>();
         do {
-          const literal = this.peek();
+          const literal = this.#tokens.peek();
           if (literal.kind !== 'string')
-            this.fail(
+            this.#tokens.fail(
               literal,
-              `IN takes 'quoted strings' only (RocketMQ compares a property's text), not ${describe(literal)}`,
+              `IN takes 'quoted strings' only (RocketMQ compares a property's text), not ${this.#tokens.describe(literal)}`,
             );
-          this.index++;
+          this.#tokens.skip();
           values.add(literal.value);
-        } while (this.op(','));
-        this.expectOp(')');
+        } while (this.#tokens.op(','));
+        this.#tokens.expectOp(')');
         left = { kind: 'in', property: left.name, values, negated };
       } else {
-        if (negated) this.index--;
         return left;
       }
     }
   }
 
   private unary(): Sql92Node {
-    const token = this.peek();
-    if (this.op('+')) return this.unary();
-    if (this.op('-')) return { kind: 'negate', operand: this.unary() };
-    if (this.keyword('NOT')) {
-      const at = this.peek();
+    const token = this.#tokens.peek();
+    if (this.#tokens.op('+')) return this.unary();
+    if (this.#tokens.op('-')) return { kind: 'negate', operand: this.unary() };
+    if (this.#tokens.keyword('NOT')) {
+      const at = this.#tokens.peek();
       const node: Sql92Node = { kind: 'not', operand: this.asBoolean(this.unary(), at) };
-      this.bareNots.add(node);
+      this.#bareNots.add(node);
       return node;
     }
-    this.index++;
+    this.#tokens.skip();
     switch (token.kind) {
       case 'string':
         return { kind: 'literal', value: token.value };
@@ -211,7 +212,7 @@ class Parser {
         const value = Number(token.text);
         // RocketMQ's createFloat refuses anything below Double.MIN_VALUE: a zero literal.
         if (value < Number.MIN_VALUE)
-          this.fail(token, `0.0 is less than 4.9E-324 (RocketMQ refuses a zero decimal literal; write 0)`);
+          this.#tokens.fail(token, `0.0 is less than 4.9E-324 (RocketMQ refuses a zero decimal literal; write 0)`);
         return { kind: 'literal', value: { type: 'double', value } };
       }
       case 'id':
@@ -224,21 +225,21 @@ class Parser {
       case 'op':
         if (token.value === '(') {
           const node = this.or();
-          this.expectOp(')');
-          this.bareNots.delete(node);
+          this.#tokens.expectOp(')');
+          this.#bareNots.delete(node);
           return node;
         }
         break;
       case 'end':
         break;
     }
-    return this.fail(token, `expected a value, a property or (, found ${describe(token)}`);
+    return this.#tokens.fail(token, `expected a value, a property or (, found ${this.#tokens.describe(token)}`);
   }
 
   private integer(token: Token & { kind: 'integer' }): Sql92Value {
     const digits = token.text.replace(/[lL]$/, '');
     const value = BigInt(digits);
-    if (value > LONG_MAX) this.fail(token, `${digits} is beyond a Java long`);
+    if (value > LONG_MAX) this.#tokens.fail(token, `${digits} is beyond a Java long`);
     const n = Number(value);
     return n >= INT_MIN && n <= INT_MAX ? { type: 'int', value: n } : { type: 'long', value };
   }
@@ -258,72 +259,25 @@ class Parser {
   /** Java's checkLessThanOperand: only numbers, properties and arithmetic can be ordered. */
   private checkLessThanOperand(node: Sql92Node, at: Token): void {
     if ((node.kind === 'literal' && numeric(node.value) === undefined) || isBooleanNode(node))
-      this.fail(at, `Value '${showNode(node)}' cannot be compared.`);
+      this.#tokens.fail(at, `Value '${showNode(node)}' cannot be compared.`);
   }
 
   private checkEqualOperand(node: Sql92Node, at: Token): void {
-    if (node.kind === 'literal' && node.value === null) this.fail(at, `'NULL' cannot be compared. (use IS NULL)`);
+    if (node.kind === 'literal' && node.value === null)
+      this.#tokens.fail(at, `'NULL' cannot be compared. (use IS NULL)`);
   }
 
   /** Java's asBooleanExpression: a condition must be boolean; a lone property is read as a boolean cast. */
   private asBoolean(node: Sql92Node, at: Token): Sql92Node {
     if (isBooleanNode(node) || node.kind === 'property') return node;
-    return this.fail(at, `Expression will not result in a boolean value: ${showNode(node)}`);
+    return this.#tokens.fail(at, `Expression will not result in a boolean value: ${showNode(node)}`);
   }
 
   private isComparisonKeyword(token: Token | undefined): boolean {
     return token?.kind === 'keyword' && ['CONTAINS', 'STARTSWITH', 'ENDSWITH', 'BETWEEN', 'IN'].includes(token.value);
   }
-
-  private peek(): Token {
-    return this.tokens[this.index]!;
-  }
-
-  private keyword(value: Keyword): boolean {
-    const token = this.peek();
-    if (token.kind === 'keyword' && token.value === value) {
-      this.index++;
-      return true;
-    }
-    return false;
-  }
-
-  private op(value: Operator): boolean {
-    const token = this.peek();
-    if (token.kind === 'op' && token.value === value) {
-      this.index++;
-      return true;
-    }
-    return false;
-  }
-
-  private expectKeyword(value: Keyword): void {
-    if (!this.keyword(value)) this.fail(this.peek(), `expected ${value}, found ${describe(this.peek())}`);
-  }
-
-  private expectOp(value: Operator): void {
-    if (!this.op(value)) this.fail(this.peek(), `expected ${value}, found ${describe(this.peek())}`);
-  }
-
-  private fail(token: Token, reason: string): never {
-    throw new Sql92Error(this.expression, token.at, reason);
-  }
 }
 
 function numeric(value: Sql92Value): number | bigint | undefined {
   return value !== null && typeof value === 'object' ? value.value : undefined;
-}
-
-function describe(token: Token): string {
-  switch (token.kind) {
-    case 'end':
-      return 'the end of the expression';
-    case 'string':
-      return `'${token.value}'`;
-    case 'integer':
-    case 'float':
-      return token.text;
-    default:
-      return String(token.value);
-  }
 }

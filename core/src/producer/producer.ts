@@ -1,45 +1,21 @@
-import type { MessageRecord } from '../model/message';
-import { ConsumedMessage } from '../model/consumed-message';
-import {
-  TRANSACTION_STATES,
-  type LocalTransaction,
-  type TransactionSendResult,
-  type TransactionState,
-} from './transaction';
-import { BatchSendError } from '../errors/batch-send.error';
-import { withoutNamespace, wrapNamespace } from '../model/namespace';
-import { jsonCodec } from '../definition/json.codec';
+import type { Message, MessageRecord } from '../model/message';
 import { IllegalStateError } from '../errors/state.error';
-import { MessageValidationError } from '../errors/validation.error';
-import { MessageConst } from '../model/constants';
+import { withoutNamespace } from '../model/namespace';
 import type { MessageQueue } from '../model/message-queue';
+import type { OutgoingMessage } from '../model/outgoing-message';
+import { runSendHooks, type SendKind } from '../spi/send-hook';
 import type { OutgoingRecord, SendResult } from '../spi/transport.roles';
-import { copyProperties } from '../util/copy-properties';
-import { toError } from '../util/deferred';
-import { compressBody } from './compression';
+import type { CreatedByMqkit } from '../util/created-by-mqkit';
 import { unwrapResult, wrapQueue } from './namespaced';
 import { noRouteError } from './no-route';
-import { SendPath } from './send-path';
-import { buildBatches, perMessage } from './batch-split';
-import {
-  timerProperty,
-  priorityProperty,
-  liteTopicProperty,
-  isDelayed,
-  validateBody,
-  validateDelayLevel,
-  validateProperties,
-  validateTopic,
-} from './message-validator';
-import type { OutgoingMessage } from '../model/outgoing-message';
-import { selectByHash, type MessageQueueSelector } from './queue-selector';
-import { UniqKeyGenerator } from './uniq-key';
-import { Requests, type RequestOptions } from './requests';
 import type { ProducerDeps } from './producer-deps';
-import { runEndTransactionHooks, runSendHooks, type EndTransactionInvocation, type SendKind } from '../spi/send-hook';
-import { checkedTransactionEnd, localTransactionEnd } from './end-transaction';
-import type { Message } from '../model/message';
-import type { CreatedByMqkit } from '../util/created-by-mqkit';
+import { selectByHash, type MessageQueueSelector } from './queue-selector';
+import { RecordBuilder } from './record-builder';
+import { Requests, type RequestOptions } from './requests';
+import { sendBatches } from './send-batches';
+import { SendPath } from './send-path';
+import type { LocalTransaction, TransactionSendResult, TransactionState } from './transaction';
+import { Transactions } from './transactions';
 
 export type { ProducerDeps } from './producer-deps';
 
@@ -55,9 +31,6 @@ export interface SendOptions {
   readonly queue?: MessageQueue;
 }
 
-/** MessageSysFlag.TRANSACTION_PREPARED_TYPE: a half message. */
-const TRANSACTION_PREPARED_TYPE = 0x4;
-
 /**
  * Sends messages with RocketMQ's producer behaviour (docs/rocketmq-producer-model.md): round robin over the topic's
  * writable queues (one counter per topic with a random start), validation before anything is sent, one UNIQ_KEY per
@@ -66,14 +39,15 @@ const TRANSACTION_PREPARED_TYPE = 0x4;
  * in RocketMQ); oneway sends; batches; zlib compression of bodies over compressMsgBodyOverHowmuch.
  */
 export class Producer {
-  private readonly uniq = new UniqKeyGenerator();
   private readonly inflight = new Set<Promise<unknown>>();
   private stopped = false;
 
   private readonly path: SendPath;
   /** No send hook at all: send and sendOneway skip building an invocation. */
   private readonly unhooked: boolean;
+  private readonly records: RecordBuilder;
   private readonly requests: Requests;
+  private readonly transactions: Transactions;
 
   private readonly deps: ProducerDeps;
 
@@ -90,7 +64,9 @@ export class Producer {
     this.deps = deps;
     this.path = new SendPath(deps);
     this.unhooked = (deps.hooks ?? []).length === 0;
-    this.requests = new Requests(deps, this.path, (message) => this.buildRecord(message));
+    this.records = new RecordBuilder(deps.options);
+    this.requests = new Requests(deps, this.path, (message) => this.records.build(message));
+    this.transactions = new Transactions(deps, this.path, this.records);
   }
 
   get group(): string {
@@ -129,7 +105,7 @@ export class Producer {
   }
 
   private async sendOne<T>(message: OutgoingMessage<T>, options: SendOptions): Promise<SendResult> {
-    const record = this.buildRecord(message);
+    const record = this.records.build(message);
     const queue = options.queue ? wrapQueue(this.deps.options.namespace, options.queue) : undefined;
     const selector = queue
       ? () => queue
@@ -170,7 +146,7 @@ export class Producer {
   }
 
   private async sendOnewayOne<T>(message: OutgoingMessage<T>, options: SendOptions): Promise<void> {
-    const record = this.buildRecord(message);
+    const record = this.records.build(message);
     const queues = await this.deps.routes.publishQueues(record.topic);
     if (queues.length === 0) throw noRouteError(record.topic, true);
     const mq =
@@ -198,32 +174,10 @@ export class Producer {
       this.hooked(
         'batch',
         messages,
-        (ms) => this.sendBatches(ms),
+        (ms) => sendBatches(ms, this.deps, this.records, this.path),
         (r) => r,
       ),
     );
-  }
-
-  private async sendBatches<T>(messages: readonly OutgoingMessage<T>[]): Promise<SendResult[]> {
-    const batches = buildBatches(messages, (m) => this.buildRecord(m, false), this.deps.options.maxMessageSize);
-    if (!this.deps.sender.sendBatch) {
-      throw new MessageValidationError(
-        'batch.unsupported',
-        'the transport cannot send batches (MessageSender.sendBatch)',
-      );
-    }
-    const results: SendResult[] = [];
-    for (const records of batches) {
-      let result: SendResult;
-      try {
-        result = unwrapResult(this.deps.options.namespace, await this.path.sendWithRetries(records[0]!, records));
-      } catch (error) {
-        if (results.length === 0) throw error;
-        throw new BatchSendError(results, messages.length, error);
-      }
-      results.push(...perMessage(result, records.length));
-    }
-    return results;
   }
 
   /**
@@ -251,73 +205,10 @@ export class Producer {
       this.hooked(
         'transaction',
         [message],
-        ([m]) => this.sendTransactional(m!, local),
+        ([m]) => this.transactions.send(m!, local),
         (r) => [r.sendResult],
       ),
     );
-  }
-
-  private async sendTransactional<T>(
-    message: OutgoingMessage<T>,
-    local: LocalTransaction<T>,
-  ): Promise<TransactionSendResult> {
-    const { sender, options } = this.deps;
-    if (!sender.endTransaction)
-      throw new MessageValidationError(
-        'transaction.unsupported',
-        'the transport cannot end transactions (MessageSender.endTransaction)',
-      );
-    if (!options.transactionListener)
-      throw new MessageValidationError(
-        'transaction.listener',
-        "a transactional send needs the producer option transactionListener (for the broker's check-backs)",
-      );
-    if (isDelayed(message)) {
-      throw new MessageValidationError(
-        'transaction.delay',
-        'a transactional message cannot be delayed (delayTimeLevel or a timer)',
-      );
-    }
-    // The broker's commit re-stores the half message without the lite dispatch a plain send gets.
-    if (message.liteTopic !== undefined)
-      throw new MessageValidationError('transaction.liteTopic', 'a transactional message cannot have a liteTopic');
-    const built = this.buildRecord(message);
-    const properties: Record<string, string> = {
-      ...built.properties,
-      [MessageConst.TRANSACTION_PREPARED]: 'true',
-      [MessageConst.PRODUCER_GROUP]: options.group,
-    };
-    const record: OutgoingRecord = { ...built, sysFlag: built.sysFlag | TRANSACTION_PREPARED_TYPE, properties };
-    const wire = await this.path.sendWithRetries(record);
-    const sendResult = unwrapResult(this.deps.options.namespace, wire);
-    let state: TransactionState = 'ROLLBACK_MESSAGE';
-    if (wire.status === 'SEND_OK') {
-      try {
-        state = await local(message, sendResult);
-        if (!TRANSACTION_STATES.includes(state)) state = 'UNKNOW';
-      } catch {
-        state = 'UNKNOW';
-      }
-    }
-    this.transactionEnded(localTransactionEnd(options, message, record, wire, state));
-    try {
-      await sender.endTransaction({
-        producerGroup: options.group,
-        result: wire,
-        state,
-        transactionId: record.properties[MessageConst.UNIQ_KEY]!,
-      });
-    } catch (error) {
-      // The local transaction has run: rejecting would invite a second one. As in Java, the outcome is reported and
-      // the broker's check-back settles the half message.
-      this.deps.events.emit('producer.error', {
-        group: options.group,
-        topic: message.topic,
-        error: toError(error),
-        attempt: 1,
-      });
-    }
-    return { sendResult, state };
   }
 
   /**
@@ -343,34 +234,8 @@ export class Producer {
   }
 
   /** A check-back: the group's listener on the half message; a throw or an unknown answer is UNKNOW. */
-  async checkTransaction(record: MessageRecord): Promise<TransactionState> {
-    const listener = this.deps.options.transactionListener;
-    if (!listener) return 'UNKNOW';
-    const mq = { topic: record.topic, brokerName: record.brokerName, queueId: record.queueId };
-    const message = new ConsumedMessage(
-      record,
-      mq,
-      this.deps.options.codec ?? jsonCodec,
-      0,
-      this.deps.options.namespace,
-    );
-    let state: TransactionState = 'UNKNOW';
-    try {
-      const answer = await listener.checkLocalTransaction(message);
-      if (TRANSACTION_STATES.includes(answer)) state = answer;
-    } catch {
-      state = 'UNKNOW';
-    }
-    this.transactionEnded(checkedTransactionEnd(this.deps.options, message, state));
-    return state;
-  }
-
-  /** The send hooks' endTransaction (message trace's EndTransaction record); a hook's throw is a producer.error. */
-  private transactionEnded(invocation: EndTransactionInvocation): void {
-    const { hooks = [], events } = this.deps;
-    runEndTransactionHooks(hooks, invocation, (error) =>
-      events.emit('producer.error', { group: this.group, topic: invocation.message.topic, error, attempt: 0 }),
-    );
+  checkTransaction(record: MessageRecord): Promise<TransactionState> {
+    return this.transactions.check(record);
   }
 
   /** Resolves after every send in flight has settled; later sends are refused. */
@@ -381,43 +246,7 @@ export class Producer {
 
   /** Validates and encodes a message into what goes on the wire (throws MessageValidationError). */
   buildRecord<T>(message: OutgoingMessage<T>, compress = true): OutgoingRecord {
-    const { options } = this.deps;
-    const topic = wrapNamespace(options.namespace, message.topic);
-    validateTopic(topic);
-    let body: Buffer;
-    if (message.body !== undefined)
-      body = typeof message.body === 'string' ? Buffer.from(message.body, 'utf8') : message.body;
-    else if (message.payload !== undefined) body = (options.codec ?? jsonCodec).encode(message.payload);
-    else throw new MessageValidationError('body.null', 'the message body is null: give body or payload');
-    validateBody(body, options.maxMessageSize);
-    validateProperties(message.properties);
-    validateDelayLevel(message.delayTimeLevel);
-    const properties = copyProperties(message.properties);
-    properties[MessageConst.WAIT] = message.waitStoreMsgOK === false ? 'false' : 'true';
-    if (message.tags) properties[MessageConst.TAGS] = message.tags;
-    const keys = typeof message.keys === 'string' ? [message.keys] : (message.keys ?? []);
-    if (keys.length > 0) properties[MessageConst.KEYS] = keys.join(' ');
-    if (message.delayTimeLevel && message.delayTimeLevel > 0)
-      properties[MessageConst.DELAY] = String(message.delayTimeLevel);
-    const timer = timerProperty(message);
-    if (timer) properties[timer[0]] = timer[1];
-    const priority = priorityProperty(message);
-    if (priority !== undefined) properties[MessageConst.PRIORITY] = priority;
-    const lite = liteTopicProperty(message);
-    if (lite !== undefined) properties[MessageConst.LITE_TOPIC] = lite;
-    properties[MessageConst.UNIQ_KEY] = this.uniq.next();
-    // The size rule applies to the body as given; compression happens after it, as in RocketMQ.
-    const wire = compress
-      ? compressBody(body, options.compressMsgBodyOverHowmuch, options.compressType, options.compressLevel)
-      : { body, sysFlag: 0 };
-    return {
-      topic,
-      body: wire.body,
-      flag: message.flag ?? 0,
-      properties,
-      sysFlag: wire.sysFlag,
-      bornTimestamp: Date.now(),
-    };
+    return this.records.build(message, compress);
   }
 
   private track<R>(work: () => Promise<R>): Promise<R> {

@@ -20,7 +20,7 @@ interface TopicCursor {
 /**
  * How a record reaches a queue (docs/rocketmq-producer-model.md#queue-selection): RocketMQ's round robin with one
  * counter per topic, sync retries within one sendMsgTimeout budget that avoid the broker that just failed, the latency
- * fault table, and the single attempt of ordered sends. Everything that builds what is sent is the Producer's.
+ * fault table, and the single attempt of ordered sends. What is sent is built by the RecordBuilder.
  */
 export class SendPath {
   private readonly cursors = new Map<string, TopicCursor>();

@@ -21,6 +21,7 @@ export class PollBuffer implements ConsumeService {
   private chunks: Chunk[] = [];
   private waiters = new Set<() => void>();
   private buffered = 0;
+  private closed = false;
 
   constructor(
     /** The payload codec of every message (a pull consumer has one). */
@@ -93,8 +94,34 @@ export class PollBuffer implements ConsumeService {
     return out;
   }
 
+  /**
+   * `take`, waiting up to `timeoutMs` (0: not at all) for something to take: empty when nothing came in time, or
+   * when the signal aborted or the buffer closed first.
+   */
+  async poll(
+    max: number,
+    held: (pq: ProcessQueue) => boolean,
+    timeoutMs: number,
+    signal: AbortSignal,
+  ): Promise<Map<ProcessQueue, ConsumedMessage[]>> {
+    // Not AbortSignal.timeout: Node holds such a signal weakly, so inside AbortSignal.any a garbage collection can
+    // take it before it fires, and the poll would never return (seen on Node 20.20). This timer holds its controller.
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), Math.max(1, timeoutMs));
+    const deadline = AbortSignal.any([timeout.signal, signal]);
+    try {
+      for (;;) {
+        const taken = this.take(max, held);
+        if (taken.size > 0 || deadline.aborted || this.closed || timeoutMs === 0) return taken;
+        await this.whenSubmitted(deadline);
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** Resolves when something was submitted, or when the signal aborts. */
-  whenSubmitted(signal: AbortSignal): Promise<void> {
+  private whenSubmitted(signal: AbortSignal): Promise<void> {
     if (signal.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const done = (): void => {
@@ -112,7 +139,9 @@ export class PollBuffer implements ConsumeService {
     for (const waiter of [...this.waiters]) waiter();
   }
 
+  /** Wakes pollers for good: a poll waits no more. */
   close(): void {
+    this.closed = true;
     this.wake();
   }
 }

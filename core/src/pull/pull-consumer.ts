@@ -1,24 +1,19 @@
-import { checkSubscription } from '../app/check-subscriptions';
 import { ClientHost } from '../app/client-host';
 import { jsonCodec } from '../definition/json.codec';
-import { ConfigurationError } from '../errors/configuration.error';
 import { IllegalStateError } from '../errors/state.error';
 import type { Message } from '../model/message';
 import { compareMessageQueues, mqKey, mqLabel, type MessageQueue } from '../model/message-queue';
-import { parseSubscription, sqlSubscription } from '../model/subscription';
 import type { GroupContext } from '../consumer/queue/group-context';
+import type { ProcessQueue } from '../consumer/queue/process-queue';
 import type { BrokerCallbacks } from '../spi/transport.roles';
 import { childController, parentController } from '../util/abort';
 import { PausedQueues } from './paused-queues';
 import { PollBuffer } from './poll-buffer';
-import {
-  resolvePullConsumerOptions,
-  type PullConsumerOptions,
-  type ResolvedPullConsumerOptions,
-} from './pull-consumer-options';
+import type { PullConsumerOptions, ResolvedPullConsumerOptions } from './pull-consumer-options';
 import { runningStatus, type PullConsumerStatus } from './pull-consumer-status';
 import { PullEngine } from './pull-engine';
 import { pullGroupContext } from './pull-engine-setup';
+import { pullSubscription } from './pull-subscription';
 import { QueueNames } from './queue-names';
 import { QueueSelection } from './queue-selection';
 import { checkSeekOffset } from './seek-offset';
@@ -107,20 +102,7 @@ export class PullConsumer implements AsyncIterable<Message[]> {
    */
   async subscribe(name: string, options: { readonly tags?: string; readonly sql?: string } = {}): Promise<void> {
     this.useMode('subscribe');
-    const topic = this.names.topic(name);
-    if (options.tags !== undefined && options.sql !== undefined) {
-      throw new ConfigurationError({
-        source: 'subscribe',
-        option: 'sql',
-        value: options.sql,
-        allowed: 'no sql when tags is given: a subscription filters by TAG or by SQL92, not both',
-      });
-    }
-    const subscription =
-      options.sql !== undefined ? sqlSubscription(topic, options.sql) : parseSubscription(topic, options.tags);
-    const issue = await checkSubscription(this.host, this.group, subscription, 'subscribe');
-    if (issue) throw new ConfigurationError(issue);
-    this.selection.subscribe(subscription);
+    this.selection.subscribe(await pullSubscription(this.host, this.group, this.names.topic(name), options));
     this.engine.subscribed();
   }
 
@@ -153,22 +135,15 @@ export class PullConsumer implements AsyncIterable<Message[]> {
    */
   async poll(options: { readonly timeoutMs?: number } = {}): Promise<Message[]> {
     this.assertRunning();
-    const timeoutMs = options.timeoutMs ?? this.resolved.pollTimeoutMs;
-    // Not AbortSignal.timeout: Node holds such a signal weakly, so inside AbortSignal.any a garbage collection can
-    // take it before it fires, and the poll would never return (seen on Node 20.20). This timer holds its controller.
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), Math.max(1, timeoutMs));
-    const deadline = AbortSignal.any([timeout.signal, this.controller.signal]);
-    try {
-      for (;;) {
-        const taken = this.buffer.take(this.resolved.group.pullBatchSize, (pq) => this.paused.has(pq.key));
-        if (taken.size > 0) return this.engine.consumed(taken);
-        if (deadline.aborted || this.state !== 'running' || timeoutMs === 0) return [];
-        await this.buffer.whenSubmitted(deadline);
-      }
-    } finally {
-      clearTimeout(timer);
-    }
+    const { group, pollTimeoutMs } = this.resolved;
+    const held = (pq: ProcessQueue): boolean => this.paused.has(pq.key);
+    const taken = await this.buffer.poll(
+      group.pullBatchSize,
+      held,
+      options.timeoutMs ?? pollTimeoutMs,
+      this.controller.signal,
+    );
+    return taken.size > 0 ? this.engine.consumed(taken) : [];
   }
 
   /**
@@ -307,20 +282,4 @@ export class PullConsumer implements AsyncIterable<Message[]> {
         `pull consumer ${this.clientId} is ${this.state === 'new' ? 'not started' : 'closed'}`,
       );
   }
-}
-
-/**
- * Creates and starts a pull consumer; every option is checked first (one ConfigurationError lists each problem).
- *
- * @example
- * ```ts
- * const consumer = await createPullConsumer({ transport: rocketmqTransport({ nameServer }), group: 'batch' });
- * await consumer.subscribe('orders', { sql: "region = 'eu'" });
- * const messages = await consumer.poll({ timeoutMs: 1_000 });
- * ```
- */
-export async function createPullConsumer(options: PullConsumerOptions): Promise<PullConsumer> {
-  const consumer = PullConsumer.create(options, resolvePullConsumerOptions(options));
-  await consumer.start();
-  return consumer;
 }
