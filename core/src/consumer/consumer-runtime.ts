@@ -87,7 +87,7 @@ export class ConsumerRuntime {
           this.requestRebalance();
         })
       : undefined;
-    this.progress = new ConsumeProgress(this.ctx, offsetStore, offsetStore instanceof BrokerOffsetStore && !locking);
+    this.progress = new ConsumeProgress(this.ctx, offsetStore, offsetStore instanceof BrokerOffsetStore);
     this.unsubscribeErrors = host.events.on('consumer.error', (e) => {
       if (e.group === this.group) this.lastError = { where: e.where, message: e.error.message, at: Date.now() };
     });

@@ -187,6 +187,26 @@ describe('ConsumeProgress', () => {
     expect(store.writes.length - before).toBe(2);
   });
 
+  it("with confirm, a final commit overtaken by an older one (a pull's commit landing late) is written again", async () => {
+    for (const confirm of [false, true]) {
+      const { store, progress, pq } = setup();
+      pq.put(records(5, 9), () => undefined);
+      pq.clear();
+      progress.advance(pq);
+      // The broker acknowledges the final commit, then applies a commit of 6 that a pull sent before it.
+      const write = store.write.bind(store);
+      let stale = 1;
+      store.write = async (entries) => {
+        await write(entries);
+        if (stale-- > 0) store.persisted.set('T/broker-a/0', 6);
+      };
+      await progress.finish(pq, { confirm });
+      expect(store.stored()).toBe(confirm ? 9 : 6);
+      // Confirmed, the queue is not remembered: the store holds what was consumed.
+      expect(progress.remembered(MQ)).toBe(-1);
+    }
+  });
+
   it('remembers a released queue whose broker left the route, or whose final commit failed, and offers it back once', async () => {
     const { store, progress, pq } = setup();
     pq.put(records(5, 9), () => undefined);

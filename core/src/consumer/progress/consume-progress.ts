@@ -57,10 +57,13 @@ export { REMEMBER_RELEASED_MS } from './released-offsets';
  * finished work here (`advance`), the pull loop reports ranges with nothing to consume (`skipTo`); this class alone
  * turns them into each queue's committable offset, and the offset store is its only way out: a periodic and a final
  * `persist`, and the commit a pull may carry (RocketMQ's piggy-backed commit). Pulls carry one only with the
- * broker's own store (with another store the broker must not receive commits at all), only when it is not the
- * value the store already acknowledged, and only for groups that move queues without broker locks: a broker
- * applies a pull's commit on its pull thread pool, which can run it after the final UPDATE_CONSUMER_OFFSET of a
- * released queue (on its consumer-manage pool) and send the next owner back one batch (seen on 5.3.3 with ORDERLY).
+ * broker's own store (with another store the broker must not receive commits at all) and only when it is not the
+ * value the store already acknowledged. A broker applies a pull's commit on its pull thread pool, which can run it
+ * after the final UPDATE_CONSUMER_OFFSET of a released queue (on its consumer-manage pool) and send the next owner
+ * back one batch (seen on 5.3.3 with ORDERLY): where queues move under broker locks, the final commit is confirmed
+ * (read back, written again while lower) before the unlock lets the next owner read it. Without pull commits, a
+ * locked member killed between two persists made its successor replay up to a persist interval (5 s) of its work,
+ * where Java's replays about a pull.
  */
 export class ConsumeProgress {
   /**
@@ -218,12 +221,21 @@ export class ConsumeProgress {
   }
 
   /**
-   * A released queue: its final committable offset is persisted, then the table forgets the queue. The caller
-   * advances it first, while its cache still says which messages are unfinished.
+   * A released queue: its final committable offset is persisted (with `confirm`, read back and written again while
+   * the store holds less: see the class comment), then the table forgets the queue. The caller advances it first,
+   * while its cache still says which messages are unfinished.
    */
-  async finish(pq: ProgressedQueue, options: { brokerGone?: boolean } = {}): Promise<void> {
-    const acknowledged = await this.persist([pq], 'persist-on-release');
+  async finish(pq: ProgressedQueue, options: { brokerGone?: boolean; confirm?: boolean } = {}): Promise<void> {
+    let acknowledged = await this.persist([pq], 'persist-on-release');
     const { committable, storable } = this.#record(pq);
+    if (acknowledged && options.confirm && storable && committable >= 0) {
+      try {
+        acknowledged = await this.#table.confirm(pq.mq, committable);
+      } catch (error) {
+        reportError(this.ctx, 'persist-on-release', error, pq.mq);
+        acknowledged = false;
+      }
+    }
     if ((!acknowledged || options.brokerGone) && committable >= 0 && storable) {
       this.#released.remember(pq.mq, committable, options.brokerGone === true);
     }

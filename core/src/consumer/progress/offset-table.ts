@@ -107,4 +107,22 @@ export class OffsetTable {
       }
     }
   }
+
+  /**
+   * After a write of `offset` the store acknowledged: reads it back, and writes it again (at most three times) while
+   * the store holds less. An acknowledged write can still be overtaken there by an older one: a broker applies the
+   * commit a pull carries on its pull threads and UPDATE_CONSUMER_OFFSET on others, so a pull sent before a final
+   * commit can land after it; and two first writes of a group's new topic on a restarted broker race (a get, then a
+   * put of a new table), one lost though both were acknowledged. Resolves with whether the store holds `offset` or
+   * more.
+   */
+  async confirm(mq: MessageQueue, offset: number): Promise<boolean> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if ((await this.read(mq)) >= offset) return true;
+      this.update(mq, offset, false);
+      // Unchanged included: to the table an acknowledged value is written already.
+      await this.write([mq], true);
+    }
+    return (await this.read(mq)) >= offset;
+  }
 }

@@ -90,18 +90,13 @@ export class ReleasedOffsets {
   }
 
   /**
-   * Writes a remembered offset and reads it back, writing again while it is missing. A broker back from a crash has
-   * no table for the group's topic when the members offer their queues at once, and making that table is not atomic
-   * there (ConsumerOffsetManager: a get, then a put of a new table holding one queue): of two first writes landing
-   * together one is lost, though both were acknowledged, and that queue would be read again from consumeFromWhere.
-   * Once one write made the table, the next ones keep.
+   * Writes a remembered offset and confirms it (see OffsetTable.confirm): a broker back from a crash has no table
+   * for the group's topic when the members offer their queues at once, and of two first writes landing together
+   * one is lost there, though both were acknowledged.
    */
   private async writeBack(mq: MessageQueue, offset: number): Promise<void> {
-    for (let attempt = 0; attempt < 3; attempt++) {
-      this.table.update(mq, offset, false);
-      // Unchanged included: the first attempt was acknowledged, so to the table the value is written already.
-      await this.table.write([mq], true);
-      if ((await this.table.read(mq)) >= offset) return;
-    }
+    this.table.update(mq, offset, false);
+    await this.table.write([mq], true);
+    await this.table.confirm(mq, offset);
   }
 }

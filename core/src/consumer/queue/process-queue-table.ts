@@ -245,7 +245,7 @@ export class ProcessQueueTable {
     if (abandoned > 0)
       parts.consume.abandon(new Set([pq]), new Error(`queue ${mqLabel(pq.mq)} released before its handler finished`));
     parts.work.close(pq, true);
-    await parts.progress.finish(pq, { brokerGone });
+    await parts.progress.finish(pq, { brokerGone, confirm: parts.locks !== undefined });
     const loop = this.loops.get(pq);
     if (loop) await waitUntil(loop, Math.max(deadline, Date.now() + ctx.profile.requestTimeoutMs));
     if (parts.locks) await parts.locks.unlock([pq.mq]);
