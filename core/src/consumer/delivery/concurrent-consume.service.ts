@@ -7,7 +7,8 @@ import type { Accepted, DispatchingConsumeService } from '../queue/consume-servi
 import type { ConsumedMessage } from '../../model/consumed-message';
 import { ElasticPool } from './elastic-pool';
 import type { GroupContext } from '../queue/group-context';
-import type { CallOutcome, HandlerInvoker, PendingOutcome } from './handler-invoker';
+import { type CallOutcome, type HandlerInvoker, NOT_STARTED, isPromiseLike } from './handler-invoker';
+import { toError } from '../../util/deferred';
 import type { ProcessQueue } from '../queue/process-queue';
 import type { QueueWork } from '../queue/queue-work';
 import { FailureHandoff } from './failure-handoff';
@@ -81,9 +82,19 @@ export class ConcurrentConsumeService implements DispatchingConsumeService {
     this.failures.close();
   }
 
-  private run(call: ConsumeCall): Promise<void> | void {
-    const outcome: PendingOutcome = this.invoker.invoke(call);
-    if (outcome instanceof Promise) return outcome.then((o) => this.act(call, o));
+  /** The pool's worker: one call through the invoker, then its outcome acted on. Never rejects. */
+  private async run(call: ConsumeCall): Promise<void> {
+    let status: unknown;
+    let error: Error | undefined;
+    try {
+      status = this.invoker.begin(call);
+      if (status === NOT_STARTED) return this.pool.settle(call);
+      if (isPromiseLike(status)) status = await status;
+    } catch (e) {
+      error = toError(e);
+    }
+    let outcome = this.invoker.end(call, status, error);
+    if (outcome instanceof Promise) outcome = await outcome;
     return this.act(call, outcome);
   }
 

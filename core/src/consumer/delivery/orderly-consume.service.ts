@@ -7,7 +7,8 @@ import type { ConsumedMessage } from '../../model/consumed-message';
 import { ElasticPool } from './elastic-pool';
 import { FailureHandoff } from './failure-handoff';
 import type { GroupContext } from '../queue/group-context';
-import type { CallOutcome, HandlerInvoker, PendingOutcome } from './handler-invoker';
+import { type CallOutcome, type HandlerInvoker, NOT_STARTED, isPromiseLike } from './handler-invoker';
+import { toError } from '../../util/deferred';
 import type { ProcessQueue } from '../queue/process-queue';
 import type { QueueLockManager } from '../queue/queue-lock-manager';
 import type { QueueWork } from '../queue/queue-work';
@@ -143,8 +144,22 @@ export class OrderlyConsumeService implements DispatchingConsumeService {
   private run(call: ConsumeCall): Promise<void> | void {
     const { locks } = this;
     if (locks && call.pq.active && !locks.isValid(call.pq)) return this.relock(call, locks);
-    const outcome: PendingOutcome = this.invoker.invoke(call);
-    if (outcome instanceof Promise) return outcome.then((o) => this.act(call, o));
+    return this.invokeAndAct(call);
+  }
+
+  /** One batch through the invoker, then its outcome acted on. Never rejects. */
+  private async invokeAndAct(call: ConsumeCall): Promise<void> {
+    let status: unknown;
+    let error: Error | undefined;
+    try {
+      status = this.invoker.begin(call);
+      if (status === NOT_STARTED) return this.settled(call, undefined);
+      if (isPromiseLike(status)) status = await status;
+    } catch (e) {
+      error = toError(e);
+    }
+    let outcome = this.invoker.end(call, status, error);
+    if (outcome instanceof Promise) outcome = await outcome;
     return this.act(call, outcome);
   }
 

@@ -5,15 +5,49 @@ import type { EventBus } from '../../events/event-bus';
 import { OffsetTable } from './offset-table';
 import { ReleasedOffsets } from './released-offsets';
 
-/** One queue's progress, as the rest of the engine reads it. Only ConsumeProgress writes it. */
-export interface QueueProgress {
+/** The writable state behind a queue's QueueProgress. */
+interface ProgressRecord {
+  committable: number;
+  persisted: number;
+  /** With manual commits: where consumption got to (committable follows it only at `commit`). */
+  consumed: number;
+  /** A pull consumer's queue: poll returned some of its messages, or the application sought it. */
+  touched: boolean;
+  /** Writes may store this queue's offset: always for push consumers, see `PullCommits` for pull consumers. */
+  storable: boolean;
+}
+
+/** How ConsumeProgress reaches a QueueProgress's state; set once by the class, never exported from this file. */
+let recordOf: (progress: QueueProgress) => ProgressRecord;
+
+/**
+ * One queue's progress, as the rest of the engine reads it (the handle a ProcessQueue carries). Only ConsumeProgress
+ * writes it: the state is #private, and the one way to it (`recordOf`) stays inside this file. A field read, where a
+ * table keyed by queue would cost a lookup per handler call.
+ */
+export class QueueProgress {
+  readonly #record: ProgressRecord;
+
+  constructor(record: ProgressRecord) {
+    this.#record = record;
+  }
+
+  static {
+    recordOf = (progress) => progress.#record;
+  }
+
   /**
    * The offset that may be committed: every message below it finished (RocketMQ's min-in-flight rule). It is not
    * a committed value: that is what the offset store acknowledged, `persisted`.
    */
-  readonly committable: number;
+  get committable(): number {
+    return this.#record.committable;
+  }
+
   /** The last committable offset the offset store acknowledged as written; -1 before any. */
-  readonly persisted: number;
+  get persisted(): number {
+    return this.#record.persisted;
+  }
 }
 
 /**
@@ -29,17 +63,6 @@ export interface ProgressedQueue {
   readonly progress: QueueProgress;
   /** The smallest offset still in flight, or the last offset + 1; -1 before anything was cached. */
   committableOffset(): number;
-}
-
-interface ProgressRecord extends QueueProgress {
-  committable: number;
-  persisted: number;
-  /** With manual commits: where consumption got to (committable follows it only at `commit`). */
-  consumed: number;
-  /** A pull consumer's queue: poll returned some of its messages, or the application sought it. */
-  touched: boolean;
-  /** Writes may store this queue's offset: always for push consumers, see `PullCommits` for pull consumers. */
-  storable: boolean;
 }
 
 /**
@@ -66,12 +89,6 @@ export { REMEMBER_RELEASED_MS } from './released-offsets';
  * where Java's replays about a pull.
  */
 export class ConsumeProgress {
-  /**
-   * Every queue's record, keyed by the read-only handle `begin` gave out: the handle is what the queue carries, and
-   * only this class reaches the writable record behind it. Weak, so a queue dropped without a final persist (a
-   * seek, a crash drop) takes its record with it.
-   */
-  readonly #records = new WeakMap<QueueProgress, ProgressRecord>();
   /**
    * The group's one offset table (the store keeps none): what was handed to the store per queue, whether it
    * acknowledged it, and the explicit lowering writes. Keyed by queue, not by record: resets and offers write queues
@@ -115,21 +132,17 @@ export class ConsumeProgress {
   begin(mq: MessageQueue, offset: number, touched = false): QueueProgress {
     this.#released.forget([mq]);
     this.#table.update(mq, offset, false);
-    const progress: ProgressRecord = {
+    return new QueueProgress({
       committable: offset,
       persisted: -1,
       consumed: offset,
       touched,
       storable: this.pull === undefined || (touched && this.pull === 'auto'),
-    };
-    this.#records.set(progress, progress);
-    return progress;
+    });
   }
 
   #record(pq: ProgressedQueue): ProgressRecord {
-    const record = this.#records.get(pq.progress);
-    if (!record) throw new Error(`mqkit: ${pq.key} has no progress record of this group (a bug)`);
-    return record;
+    return recordOf(pq.progress);
   }
 
   /** A pull consumer's poll returned messages of this queue: its offset may be stored from now on. */

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { MessageRecord } from '../../model/message';
 import { parseSubscription } from '../../model/subscription';
 import { ProcessQueue } from './process-queue';
+import { ConsumeProgress } from '../progress/consume-progress';
+import { MemoryOffsetStore, testGroup } from '../runtime.fixture';
 
 const mq = { topic: 'T', brokerName: 'b', queueId: 0 };
 
@@ -16,7 +18,8 @@ function put(pq: ProcessQueue, offsets: number[], size = 10): number[] {
 }
 
 function newQueue(parent = new AbortController().signal): ProcessQueue {
-  return new ProcessQueue(mq, parseSubscription('T', '*'), { committable: 0, persisted: -1 }, 0, parent);
+  const progress = new ConsumeProgress(testGroup(), new MemoryOffsetStore(), false).begin(mq, 0);
+  return new ProcessQueue(mq, parseSubscription('T', '*'), progress, 0, parent);
 }
 
 describe('ProcessQueue', () => {
