@@ -5,6 +5,7 @@ import { PullStatus, type PullResult } from '../../model/pull-result';
 import { tagMatches } from '../../model/subscription';
 import type { ResolvedGroupOptions } from '../../options/consumer-options';
 import type { MessagePuller } from '../../spi/transport.roles';
+import { untilAborted } from '../../util/abort';
 import { aborted } from '../../util/periodic';
 import type { ConsumeProgress } from '../progress/consume-progress';
 import type { ConsumeService } from './consume-service';
@@ -63,9 +64,9 @@ export class PullLoop {
 
   /**
    * Pulls until the queue's signal aborts or the queue is dropped; resolves then. Never rejects. Each turn is a
-   * decision at pull-result granularity (`decide`): pull now, or wait for a trigger, composed as a stream with the
-   * queue's end: a pause's end, room in the queue or in the app's budget, a lock, a delay. The pull itself stays a
-   * plain call: a stream per pull cost more than the pipeline bench allows (docs/architecture.md#why-rxjs-is-where-it-is).
+   * decision at pull-result granularity (`decide`): pull now, or wait for a trigger. The triggers from outside the
+   * queue (a pause's end, a lock, a delay) are streams composed with the queue's end; the pull and the waits for room
+   * stay plain promises, which the pipeline bench measured (docs/architecture.md#why-rxjs-is-where-it-is).
    */
   async run(): Promise<void> {
     const end$ = aborted(this.pq.signal);
@@ -84,7 +85,10 @@ export class PullLoop {
         next = this.pq.active ? timer(this.ctx.profile.pullErrorDelayMs) : STOP;
       }
       if (next === STOP) return;
-      if (next !== PULL) await firstValueFrom(merge(from(next), end$), { defaultValue: undefined });
+      // The queue's own waits (room in it, room in the budget) end with the queue and are awaited as they are:
+      // under a backlog one comes after nearly every pull, and as a stream each cost the pipeline bench about 15 %.
+      if (next instanceof Promise) await next;
+      else if (next !== PULL) await firstValueFrom(merge(from(next), end$), { defaultValue: undefined });
     }
   }
 
@@ -97,7 +101,7 @@ export class PullLoop {
     const { pq, ctx, host } = this;
     if (!pq.active) return STOP;
     const paused = host.whenRunning();
-    if (paused) return paused;
+    if (paused) return paused instanceof Promise ? untilAborted(paused, pq.signal) : paused;
     if (host.lockValid && !host.lockValid(pq)) return timer(ctx.profile.pullErrorDelayMs);
     const { options } = ctx;
     const limits = host.limits();
@@ -117,7 +121,7 @@ export class PullLoop {
     // Waiting for a sixteenth of the app budget (or a full pull, if smaller) keeps pulls useful without letting
     // a queue wait for room that other queues' pulls keep taking.
     const watermark = Math.min(options.pullBatchSizeInBytes, Math.max(1, Math.floor(ctx.budget.limit / 16)));
-    if (ctx.budget.room() < watermark) return ctx.budget.waitForRoom(watermark);
+    if (ctx.budget.room() < watermark) return untilAborted(ctx.budget.waitForRoom(watermark), pq.signal);
     return PULL;
   }
 
