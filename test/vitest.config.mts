@@ -10,5 +10,5 @@ export default projectConfig(import.meta.dirname, {
   fileParallelism: false,
   testTimeout: 60_000,
   hookTimeout: 120_000,
-  globalSetup: ['./src/rocketmq/rocketmq.global-setup.ts', './src/packaging/packaging.global-setup.ts'],
+  globalSetup: ['./src/support/rocketmq.global-setup.ts', './src/packaging/packaging.global-setup.ts'],
 });

@@ -1,8 +1,8 @@
-import { waitFor } from '@mqkit/core/testing';
+import { Deliveries, uniqueName, waitFor } from '@mqkit/core/testing';
 import type { MessageQueue } from '@mqkit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryTransport } from '@mqkit/transport-memory';
-import { Deliveries, Harness, consumerClass, unique } from '../support/fixtures';
+import { Harness, consumerClass } from '../support/fixtures';
 import {
   pauseHoldsHandlerCalls,
   rebalanceWhilePausedLosesNothing,
@@ -47,8 +47,8 @@ describe('operational controls', () => {
 
   it('reset to a timestamp reaches every member of a running group of 3 and re-delivers from the right offset', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 6 });
     const seen = new Deliveries();
     const firstOffsets = new Map<number, number[]>();
@@ -95,8 +95,8 @@ describe('operational controls', () => {
 
   it('messageQueueListener gets the full and the allocated set on every change', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 4 });
     const events: { member: string; all: MessageQueue[]; mine: MessageQueue[] }[] = [];
     const Handler = consumerClass({ group, topic }, () => undefined);

@@ -1,7 +1,7 @@
 import { SUSPEND_CURRENT_QUEUE_A_MOMENT, mqKey, type ConsumerApp } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Harness, consumerClass, unique } from '../support/fixtures';
+import { Harness, consumerClass } from '../support/fixtures';
 
 let harness: Harness;
 afterEach(async () => harness?.close());
@@ -9,8 +9,8 @@ afterEach(async () => harness?.close());
 describe('ORDERLY consumption', () => {
   it('keeps per-queue order across 3 instances with joins and leaves, one batch per queue at a time, under broker locks', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 6 });
     const log = new Map<string, number[]>(); // queue -> offsets in delivery order, across every instance
     const running = new Map<string, number>();
@@ -69,8 +69,8 @@ describe('ORDERLY consumption', () => {
 
   it('a suspended batch is retried after suspendCurrentQueueTimeMillis, then dead-lettered past maxReconsumeTimes; the queue moves on', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 1 });
     const calls: [number, number, number][] = [];
     const Handler = consumerClass(

@@ -7,9 +7,9 @@ import {
   type StandaloneProducer,
   type TransportPlugin,
 } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { Deliveries, uniqueName, waitFor } from '@mqkit/core/testing';
 import { expect } from 'vitest';
-import { Deliveries, consumerClass, unique } from '../support/fixtures';
+import { consumerClass } from '../support/fixtures';
 
 /** Where a pause scenario runs: the embedded broker or a real cluster. */
 export interface PauseBackend {
@@ -41,7 +41,7 @@ export async function sendSeqs(
 
 export async function seqProducer(backend: Pick<PauseBackend, 'transport'>): Promise<StandaloneProducer> {
   // A generous send timeout: the test brokers share two cores with everything else on the box.
-  return createProducer({ transport: backend.transport(), group: unique('p'), sendMsgTimeout: 10_000 });
+  return createProducer({ transport: backend.transport(), group: uniqueName('p'), sendMsgTimeout: 10_000 });
 }
 
 /** The group's lag on the brokers (their max offsets minus its committed ones) over the topic's queues. */
@@ -57,8 +57,8 @@ async function brokerLag(app: ConsumerApp, group: string, topic: string): Promis
  */
 export async function pauseHoldsHandlerCalls(backend: PauseBackend, consumeMode: ConsumeMode): Promise<void> {
   const { timeoutMs } = backend;
-  const topic = unique('paused');
-  const group = unique('g');
+  const topic = uniqueName('paused');
+  const group = uniqueName('g');
   await backend.createTopic(topic, 2);
   const calls = new Deliveries();
   const Handler = consumerClass({ group, topic, consumeMode, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m) =>
@@ -126,8 +126,8 @@ export async function pauseHoldsHandlerCalls(backend: PauseBackend, consumeMode:
  */
 export async function retryWaitsWhilePaused(backend: PauseBackend): Promise<void> {
   const { timeoutMs } = backend;
-  const topic = unique('retried');
-  const group = unique('g');
+  const topic = uniqueName('retried');
+  const group = uniqueName('g');
   await backend.createTopic(topic, 2);
   const calls = new Deliveries();
   let app: ConsumerApp | undefined;
@@ -193,8 +193,8 @@ export async function retryWaitsWhilePaused(backend: PauseBackend): Promise<void
  */
 export async function rebalanceWhilePausedLosesNothing(backend: PauseBackend): Promise<void> {
   const { timeoutMs } = backend;
-  const topic = unique('moved');
-  const group = unique('g');
+  const topic = uniqueName('moved');
+  const group = uniqueName('g');
   await backend.createTopic(topic, 4);
   const all = new Deliveries();
   const byMember = [new Deliveries(), new Deliveries()] as const;

@@ -1,8 +1,8 @@
 import { RECONSUME_LATER, type RetryChannel, type TransportPlugin } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { Deliveries, uniqueName, waitFor } from '@mqkit/core/testing';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Deliveries, Harness, consumerClass, unique } from '../support/fixtures';
+import { Harness, consumerClass } from '../support/fixtures';
 
 let harness: Harness;
 afterEach(async () => harness?.close());
@@ -10,8 +10,8 @@ afterEach(async () => harness?.close());
 describe('retry and dead letters (CONCURRENTLY)', () => {
   it('a failing message comes back with reconsumeTimes 1, 2, 3, then lands in the DLQ, while the rest keep flowing', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 1 });
     const poison = new Map<number, number[]>();
     const good = new Deliveries();
@@ -45,8 +45,8 @@ describe('retry and dead letters (CONCURRENTLY)', () => {
 
   it('RECONSUME_LATER retries like a throw; delayLevelWhenNextConsume -1 dead-letters at once', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 1 });
     const seen: [number, number][] = [];
     const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m, ctx) => {
@@ -67,8 +67,8 @@ describe('retry and dead letters (CONCURRENTLY)', () => {
 
   it('ackIndex: a batch handler retries only the tail after the index', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 1 });
     await harness.produce(topic, 10);
     const calls: { seqs: number[]; retries: number[] }[] = [];
@@ -95,8 +95,8 @@ describe('retry and dead letters (CONCURRENTLY)', () => {
 
   it('when send-back fails the message is consumed again locally, never dropped', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 1 });
     const inner = memoryTransport({ broker: harness.broker });
     let sendBackFailures = 0;
@@ -126,8 +126,8 @@ describe('retry and dead letters (CONCURRENTLY)', () => {
 
   it('a call past consumeTimeout is aborted and its message retried', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 1 });
     const attempts: number[] = [];
     let aborted = false;
@@ -153,8 +153,8 @@ describe('retry and dead letters (CONCURRENTLY)', () => {
     const { mkdtemp } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 1 });
     const attempts: number[] = [];
     const Handler = consumerClass(

@@ -6,10 +6,10 @@ import {
   type Message,
   type MqkitEvents,
 } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { Deliveries, uniqueName, waitFor } from '@mqkit/core/testing';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Deliveries, Harness, consumerClass, unique } from '../support/fixtures';
+import { Harness, consumerClass } from '../support/fixtures';
 
 // Consumers deployed before the producers that create their topics: every group here uses the default
 // consumeFromWhere, CONSUME_FROM_LAST_OFFSET, which reads a new group's existing queues from their end.
@@ -36,14 +36,14 @@ async function startApp(options: Omit<ConsumerAppOptions, 'transport'>) {
 describe('a consumer started before its topic exists (embedded broker)', () => {
   it('is ready, says the topic has no route, and handles everything once a producer creates the topic', async () => {
     harness = new Harness();
-    const topic = unique('late');
-    const group = unique('g');
+    const topic = uniqueName('late');
+    const group = uniqueName('g');
     const seen = new Deliveries();
     // The default profile, as the README's quickstart runs: the topic appears through the broker's route notice.
     const { app, ...events } = await startApp({
       consumers: [consumerClass({ group, topic }, (m) => seen.record(m.payload.seq))],
       profile: 'default',
-      producer: { group: unique('p') },
+      producer: { group: uniqueName('p') },
     });
     const status = await app.ready();
     const own = status.consumers.find((c) => c.group === group)!;
@@ -66,8 +66,8 @@ describe('a consumer started before its topic exists (embedded broker)', () => {
 
   it('two members started before the topic split it and miss nothing sent right after its creation', async () => {
     harness = new Harness();
-    const topic = unique('late');
-    const group = unique('g');
+    const topic = uniqueName('late');
+    const group = uniqueName('g');
     const seen = new Deliveries();
     const member = () => consumerClass({ group, topic }, (m) => seen.record(m.payload.seq));
     const a = await harness.app([member()]);
@@ -82,8 +82,8 @@ describe('a consumer started before its topic exists (embedded broker)', () => {
 
   it('queues added to an existing topic are read from 0; a new group keeps starting an existing queue at its end', async () => {
     harness = new Harness();
-    const topic = unique('grown');
-    const group = unique('g');
+    const topic = uniqueName('grown');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 2 });
     await harness.produce(topic, 10); // before the group existed: never delivered
     const seen = new Deliveries();
@@ -105,12 +105,12 @@ describe('a consumer started before its topic exists (embedded broker)', () => {
 
   it('a pull consumer subscribed before its topic exists polls everything sent to it', async () => {
     harness = new Harness();
-    const topic = unique('late');
+    const topic = uniqueName('late');
     const consumer = await createPullConsumer({
       transport: memoryTransport({ broker: harness.broker }),
-      group: unique('g'),
+      group: uniqueName('g'),
       profile: 'fast',
-      instanceName: unique('pull'),
+      instanceName: uniqueName('pull'),
     });
     try {
       await consumer.subscribe(topic);

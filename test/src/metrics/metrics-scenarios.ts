@@ -1,14 +1,11 @@
 import { PullStatus, retryTopicOf, type Message } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { METRIC_NAMES as N } from '@mqkit/metrics-prometheus';
 import type { Scrape } from '@mqkit/metrics-prometheus/testing';
-import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { consumerClass } from '../support/fixtures';
 import type { MetricsRig } from './metrics-rig';
 
-/** Unique names within RocketMQ's group rules (no dot: the real cluster's ACL user names resources too). */
-const unique = (prefix: string) => `${prefix}_${randomUUID().slice(0, 8)}`;
 const queueOf = (mq: { brokerName: string; queueId: number }) => `${mq.brokerName}#${mq.queueId}`;
 
 /** Every series of a family and its histogram lines, label sets as text, for comparing two scrapes. */
@@ -29,8 +26,8 @@ export async function twoRoundsUnderLoad(
   options: { queues: number; perRound: number },
 ): Promise<Scrape> {
   const { timeoutMs } = rig.backend;
-  const topic = unique('metrics');
-  const group = unique('g');
+  const topic = uniqueName('metrics');
+  const group = uniqueName('g');
   await rig.backend.createTopic(topic, options.queues);
   const fails = (seq: number) => seq % 100 === 0;
   const Handler = consumerClass(
@@ -40,7 +37,7 @@ export async function twoRoundsUnderLoad(
     },
   );
   await rig.app([Handler]);
-  const producer = await rig.producer(unique('p'));
+  const producer = await rig.producer(uniqueName('p'));
   const g = { consumer_group: group };
   const pullSeries = (name: string) => name.startsWith(N.pullLatency);
   let before: string[] = [];
@@ -97,12 +94,12 @@ export async function twoRoundsUnderLoad(
  */
 export async function lagOfPausedConsumer(rig: MetricsRig, options: { queues: number }): Promise<void> {
   const { timeoutMs } = rig.backend;
-  const topic = unique('paused');
-  const group = unique('g');
+  const topic = uniqueName('paused');
+  const group = uniqueName('g');
   await rig.backend.createTopic(topic, options.queues);
   const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, () => undefined);
   const app = await rig.app([Handler]);
-  const producer = await rig.producer(unique('p'));
+  const producer = await rig.producer(uniqueName('p'));
   const g = { consumer_group: group, topic };
   const first = await rig.send(producer, topic, 0, 20);
   const queues = new Set(first.map((r) => queueOf(r.messageQueue)));
@@ -156,8 +153,8 @@ export async function lagOfPausedConsumer(rig: MetricsRig, options: { queues: nu
  */
 export async function gaugesOfABlockedHandler(rig: MetricsRig, options: { queues: number }): Promise<void> {
   const { timeoutMs } = rig.backend;
-  const topic = unique('blocked');
-  const group = unique('g');
+  const topic = uniqueName('blocked');
+  const group = uniqueName('g');
   await rig.backend.createTopic(topic, options.queues);
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
@@ -166,7 +163,7 @@ export async function gaugesOfABlockedHandler(rig: MetricsRig, options: { queues
     (m: Message<{ seq: number }>) => (m.payload.seq === 0 ? gate : undefined),
   );
   await rig.app([Handler]);
-  const producer = await rig.producer(unique('p'));
+  const producer = await rig.producer(uniqueName('p'));
   // One at a time, so that seq 0 is the first message of its queue.
   const sent = await rig.send(producer, topic, 0, 10, 1);
   const behindSeq0 = sent.filter((r) => queueOf(r.messageQueue) === queueOf(sent[0]!.messageQueue)).length;

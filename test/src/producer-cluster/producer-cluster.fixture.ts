@@ -13,9 +13,9 @@ import {
   createTopic,
   rocketMqTestCluster,
   startRocketMqCluster,
-  uniqueName,
   type RocketMqCluster,
 } from '@mqkit/transport-rocketmq/testing';
+import { uniqueName } from '@mqkit/core/testing';
 
 export { uniqueName };
 

@@ -1,8 +1,7 @@
 import type { Message, PullConsumer, PullConsumerOptions } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { expect } from 'vitest';
 import { HELD_POLLS, queueOf, sendSeqs, seqProducer, type PauseBackend } from '../delivery/pause-scenarios';
-import { unique } from '../support/fixtures';
 
 /** Where the pull consumer's pause scenario runs. */
 export interface PullPauseBackend extends Omit<PauseBackend, 'app'> {
@@ -19,13 +18,13 @@ const seqOf = (m: Message) => (m as Message<{ seq: number }>).payload.seq;
  */
 export async function pullPauseHoldsQueues(backend: PullPauseBackend): Promise<void> {
   const { timeoutMs } = backend;
-  const topic = unique('pulled');
+  const topic = uniqueName('pulled');
   await backend.createTopic(topic, 2);
   const consumer = await backend.pullConsumer({
-    group: unique('g'),
+    group: uniqueName('g'),
     profile: HELD_POLLS,
     consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
-    instanceName: unique('pull'),
+    instanceName: uniqueName('pull'),
   });
   const producer = await seqProducer(backend);
   try {

@@ -1,8 +1,8 @@
 import { mqKey, type ConsumerApp } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consumerClass } from '../support/fixtures';
-import { RocketMqHarness, testCluster, uniqueName } from './rocketmq-fixtures';
+import { RocketMqHarness, testCluster } from '../support/rocketmq-fixtures';
 
 let harness: RocketMqHarness;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { pauseHoldsHandlerCalls, retryWaitsWhilePaused, type PauseBackend } from '../delivery/pause-scenarios';
-import { RocketMqHarness, testCluster } from './rocketmq-fixtures';
+import { RocketMqHarness, testCluster } from '../support/rocketmq-fixtures';
 
 let harness: RocketMqHarness;
 beforeAll(async () => {

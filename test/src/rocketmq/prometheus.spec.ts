@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MetricsRig, type MetricsBackend } from '../metrics/metrics-rig';
 import { gaugesOfABlockedHandler, lagOfPausedConsumer, twoRoundsUnderLoad } from '../metrics/metrics-scenarios';
-import { RocketMqHarness, testCluster } from './rocketmq-fixtures';
+import { RocketMqHarness, testCluster } from '../support/rocketmq-fixtures';
 
 let harness: RocketMqHarness;
 let rig: MetricsRig | undefined;

@@ -1,10 +1,10 @@
 import { createPullConsumer, type Message, type PullConsumer } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { isFastJsonObject, parseFastJsonBody, type FastJsonObject } from '@mqkit/transport-rocketmq/internal';
 import { sendProbeRequest, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pullPauseHoldsQueues } from '../pull/pull-pause-scenario';
-import { RocketMqHarness, mqadmin, testCluster, uniqueName } from './rocketmq-fixtures';
+import { RocketMqHarness, mqadmin, testCluster } from '../support/rocketmq-fixtures';
 
 const SEARCH_OFFSET_BY_TIMESTAMP = 29;
 const GET_CONSUMER_RUNNING_INFO = 307;

@@ -1,9 +1,9 @@
 import { createConsumerApp, type ConsumerApp, type MqkitEvents, type ProfileOption } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { Deliveries, uniqueName, waitFor } from '@mqkit/core/testing';
 import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Deliveries, consumerClass } from '../support/fixtures';
-import { mqadmin, uniqueName, useRocketMqHarness, type RocketMqHarness } from './rocketmq-fixtures';
+import { consumerClass } from '../support/fixtures';
+import { mqadmin, useRocketMqHarness, type RocketMqHarness } from '../support/rocketmq-fixtures';
 
 // Consumers deployed before the topic exists, on a real cluster whose brokers do not auto-create topics.
 // Every group uses the default consumeFromWhere, CONSUME_FROM_LAST_OFFSET.
