@@ -10,8 +10,9 @@ import {
 import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Harness } from '../support/fixtures';
-import { pullPauseHoldsQueues } from './pull-pause-scenario';
+import { embeddedBroker, Harness } from '../support/fixtures';
+import { describeScenarios } from '../support/scenarios';
+import { PULL_SCENARIOS } from './pull.scenarios';
 
 let harness: Harness;
 const consumers: PullConsumer[] = [];
@@ -50,6 +51,8 @@ async function pollUntil(consumer: PullConsumer, n: number): Promise<Message<{ s
 }
 
 const seqs = (messages: readonly Message<{ seq: number }>[]) => messages.map((m) => m.payload.seq);
+
+describeScenarios('the pull consumer', PULL_SCENARIOS, embeddedBroker());
 
 describe('the pull consumer on the embedded broker', () => {
   it('assign, poll in offset order per queue, seek back, commit: the store holds the offset after the last polled message', async () => {
@@ -161,27 +164,6 @@ describe('the pull consumer on the embedded broker', () => {
     expect(got.map((m) => m.queueOffset)).toEqual([...Array(18).keys()].map((i) => i + 2));
   });
 
-  it('two subscribers of one group split the queues and together read each message once; a tag filter applies', async () => {
-    harness = new Harness();
-    const topic = uniqueName('T');
-    harness.broker.createTopic({ topic, queues: 4 });
-    const group = uniqueName('g');
-    const a = await pullConsumer(group, { consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' });
-    const b = await pullConsumer(group, { consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' });
-    await a.subscribe(topic, { tags: 'even' });
-    await b.subscribe(topic, { tags: 'even' });
-    await waitFor(() => a.assignment().length === 2 && b.assignment().length === 2);
-    const split = new Set([...a.assignment(), ...b.assignment()].map((q) => q.queueId));
-    expect(split.size).toBe(4);
-    await harness.produce(topic, 80, { tags: (seq) => (seq % 2 === 0 ? 'even' : 'odd') });
-    const seen: number[] = [];
-    await waitFor(async () => {
-      for (const c of [a, b]) seen.push(...seqs((await c.poll({ timeoutMs: 50 })) as Message<{ seq: number }>[]));
-      return seen.length >= 40;
-    });
-    expect(seen.sort((x, y) => x - y)).toEqual([...Array(40).keys()].map((i) => i * 2));
-  });
-
   it('flow control bounds what a queue caches; pause holds a queue, resume lets it go on; for await yields batches', async () => {
     harness = new Harness();
     const topic = uniqueName('T');
@@ -209,16 +191,6 @@ describe('the pull consumer on the embedded broker', () => {
     }
     expect(rest.every((m) => m.queueId === queues[1]!.queueId)).toBe(true);
   });
-
-  it('after pause(queues) poll() returns nothing of them, buffered or pulled in flight; resume() hands it all out once', async () => {
-    harness = new Harness();
-    await pullPauseHoldsQueues({
-      transport: () => memoryTransport({ broker: harness.broker }),
-      createTopic: async (topic, queues) => void harness.broker.createTopic({ topic, queues }),
-      pullConsumer: ({ group, ...extra }) => pullConsumer(group, extra),
-      timeoutMs: 20_000,
-    });
-  }, 30_000);
 
   it('an SQL92 subscription selects by properties; without autoCommit a queue that moves to a new member is stored as last committed', async () => {
     harness = new Harness();
