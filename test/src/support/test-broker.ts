@@ -53,9 +53,18 @@ export abstract class TestBroker {
     consumers: ConsumerAppOptions['consumers'],
     options: Partial<ConsumerAppOptions> = {},
   ): Promise<ConsumerApp> {
+    const app = await this.createApp(consumers, options);
+    await app.start();
+    return app;
+  }
+
+  /** Creates an app on the broker with the fast profile, not started yet (to listen from before its start). */
+  async createApp(
+    consumers: ConsumerAppOptions['consumers'],
+    options: Partial<ConsumerAppOptions> = {},
+  ): Promise<ConsumerApp> {
     const app = await createConsumerApp({ transport: this.transport(), consumers, profile: 'fast', ...options });
     this.appStops.push(() => app.stop({ timeoutMs: 5_000 }));
-    await app.start();
     return app;
   }
 
