@@ -40,8 +40,8 @@ export class Harness extends TestBroker {
     return memoryTransport({ broker: this.broker });
   }
 
-  async createTopic(topic: string, queues: number): Promise<void> {
-    this.broker.createTopic({ topic, queues });
+  async createTopic(topic: string, queues: number, brokers?: readonly string[]): Promise<void> {
+    this.broker.createTopic({ topic, queues, brokers });
   }
 
   protected override async closeBroker(): Promise<void> {

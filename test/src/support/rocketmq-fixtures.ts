@@ -1,7 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { OffsetAdmin, RouteResolver, StandaloneProducerOptions, TransportPlugin } from '@mqkit/core';
 import { rocketmqTransport, type RocketMqTransportOptions } from '@mqkit/transport-rocketmq';
-import { waitFor } from '@mqkit/core/testing';
 import {
   findJavaToolchain,
   provisionRocketMq,
@@ -137,27 +136,6 @@ export class RocketMqHarness extends TestBroker {
 
   async routes(): Promise<RouteResolver> {
     return (await this.adminApp()).transport.routes;
-  }
-
-  /**
-   * Resolves once the brokers hold, for every one of the topic's `queues` queues, the group's committed offset at
-   * the queue's end. Members commit on their persist interval, after their own books say done; an admin reset
-   * issued before that is refused by a broker with no offset of the group ("THe consumer group <g> not exist"), or
-   * undone by the late commit.
-   */
-  async brokersCommitted(group: string, topic: string, queues: number): Promise<void> {
-    const admin = (await this.adminApp()).transport.clusterAdmin!;
-    await waitFor(
-      async () => {
-        const stats = (await admin.consumeStats(group)).filter((s) => s.mq.topic === topic);
-        return stats.length === queues && stats.every((s) => s.consumerOffset === s.brokerOffset);
-      },
-      {
-        timeoutMs: 20_000,
-        intervalMs: 200,
-        message: `the brokers hold ${group}'s committed offset of every queue of ${topic}`,
-      },
-    );
   }
 
   async offsetAdmin(): Promise<OffsetAdmin> {

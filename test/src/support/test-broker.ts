@@ -12,7 +12,7 @@ import {
   type StandaloneProducerOptions,
   type TransportPlugin,
 } from '@mqkit/core';
-import { sendSeqs, uniqueName, type SendSeqsOptions } from '@mqkit/core/testing';
+import { sendSeqs, uniqueName, waitFor, type SendSeqsOptions } from '@mqkit/core/testing';
 
 /** The two brokers every scenario runs on. */
 export type BrokerKind = 'embedded' | 'rocketmq';
@@ -37,8 +37,11 @@ export abstract class TestBroker {
   /** A transport to this broker. */
   abstract transport(): TransportPlugin;
 
-  /** Creates `topic` with `queues` queues on every broker (or grows it to that many) and resolves once it is routed. */
-  abstract createTopic(topic: string, queues: number): Promise<void>;
+  /**
+   * Creates `topic` with `queues` queues on every broker, or on the listed ones (or grows it to that many), and
+   * resolves once it is routed.
+   */
+  abstract createTopic(topic: string, queues: number, brokers?: readonly string[]): Promise<void>;
 
   /** What a producer of `produce()` and `producer()` starts from. */
   protected producerDefaults(): Partial<StandaloneProducerOptions> {
@@ -128,6 +131,41 @@ export abstract class TestBroker {
   /** The group's offset of the queue as the broker stores it (-1 when it has none). */
   async committedOffset(group: string, mq: MessageQueue): Promise<number> {
     return (await this.adminApp()).transport.offsets.queryConsumerOffset(group, mq);
+  }
+
+  /**
+   * Resolves once the brokers hold, for every one of the topic's `queues` queues, the group's committed offset at
+   * the queue's end. Members commit on their persist interval, after their own books say done; an admin reset
+   * issued before that is refused by a broker with no offset of the group ("THe consumer group <g> not exist"), or
+   * undone by the late commit.
+   */
+  async brokersCommitted(group: string, topic: string, queues: number): Promise<void> {
+    const admin = (await this.adminApp()).transport.clusterAdmin!;
+    await waitFor(
+      async () => {
+        const stats = (await admin.consumeStats(group)).filter((s) => s.mq.topic === topic);
+        return stats.length === queues && stats.every((s) => s.consumerOffset === s.brokerOffset);
+      },
+      {
+        timeoutMs: 20_000,
+        intervalMs: 200,
+        message: `the brokers hold ${group}'s committed offset of every queue of ${topic}`,
+      },
+    );
+  }
+
+  /** How many messages the topic's queues hold (0 when it has no route). */
+  async storedCount(topic: string): Promise<number> {
+    const { routes, offsets } = (await this.adminApp()).transport;
+    const queues = await routes.subscribeQueues(topic).catch(() => []);
+    let count = 0;
+    for (const mq of queues) count += (await offsets.maxOffset(mq)) - (await offsets.minOffset(mq));
+    return count;
+  }
+
+  /** Runs `step` at close(), after the apps stopped (steps run newest first, with the other clients' stops). */
+  onClose(step: () => Promise<unknown>): void {
+    this.stops.push(step);
   }
 
   /** Stops the apps (together), then the pull consumers, producers and admin app (newest first), then the broker. */
