@@ -4,7 +4,9 @@ import { METRIC_NAMES as N } from '@mqkit/metrics-prometheus';
 import type { Scrape } from '@mqkit/metrics-prometheus/testing';
 import { expect } from 'vitest';
 import { consumerClass } from '../support/fixtures';
-import type { MetricsRig } from './metrics-rig';
+import type { Scenario } from '../support/scenarios';
+import type { TestBroker } from '../support/test-broker';
+import { MetricsRig } from './metrics-rig';
 
 const queueOf = (mq: { brokerName: string; queueId: number }) => `${mq.brokerName}#${mq.queueId}`;
 
@@ -21,14 +23,11 @@ function seriesOf(scrape: Scrape, exclude: (name: string) => boolean): string[] 
  * dead-lettered), sent by a producer and consumed by an app that share one metrics value. Checks exact counts after
  * each round, and that the second round added no series: label cardinality does not grow with message count.
  */
-export async function twoRoundsUnderLoad(
-  rig: MetricsRig,
-  options: { queues: number; perRound: number },
-): Promise<Scrape> {
-  const { timeoutMs } = rig.backend;
+async function twoRoundsUnderLoad(rig: MetricsRig, options: { queues: number; perRound: number }): Promise<Scrape> {
+  const { timeoutMs } = rig.broker;
   const topic = uniqueName('metrics');
   const group = uniqueName('g');
-  await rig.backend.createTopic(topic, options.queues);
+  await rig.broker.createTopic(topic, options.queues);
   const fails = (seq: number) => seq % 100 === 0;
   const Handler = consumerClass(
     { group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', maxReconsumeTimes: 1 },
@@ -92,11 +91,11 @@ export async function twoRoundsUnderLoad(
  * A paused consumer pulls nothing, so what is sent meanwhile waits on the broker: the lag gauge of each queue says
  * exactly how many messages were sent to it. Resumed, they are consumed and the lag goes back to 0.
  */
-export async function lagOfPausedConsumer(rig: MetricsRig, options: { queues: number }): Promise<void> {
-  const { timeoutMs } = rig.backend;
+async function lagOfPausedConsumer(rig: MetricsRig, options: { queues: number }): Promise<void> {
+  const { timeoutMs } = rig.broker;
   const topic = uniqueName('paused');
   const group = uniqueName('g');
-  await rig.backend.createTopic(topic, options.queues);
+  await rig.broker.createTopic(topic, options.queues);
   const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, () => undefined);
   const app = await rig.app([Handler]);
   const producer = await rig.producer(uniqueName('p'));
@@ -151,11 +150,11 @@ export async function lagOfPausedConsumer(rig: MetricsRig, options: { queues: nu
  * its queue: the gauges show 1 cached message of its body size, 1 call in flight, and the lag of everything sent to
  * its queue (seq 0 is the first message there). Released, all three go back to 0.
  */
-export async function gaugesOfABlockedHandler(rig: MetricsRig, options: { queues: number }): Promise<void> {
-  const { timeoutMs } = rig.backend;
+async function gaugesOfABlockedHandler(rig: MetricsRig, options: { queues: number }): Promise<void> {
+  const { timeoutMs } = rig.broker;
   const topic = uniqueName('blocked');
   const group = uniqueName('g');
-  await rig.backend.createTopic(topic, options.queues);
+  await rig.broker.createTopic(topic, options.queues);
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   const Handler = consumerClass(
@@ -195,3 +194,42 @@ export async function gaugesOfABlockedHandler(rig: MetricsRig, options: { queues
     { timeoutMs, message: 'released: 10 consumed, nothing cached, in flight or behind' },
   );
 }
+
+/** A rig on the test's broker, closed with it. */
+function rigOn(broker: TestBroker): MetricsRig {
+  const rig = new MetricsRig(broker);
+  broker.onClose(() => rig.close());
+  return rig;
+}
+
+/** Prometheus metrics scraped over HTTP, on both brokers (their topics on both brokers, so lag series name each). */
+export const PROMETHEUS_SCENARIOS: readonly Scenario[] = [
+  {
+    title:
+      'counts 2 rounds of messages (5,000 each embedded, 500 on a real cluster) exactly (successes, failures, retries, DLQ, sends) and adds no series in the second round',
+    timeoutMs: { embedded: 120_000, rocketmq: 240_000 },
+    run: async (broker) => {
+      // The real cluster's delay levels are all 1 s, so the retry and the dead letter of each failure take a second.
+      const embedded = broker.kind === 'embedded';
+      const scrape = await twoRoundsUnderLoad(rigOn(broker), {
+        queues: embedded ? 4 : 2,
+        perRound: embedded ? 5_000 : 500,
+      });
+      // Bounded: the whole scrape is a few hundred lines however many messages went through.
+      expect(scrape.seriesCount).toBeLessThan(400);
+      const lagBrokers = new Set(scrape.samples(N.queueLag).map((s) => s.labels.broker_name));
+      expect(lagBrokers).toEqual(new Set(broker.brokerNames));
+      expect(lagBrokers.size).toBe(2);
+    },
+  },
+  {
+    title: "a paused consumer's lag gauges say how many messages were sent to each queue meanwhile",
+    timeoutMs: { embedded: 60_000, rocketmq: 180_000 },
+    run: (broker) => lagOfPausedConsumer(rigOn(broker), { queues: broker.kind === 'embedded' ? 4 : 2 }),
+  },
+  {
+    title: 'a blocked handler shows as 1 cached message, 1 call in flight and the lag of its queue',
+    timeoutMs: { embedded: 60_000, rocketmq: 180_000 },
+    run: (broker) => gaugesOfABlockedHandler(rigOn(broker), { queues: broker.kind === 'embedded' ? 2 : 1 }),
+  },
+];
