@@ -30,7 +30,7 @@ beforeAll(async () => {
   try {
     cluster = await testCluster();
   } catch (error) {
-    // The run's global setup starts a cluster only for runs that include src/rocketmq/; run alone, start one here.
+    // Without a cluster from the run's global setup (or MQKIT_ROCKETMQ_NAMESRV), start one here.
     if (!(error instanceof RocketMqHarnessError)) throw error;
     cluster = await startRocketMqCluster();
     ownCluster = true;
