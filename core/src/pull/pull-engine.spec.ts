@@ -1,16 +1,12 @@
-import { Subject } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClientHost } from '../app/client-host';
 import { jsonCodec } from '../definition/json.codec';
-import type { Message, MessageRecord } from '../model/message';
+import type { Message } from '../model/message';
 import { mqKey, type MessageQueue } from '../model/message-queue';
-import { PullStatus, type PullResult } from '../model/pull-result';
 import { parseSubscription, type SubscriptionData } from '../model/subscription';
-import type { TransportPlugin } from '../spi/transport.plugin';
-import type { ConsumerRegistration, PullRequest } from '../spi/transport.roles';
+import { FakeBroker } from '../spi/fake-broker.fixture';
 import { waitFor } from '../testing/wait-for';
 import { childController } from '../util/abort';
-import { record } from '../consumer/runtime.fixture';
 import type { ProcessQueue } from '../consumer/queue/process-queue';
 import { PollBuffer } from './poll-buffer';
 import type { PullConsumerOptions } from './pull-consumer-options';
@@ -19,102 +15,6 @@ import { PullEngine } from './pull-engine';
 import { pullGroupContext } from './pull-engine-setup';
 
 const mq = (queueId: number, topic = 'T'): MessageQueue => ({ topic, brokerName: 'broker-a', queueId });
-
-/**
- * One broker in memory: queues of stored records, the group's committed offsets, and what the client asked of it.
- * A pull with nothing to read is held until a record arrives or the pull's signal aborts, as a long poll is.
- */
-class FakeBroker {
-  readonly stored = new Map<string, MessageRecord[]>();
-  readonly committed = new Map<string, number>();
-  readonly commits: { mq: MessageQueue; offset: number }[] = [];
-  readonly heartbeats: ConsumerRegistration[][] = [];
-  readonly unregistered: string[] = [];
-  readonly memberLookups: string[] = [];
-  readonly routes = new Map<string, MessageQueue[]>();
-  /** The client ids of the group's members. */
-  members: string[] = [];
-  /** When set, commits wait for it. */
-  commitGate: Promise<void> | undefined;
-  /** When set, commits fail with it. */
-  commitError: Error | undefined;
-  private readonly arrivals = new Set<() => void>();
-
-  /** Stores `count` records at the end of the queue and answers the pulls held for it. */
-  add(queue: MessageQueue, count: number): void {
-    const list = this.stored.get(mqKey(queue)) ?? [];
-    for (let i = 0; i < count; i++) list.push(record(list.length, { mq: queue }));
-    this.stored.set(mqKey(queue), list);
-    for (const wake of [...this.arrivals]) wake();
-  }
-
-  plugin(): TransportPlugin {
-    return {
-      kind: 'transport',
-      name: 'fake',
-      connect: async () => ({
-        routes: {
-          subscribeQueues: async (topic) => this.routes.get(topic) ?? [],
-          publishQueues: async (topic) => this.routes.get(topic) ?? [],
-        },
-        membership: {
-          heartbeat: async (registrations) => void this.heartbeats.push([...registrations]),
-          unregister: async (group) => void this.unregistered.push(group),
-          consumerIds: async (_group, topic) => {
-            this.memberLookups.push(topic);
-            return this.members;
-          },
-          changes$: new Subject<string>(),
-        },
-        puller: { pull: (request, signal) => this.pull(request, signal) },
-        offsets: {
-          queryConsumerOffset: async (_group, queue) => this.committed.get(mqKey(queue)) ?? -1,
-          commitConsumerOffset: async (_group, queue, offset) => {
-            this.commits.push({ mq: queue, offset });
-            await this.commitGate;
-            if (this.commitError) throw this.commitError;
-            this.committed.set(mqKey(queue), offset);
-          },
-          minOffset: async () => 0,
-          maxOffset: async (queue) => this.stored.get(mqKey(queue))?.length ?? 0,
-          searchOffset: async () => 0,
-        },
-        close: async () => undefined,
-      }),
-    };
-  }
-
-  private pull(request: PullRequest, signal: AbortSignal): Promise<PullResult> {
-    return new Promise((resolve, reject) => {
-      const answer = (): boolean => {
-        const list = this.stored.get(mqKey(request.mq)) ?? [];
-        if (request.offset >= list.length) return false;
-        const messages = list.slice(request.offset, request.offset + request.maxMsgs);
-        done();
-        resolve({
-          status: PullStatus.FOUND,
-          nextBeginOffset: request.offset + messages.length,
-          minOffset: 0,
-          maxOffset: list.length,
-          messages,
-        });
-        return true;
-      };
-      const aborted = (): void => {
-        done();
-        reject(signal.reason ?? new Error('aborted'));
-      };
-      const wake = (): void => void answer();
-      const done = (): void => {
-        this.arrivals.delete(wake);
-        signal.removeEventListener('abort', aborted);
-      };
-      if (answer()) return;
-      this.arrivals.add(wake);
-      signal.addEventListener('abort', aborted, { once: true });
-    });
-  }
-}
 
 /** An engine on the fake broker, built as createPullConsumer builds it; `close()` leaves as `close()` does. */
 interface OpenEngine {
