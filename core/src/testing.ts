@@ -1,5 +1,12 @@
-/** The test kit: wait-for helpers and (later) the contract suites every plugin must pass. */
+/**
+ * The test kit: names, delivery records, a producer helper, free ports, wait-for helpers, and the contract suites
+ * every plugin must pass.
+ */
 export { waitFor, type WaitForOptions } from './testing/wait-for';
+export { uniqueName } from './testing/unique-name';
+export { Deliveries } from './testing/deliveries';
+export { sendSeqs, type SendSeqsOptions } from './testing/send-seqs';
+export { freePort } from './testing/free-port';
 export {
   describeOffsetStoreContract,
   type OffsetStoreContractBackend,

@@ -1,15 +1,10 @@
 import { createProducer, type ConsumerOptions } from '@mqkit/core';
+import { uniqueName } from '@mqkit/core/testing';
 import { memoryTransport, type EmbeddedBroker } from '@mqkit/transport-memory';
 import type { INestMicroservice } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { randomUUID } from 'node:crypto';
 import { MqkitServer } from './server/mqkit.server';
 import type { MqkitServerOptions } from './server/mqkit-server-options';
-
-/** A unique name, so specs never share topics or groups. */
-export function unique(prefix: string): string {
-  return `${prefix}-${randomUUID().slice(0, 8)}`;
-}
 
 /** Options every spec consumer starts from: read what was produced before the app started. */
 export function consumerOptions(group: string, topic: string, extra: Partial<ConsumerOptions> = {}): ConsumerOptions {
@@ -23,7 +18,7 @@ export async function produce(
   payloads: readonly unknown[],
   tags?: (payload: unknown) => string,
 ): Promise<void> {
-  const producer = await createProducer({ transport: memoryTransport({ broker }), group: unique('spec-producer') });
+  const producer = await createProducer({ transport: memoryTransport({ broker }), group: uniqueName('spec-producer') });
   try {
     for (const payload of payloads) await producer.send({ topic, payload, tags: tags?.(payload) });
   } finally {

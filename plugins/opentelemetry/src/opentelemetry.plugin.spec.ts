@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { propagation, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TracedClients, declare, uniqueName } from './spec.fixture';
+import { TracedClients, declare } from './spec.fixture';
 
 // The instrumentation scope is the published package: its name and the version in its package.json.
 const PACKAGE = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { version: string };

@@ -1,13 +1,13 @@
 import { RECONSUME_LATER, type Message } from '@mqkit/core';
 import { fileOffsetStore } from '@mqkit/offset-store-file';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TracedClients, declare, uniqueName } from './spec.fixture';
+import { TracedClients, declare } from './spec.fixture';
 
 let clients: TracedClients;
 afterEach(async () => clients?.close());

@@ -1,9 +1,9 @@
 import type { Message } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TracedClients, declare, uniqueName } from './spec.fixture';
+import { TracedClients, declare } from './spec.fixture';
 
 const contextManager = new AsyncLocalStorageContextManager();
 beforeAll(() => void context.setGlobalContextManager(contextManager.enable()));

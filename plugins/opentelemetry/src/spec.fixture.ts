@@ -8,6 +8,7 @@ import {
   type StandaloneProducer,
   type StandaloneProducerOptions,
 } from '@mqkit/core';
+import { uniqueName } from '@mqkit/core/testing';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { fastBroker } from '@mqkit/transport-memory/testing';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -17,10 +18,7 @@ import {
   SimpleSpanProcessor,
   type ReadableSpan,
 } from '@opentelemetry/sdk-trace-base';
-import { randomUUID } from 'node:crypto';
 import { openTelemetry, type OpenTelemetryOptions } from './opentelemetry.plugin';
-
-export const uniqueName = (prefix: string): string => `${prefix}-${randomUUID().slice(0, 8)}`;
 
 /**
  * A handler as a declaration (no decorated class): `handle` gets a message, or an array with `batch: true`. From the

@@ -33,7 +33,7 @@ export {
   type ProvidingProject,
 } from './testing/rocketmq-global-setup';
 export { RocketMqProxy, startRocketMqProxy, type RocketMqProxyOptions } from './testing/start-rocketmq-proxy';
-export { createTopic, uniqueName } from './testing/topic-admin';
+export { createTopic } from './testing/topic-admin';
 export { sendProbeRequest, ProbeCode, type ProbeOptions, type ProbeRequest } from './testing/remoting-probe';
 export type { ProbeCommand } from './testing/probe-frame.codec';
 export { signExtFields, type AclCredentials } from './testing/acl-signature';

@@ -13,11 +13,11 @@ import {
   type StandaloneProducer,
   type TransportPlugin,
 } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { Deliveries, uniqueName, waitFor } from '@mqkit/core/testing';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { fastBroker } from '@mqkit/transport-memory/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Deliveries, Harness, consumerClass, unique } from '../support/fixtures';
+import { Harness, consumerClass } from '../support/fixtures';
 
 let harness: Harness;
 let admin: Admin;
@@ -27,11 +27,14 @@ const closers: Array<() => Promise<unknown>> = [];
 beforeEach(async () => {
   // Two brokers, as the real test cluster has: every answer merges both.
   harness = new Harness(fastBroker({ brokerNames: ['broker-a', 'broker-b'] }));
-  admin = await createAdmin({ transport: memoryTransport({ broker: harness.broker }), instanceName: unique('admin') });
+  admin = await createAdmin({
+    transport: memoryTransport({ broker: harness.broker }),
+    instanceName: uniqueName('admin'),
+  });
   producer = await createProducer({
     transport: memoryTransport({ broker: harness.broker }),
-    group: unique('producer'),
-    instanceName: unique('producer'),
+    group: uniqueName('producer'),
+    instanceName: uniqueName('producer'),
   });
 });
 afterEach(async () => {
@@ -55,8 +58,8 @@ async function fill(queues: readonly MessageQueue[], counts: readonly number[]):
 
 describe('admin reads on the embedded broker', () => {
   it('consumerProgress: per queue brokerOffset = sent, consumerOffset = committed, lag = the difference, lastTimestamp of the last consumed; retry topic left out', async () => {
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     await admin.createTopic({ topic, queues: 2 });
     const queues = await admin.queues(topic);
     const sent = [5, 3, 4, 7];
@@ -87,19 +90,19 @@ describe('admin reads on the embedded broker', () => {
             : 0,
       })),
     );
-    expect(await admin.consumerProgress(unique('nobody'))).toEqual([]);
+    expect(await admin.consumerProgress(uniqueName('nobody'))).toEqual([]);
   });
 
   it("consumerProgress names each queue's owner from the members' running info; a stopped group keeps its offsets and loses its owners", async () => {
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     await admin.createTopic({ topic, queues: 2 });
     const seen = new Deliveries();
     const consumer = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m) =>
       seen.record(m.payload.seq),
     );
-    const a = await harness.app([consumer], { instanceName: unique('a') });
-    const b = await harness.app([consumer], { instanceName: unique('b') });
+    const a = await harness.app([consumer], { instanceName: uniqueName('a') });
+    const b = await harness.app([consumer], { instanceName: uniqueName('b') });
     await waitFor(
       () =>
         a
@@ -140,7 +143,7 @@ describe('admin reads on the embedded broker', () => {
   });
 
   it('topicStats: min 0, max = messages stored, last update = the newest store time; an unknown topic is a topic-not-found BrokerError', async () => {
-    const topic = unique('T');
+    const topic = uniqueName('T');
     await admin.createTopic({ topic, queues: 2 });
     const queues = await admin.queues(topic);
     await fill(queues, [4, 0, 2, 1]);
@@ -153,21 +156,21 @@ describe('admin reads on the embedded broker', () => {
         lastUpdateTimestamp: harness.broker.messages(topic, mq.brokerName, mq.queueId).at(-1)?.storeTimestamp ?? 0,
       })),
     );
-    const unknown = await admin.topicStats(unique('missing')).catch((e: unknown) => e);
+    const unknown = await admin.topicStats(uniqueName('missing')).catch((e: unknown) => e);
     expect(unknown).toBeInstanceOf(BrokerError);
     expect(unknown).toMatchObject({ responseCode: 17, kind: 'topic-not-found' });
   });
 
   it('consumerConnections: every member, the group registration and its subscriptions; a group with no member online is ConsumerNotOnlineError', async () => {
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     await admin.createTopic({ topic, queues: 1 });
     const consumer = consumerClass(
       { group, topic, tags: 'a || b', consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
       () => undefined,
     );
-    const a = await harness.app([consumer], { instanceName: unique('a') });
-    const b = await harness.app([consumer], { instanceName: unique('b') });
+    const a = await harness.app([consumer], { instanceName: uniqueName('a') });
+    const b = await harness.app([consumer], { instanceName: uniqueName('b') });
     const found = await admin.consumerConnections(group);
     expect(found.connections.map((c) => c.clientId)).toEqual([a.clientId, b.clientId].sort());
     expect(found.connections[0]).toMatchObject({ language: 'NODE_JS', clientAddr: `${a.clientId.split('@')[0]}:0` });
@@ -187,7 +190,7 @@ describe('admin reads on the embedded broker', () => {
       transport: memoryTransport({ broker: harness.broker }),
       group,
       profile: 'fast',
-      instanceName: unique('pull'),
+      instanceName: uniqueName('pull'),
     });
     closers.push(() => pull.close());
     await pull.subscribe(topic);
@@ -197,8 +200,8 @@ describe('admin reads on the embedded broker', () => {
   });
 
   it("queryMessagesByKey: the topic's messages with that key in their KEYS, oldest first, within the time range, at most maxNum (the newest)", async () => {
-    const topic = unique('T');
-    const other = unique('O');
+    const topic = uniqueName('T');
+    const other = uniqueName('O');
     await admin.createTopic({ topic, queues: 1 });
     await admin.createTopic({ topic: other, queues: 1 });
     const queues = await admin.queues(topic);
@@ -233,7 +236,7 @@ describe('admin reads on the embedded broker', () => {
   });
 
   it('viewMessage: an offsetMsgId alone, a UNIQ_KEY with its topic; otherwise MessageNotFoundError', async () => {
-    const topic = unique('T');
+    const topic = uniqueName('T');
     await admin.createTopic({ topic, queues: 1 });
     const [first, second] = await fill(await admin.queues(topic), [1, 1]);
     const byOffset = await admin.viewMessage<{ q: number }>(second!.offsetMsgId);
@@ -246,7 +249,7 @@ describe('admin reads on the embedded broker', () => {
     const byUniq = await admin.viewMessage(first!.msgId, { topic });
     expect([byUniq.offsetMsgId, byUniq.keys]).toEqual([first!.offsetMsgId, ['k0-0', 'every']]);
     await expect(admin.viewMessage(first!.msgId)).rejects.toBeInstanceOf(MessageNotFoundError);
-    await expect(admin.viewMessage(first!.msgId, { topic: unique('other') })).rejects.toBeInstanceOf(BrokerError);
+    await expect(admin.viewMessage(first!.msgId, { topic: uniqueName('other') })).rejects.toBeInstanceOf(BrokerError);
     const beyond = `${second!.offsetMsgId.slice(0, 16)}${'0'.repeat(12)}FFFF`;
     await expect(admin.viewMessage(beyond)).rejects.toMatchObject({ name: 'MessageNotFoundError', msgId: beyond });
     await expect(admin.viewMessage('not-an-id')).rejects.toBeInstanceOf(ConfigurationError);
@@ -254,7 +257,7 @@ describe('admin reads on the embedded broker', () => {
 
   it("createSubscriptionGroup: SubscriptionGroupConfig with Java's defaults on every broker, or the listed ones; bad options are ConfigurationErrors", async () => {
     const broker = harness.broker;
-    const group = unique('g');
+    const group = uniqueName('g');
     await admin.createSubscriptionGroup(group, {
       retryMaxTimes: 3,
       consumeBroadcastEnable: false,
@@ -274,13 +277,13 @@ describe('admin reads on the embedded broker', () => {
       consumeTimeoutMinute: 15,
     };
     for (const name of broker.brokerNames) expect(broker.admin.subscriptionGroup(name, group)).toEqual(expected);
-    const only = unique('g');
+    const only = uniqueName('g');
     await admin.createSubscriptionGroup(only, { brokers: [broker.brokerNames[0]!] });
     expect(broker.admin.subscriptionGroup(broker.brokerNames[0]!, only)).toMatchObject({
       retryMaxTimes: 16,
       consumeBroadcastEnable: true,
     });
-    await expect(admin.createSubscriptionGroup(unique('g'), { brokers: ['broker-z'] })).rejects.toMatchObject({
+    await expect(admin.createSubscriptionGroup(uniqueName('g'), { brokers: ['broker-z'] })).rejects.toMatchObject({
       name: 'ConfigurationError',
       option: 'brokers',
     });
@@ -295,7 +298,7 @@ describe('admin reads on the embedded broker', () => {
   });
 
   it('topics: every topic, sorted, system topics flagged by { system: false }', async () => {
-    const topic = unique('T');
+    const topic = uniqueName('T');
     await admin.createTopic({ topic, queues: 1 });
     await admin.createTopic({ topic: 'TBW102', queues: 1 });
     await admin.createTopic({ topic: harness.broker.brokerNames[0]!, queues: 1 });
@@ -319,17 +322,17 @@ describe('admin reads on the embedded broker', () => {
   });
 
   it("with a namespace: names in are wrapped, names out are plain, and topics() lists only the namespace's own", async () => {
-    const ns = unique('ns').replace(/-/g, '_');
+    const ns = uniqueName('ns').replace(/-/g, '_');
     const scoped = await createAdmin({
       transport: memoryTransport({ broker: harness.broker }),
-      instanceName: unique('admin'),
+      instanceName: uniqueName('admin'),
       namespace: ns,
     });
     closers.push(() => scoped.close());
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     await scoped.createTopic({ topic, queues: 1 });
-    await admin.createTopic({ topic: unique('outside'), queues: 1 });
+    await admin.createTopic({ topic: uniqueName('outside'), queues: 1 });
     const [mq] = await scoped.queues(topic);
     expect(mq!.topic).toBe(topic);
     const sent = await producer.send(
@@ -356,7 +359,7 @@ describe('admin reads on the embedded broker', () => {
       name: 'partial',
       connect: async (context) => ({ ...(await inner.connect(context)), clusterAdmin: undefined }),
     };
-    const limited = await createAdmin({ transport: partial, instanceName: unique('admin') });
+    const limited = await createAdmin({ transport: partial, instanceName: uniqueName('admin') });
     closers.push(() => limited.close());
     await expect(limited.consumerProgress('g')).rejects.toMatchObject({
       name: 'ConfigurationError',

@@ -1,8 +1,8 @@
 import type { ConsumerApp } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { Deliveries, uniqueName, waitFor } from '@mqkit/core/testing';
 import { fastBroker } from '@mqkit/transport-memory/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Deliveries, Harness, consumerClass, unique } from '../support/fixtures';
+import { Harness, consumerClass } from '../support/fixtures';
 
 let harness: Harness;
 afterEach(async () => harness?.close());
@@ -41,8 +41,8 @@ describe('a broker that crashes and comes back (embedded cluster of two)', () =>
   for (const exclusiveHandoff of [false, true]) {
     it(`without the offsets it had: members go on from what they consumed, not from the broker's (exclusiveHandoff ${exclusiveHandoff})`, async () => {
       harness = new Harness(fastBroker({ brokerNames: ['broker-a', 'broker-b'] }));
-      const topic = unique('T');
-      const group = unique('g');
+      const topic = uniqueName('T');
+      const group = uniqueName('g');
       harness.broker.createTopic({ topic, queues: 4 });
       const seen = new Deliveries();
       const Handler = consumerClass(
@@ -80,8 +80,8 @@ describe('a broker that crashes and comes back (embedded cluster of two)', () =>
 
   it('a member that joins during the outage: nothing is lost, and what the broker forgot is offered back by the member that consumed it', async () => {
     harness = new Harness(fastBroker({ brokerNames: ['broker-a', 'broker-b'] }));
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 4 });
     const seen = new Deliveries();
     const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m) =>

@@ -1,10 +1,10 @@
 import type { ConsumerApp, RouteResolver, TransportPlugin } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { Deliveries, uniqueName, waitFor } from '@mqkit/core/testing';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { fastBroker } from '@mqkit/transport-memory/testing';
 import { Subject, filter, merge } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Deliveries, Harness, consumerClass, unique } from '../support/fixtures';
+import { Harness, consumerClass } from '../support/fixtures';
 
 let harness: Harness;
 afterEach(async () => harness?.close());
@@ -75,8 +75,8 @@ const owned = (app: ConsumerApp, group: string, topic: string) =>
 describe('a route change the members see at different moments (embedded cluster of two)', () => {
   it('the member that sees it first waits before taking the queues it moves: no message is handled twice', async () => {
     harness = new Harness(fastBroker({ brokerNames: ['broker-a', 'broker-b'] }));
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 4 });
     const seen = new Deliveries();
     const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m) =>

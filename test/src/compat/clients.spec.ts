@@ -7,10 +7,9 @@ import {
   type Admin,
   type Message,
 } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { Deliveries, uniqueName, waitFor } from '@mqkit/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Deliveries, consumerClass } from '../support/fixtures';
-import { uniqueName } from '../rocketmq/rocketmq-fixtures';
+import { consumerClass } from '../support/fixtures';
 import { COMPAT_ACL } from './compat-acl';
 import { useCompat } from './compat-context';
 import { compatTarget } from './compat-target';

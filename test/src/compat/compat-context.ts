@@ -1,6 +1,6 @@
 import { createTopic, rocketMqTestCluster, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { afterAll, beforeAll } from 'vitest';
-import { RocketMqHarness } from '../rocketmq/rocketmq-fixtures';
+import { RocketMqHarness } from '../support/rocketmq-fixtures';
 import { COMPAT_ENDPOINT_ENV, atLeast, compatTarget, type CompatTarget } from './compat-target';
 
 /**

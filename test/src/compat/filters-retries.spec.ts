@@ -1,8 +1,7 @@
 import { createProducer, dlqTopicOf, retryTopicOf, type ConsumeContext, type Message } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { describe, expect, it } from 'vitest';
 import { consumerClass } from '../support/fixtures';
-import { uniqueName } from '../rocketmq/rocketmq-fixtures';
 import { useCompat } from './compat-context';
 
 const harness = useCompat();

@@ -1,12 +1,11 @@
 import type { ConsumerApp, Message } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { Deliveries, uniqueName, waitFor } from '@mqkit/core/testing';
 import { fileOffsetStore } from '@mqkit/offset-store-file';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Deliveries, consumerClass } from '../support/fixtures';
-import { uniqueName } from '../rocketmq/rocketmq-fixtures';
+import { consumerClass } from '../support/fixtures';
 import { useCompat } from './compat-context';
 
 const harness = useCompat();

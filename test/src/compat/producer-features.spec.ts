@@ -1,9 +1,8 @@
 import { createProducer, type Message, type OutgoingMessage } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { BrokerReleaseError } from '@mqkit/transport-rocketmq';
 import { describe, expect, it } from 'vitest';
 import { consumerClass } from '../support/fixtures';
-import { uniqueName } from '../rocketmq/rocketmq-fixtures';
 import { useCompat } from './compat-context';
 import { atLeast, compatTarget } from './compat-target';
 

@@ -1,8 +1,7 @@
 import { createPullConsumer, type Message } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { Deliveries, uniqueName, waitFor } from '@mqkit/core/testing';
 import { describe, expect, it } from 'vitest';
-import { Deliveries, consumerClass } from '../support/fixtures';
-import { uniqueName } from '../rocketmq/rocketmq-fixtures';
+import { consumerClass } from '../support/fixtures';
 import { useCompat } from './compat-context';
 
 const harness = useCompat();

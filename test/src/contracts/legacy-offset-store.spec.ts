@@ -7,9 +7,9 @@ import {
   type PersistOptions,
   type ReadOffsetFrom,
 } from '@mqkit/core';
-import { describeOffsetStoreContract, waitFor } from '@mqkit/core/testing';
+import { Deliveries, describeOffsetStoreContract, uniqueName, waitFor } from '@mqkit/core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Deliveries, Harness, consumerClass, unique } from '../support/fixtures';
+import { Harness, consumerClass } from '../support/fixtures';
 
 /**
  * A third-party store written against the former OffsetStore interface, as one would have been before the SPI
@@ -56,7 +56,7 @@ afterEach(async () => harness?.close());
 describe('a store written against the former OffsetStore interface', () => {
   it('serves a consumer app through the adapter, with one DeprecationWarning for the process', async () => {
     harness = new Harness();
-    const [topic, group] = [unique('T'), unique('g')];
+    const [topic, group] = [uniqueName('T'), uniqueName('g')];
     harness.broker.createTopic({ topic, queues: 4 });
     const db = new Map<string, number>();
     const legacy: OffsetStoreProvider = {
@@ -95,6 +95,6 @@ describe('legacy store contract', () =>
     holdsBadData: false,
     backend: () => {
       const db = new Map<string, number>();
-      return { group: unique('contract'), createStore: () => new MapLegacyStore(db) };
+      return { group: uniqueName('contract'), createStore: () => new MapLegacyStore(db) };
     },
   }));

@@ -1,12 +1,12 @@
 import { OffsetStoreError, createConsumerApp } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { Deliveries, uniqueName, waitFor } from '@mqkit/core/testing';
 import { fileOffsetStore } from '@mqkit/offset-store-file';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { mkdtemp, readdir, readFile, writeFile, mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Deliveries, Harness, consumerClass, unique } from '../support/fixtures';
+import { Harness, consumerClass } from '../support/fixtures';
 
 let harness: Harness;
 let dir: string;
@@ -19,8 +19,8 @@ afterEach(async () => {
 describe('BROADCASTING', () => {
   it('delivers every message to every instance and resumes from its file after a restart', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 4 });
     const seen = [new Deliveries(), new Deliveries(), new Deliveries()];
     const apps = [];
@@ -60,8 +60,8 @@ describe('BROADCASTING', () => {
 
   it('a corrupt offsets file fails start with an error naming the path and keeps a copy of it', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 1 });
     const path = join(dir, 'solo', group, 'offsets.json');
     await mkdir(join(dir, 'solo', group), { recursive: true });

@@ -1,54 +1,16 @@
-import { waitFor } from '@mqkit/core/testing';
+import { Deliveries, uniqueName, waitFor } from '@mqkit/core/testing';
 import type { MessageQueue } from '@mqkit/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { memoryTransport } from '@mqkit/transport-memory';
-import { Deliveries, Harness, consumerClass, unique } from '../support/fixtures';
-import {
-  pauseHoldsHandlerCalls,
-  rebalanceWhilePausedLosesNothing,
-  retryWaitsWhilePaused,
-  type PauseBackend,
-} from './pause-scenarios';
+import { Harness, consumerClass } from '../support/fixtures';
 
 let harness: Harness;
 afterEach(async () => harness?.close());
 
-/** The pause scenarios on the harness's embedded broker. */
-function embedded(h: Harness): PauseBackend {
-  return {
-    transport: () => memoryTransport({ broker: h.broker }),
-    createTopic: async (topic, queues) => void h.broker.createTopic({ topic, queues }),
-    app: (consumers, options) => h.app(consumers, options),
-    timeoutMs: 20_000,
-  };
-}
-
 describe('operational controls', () => {
-  // The long polls the embedded broker holds at the pause deliver what is sent after it (4 of 8 were handled while
-  // paused before pause() held dispatch): handler calls are counted, not pulls.
-  it.each(['CONCURRENTLY', 'ORDERLY'] as const)(
-    '%s: await pause() stops handler calls; what arrives is cached and uncommitted, and handled once after resume()',
-    async (mode) => {
-      harness = new Harness();
-      await pauseHoldsHandlerCalls(embedded(harness), mode);
-    },
-    30_000,
-  );
-
-  it('a retry due while paused is not handled until resume(); pause() resolves after the running call', async () => {
-    harness = new Harness();
-    await retryWaitsWhilePaused(embedded(harness));
-  }, 30_000);
-
-  it('a rebalance while paused loses nothing: moved queues go on at the new member, the rest after resume()', async () => {
-    harness = new Harness();
-    await rebalanceWhilePausedLosesNothing(embedded(harness));
-  }, 30_000);
-
   it('reset to a timestamp reaches every member of a running group of 3 and re-delivers from the right offset', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 6 });
     const seen = new Deliveries();
     const firstOffsets = new Map<number, number[]>();
@@ -95,8 +57,8 @@ describe('operational controls', () => {
 
   it('messageQueueListener gets the full and the allocated set on every change', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 4 });
     const events: { member: string; all: MessageQueue[]; mine: MessageQueue[] }[] = [];
     const Handler = consumerClass({ group, topic }, () => undefined);

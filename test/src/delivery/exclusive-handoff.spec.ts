@@ -1,7 +1,7 @@
 import type { ConsumerApp } from '@mqkit/core';
-import { simulateCrash, waitFor } from '@mqkit/core/testing';
+import { Deliveries, simulateCrash, uniqueName, waitFor } from '@mqkit/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Deliveries, Harness, consumerClass, unique } from '../support/fixtures';
+import { Harness, consumerClass } from '../support/fixtures';
 
 let harness: Harness;
 afterEach(async () => harness?.close());
@@ -19,8 +19,8 @@ function group3(topic: string, group: string, seen: Deliveries, exclusiveHandoff
 describe('exclusive handoff (CONCURRENTLY under broker locks)', () => {
   it('repeated joins and leaves under load: 0 duplicates, 0 lost', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 8 });
     const seen = new Deliveries();
     const Handler = group3(topic, group, seen, true);
@@ -41,8 +41,8 @@ describe('exclusive handoff (CONCURRENTLY under broker locks)', () => {
 
   it('a killed member: its queues move only after the broker lock expires, and nothing is lost', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 6 });
     const seen = new Deliveries();
     const Handler = group3(topic, group, seen, true);
@@ -97,8 +97,8 @@ describe('exclusive handoff (CONCURRENTLY under broker locks)', () => {
 
   it("without it, behaviour is RocketMQ's: a joining member takes its queues while the old owner still drains them, and no lock is taken", async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 4 });
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));

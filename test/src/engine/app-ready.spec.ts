@@ -7,10 +7,10 @@ import {
   type ConsumerApp,
   type MqkitEvents,
 } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Harness, consumerClass, unique } from '../support/fixtures';
+import { Harness, consumerClass } from '../support/fixtures';
 
 // A strategy that always throws: every rebalance pass ends unbalanced, so the group can never become ready.
 const refusing: AllocationStrategy = {
@@ -41,8 +41,8 @@ async function newApp(group: string, topic: string, strategy?: AllocationStrateg
 describe('app.ready()', () => {
   it('waits from before start() until every group has taken its queues, and the group says when with consumer.ready', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 4 });
     const app = await newApp(group, topic);
     const readyEvents: MqkitEvents['consumer.ready'][] = [];
@@ -66,8 +66,8 @@ describe('app.ready()', () => {
 
   it('times out naming the group that is not ready and its last error', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 2 });
     const app = await newApp(group, topic, refusing);
     await app.start();
@@ -84,9 +84,9 @@ describe('app.ready()', () => {
 
   it('rejects with IllegalStateError when the app stops before it is ready', async () => {
     harness = new Harness();
-    const topic = unique('T');
+    const topic = uniqueName('T');
     harness.broker.createTopic({ topic, queues: 2 });
-    const app = await newApp(unique('g'), topic, refusing);
+    const app = await newApp(uniqueName('g'), topic, refusing);
     await app.start();
     const ready = app.ready({ timeoutMs: 60_000 }).catch((e: unknown) => e);
     await app.stop({ timeoutMs: 2_000 });
@@ -98,7 +98,7 @@ describe('app.ready()', () => {
 
   it('refuses a timeout that is not a positive number, naming the option', async () => {
     harness = new Harness();
-    const app = await newApp(unique('g'), unique('T'));
+    const app = await newApp(uniqueName('g'), uniqueName('T'));
     for (const timeoutMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
       const failure = await app.ready({ timeoutMs }).catch((e: unknown) => e);
       expect(failure).toBeInstanceOf(ConfigurationError);

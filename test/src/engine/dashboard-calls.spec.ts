@@ -1,7 +1,7 @@
 import { ConsumeStatus, type ConsumeHook } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { Deliveries, uniqueName, waitFor } from '@mqkit/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Deliveries, Harness, consumerClass, unique } from '../support/fixtures';
+import { Harness, consumerClass } from '../support/fixtures';
 
 let harness: Harness;
 afterEach(async () => harness?.close());
@@ -9,8 +9,8 @@ afterEach(async () => harness?.close());
 describe("the dashboard's calls on the embedded broker", () => {
   it('CONSUME_MESSAGE_DIRECTLY runs the handler once through the hooks and answers CR_SUCCESS, CR_LATER or CR_THROW_EXCEPTION; no offset moves', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 1 });
     const seen = new Deliveries();
     let answer: 'ok' | 'later' | 'throw' = 'ok';
@@ -55,15 +55,15 @@ describe("the dashboard's calls on the embedded broker", () => {
     // Nothing was committed, retried or sent back.
     expect(harness.broker.queryConsumerOffset(group, { topic, brokerName: message!.brokerName, queueId: 0 })).toBe(3);
     expect(harness.broker.messages(`%RETRY%${group}`)).toEqual([]);
-    await expect(harness.broker.consumeMessageDirectly(unique('other'), app.clientId, message!)).rejects.toThrow(
+    await expect(harness.broker.consumeMessageDirectly(uniqueName('other'), app.clientId, message!)).rejects.toThrow(
       /not exist in this consumer/,
     );
   });
 
   it("status() carries RocketMQ's running figures: per-topic TPS and RT, per-queue last pull and consume times", async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 2 });
     const seen = new Deliveries();
     const app = await harness.app([

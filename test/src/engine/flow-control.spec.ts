@@ -1,7 +1,7 @@
 import type { ConsumerApp, ConsumerOptions } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { Deliveries, uniqueName, waitFor } from '@mqkit/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Deliveries, Harness, consumerClass, unique } from '../support/fixtures';
+import { Harness, consumerClass } from '../support/fixtures';
 
 let harness: Harness;
 afterEach(async () => harness?.close());
@@ -31,8 +31,8 @@ function gate() {
  */
 function gatedGroup(queues: number, options: Partial<ConsumerOptions> & { batch?: false }, stuckSeq?: number) {
   harness = new Harness();
-  const topic = unique('T');
-  const group = unique('g');
+  const topic = uniqueName('T');
+  const group = uniqueName('g');
   harness.broker.createTopic({ topic, queues });
   const g = gate();
   const seen = new Deliveries();
@@ -75,7 +75,7 @@ describe('flow control (pull thresholds, span, app byte budget)', () => {
     const app = await harness.app([Handler]);
     const peak = sampleAfterPulls(app, group);
     const size = 60 * 1024;
-    await harness.produce(topic, 100, { size });
+    await harness.produce(topic, 100, { padding: size });
     await waitFor(() => peak.bytes >= 1024 * 1024 - size);
     const oneMessage = size + 64;
     expect(peak.bytes).toBeLessThanOrEqual(1024 * 1024 + oneMessage);
@@ -121,7 +121,7 @@ describe('flow control (pull thresholds, span, app byte budget)', () => {
     const app = await harness.app([Handler], { maxCachedBytes: budget });
     const peak = sampleAfterPulls(app, group);
     const size = 8 * 1024;
-    await harness.produce(topic, 400, { size });
+    await harness.produce(topic, 400, { padding: size });
     await waitFor(() => app.status().cachedBytes >= budget - 2 * size);
     expect(peak.appBytes).toBeLessThanOrEqual(budget + size + 64);
     g.open();
@@ -134,8 +134,8 @@ describe('flow control (pull thresholds, span, app byte budget)', () => {
 describe('concurrency and batches', () => {
   it('in-flight handler calls never exceed consumeThreadMax and reach it under backlog', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 4 });
     let running = 0;
     let peak = 0;
@@ -158,8 +158,8 @@ describe('concurrency and batches', () => {
 
   it('batches never exceed consumeMessageBatchMaxSize and fill up under backlog', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 2 });
     const sizes: number[] = [];
     const seen = new Deliveries();

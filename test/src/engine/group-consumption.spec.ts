@@ -1,6 +1,6 @@
-import { waitFor } from '@mqkit/core/testing';
+import { Deliveries, uniqueName, waitFor } from '@mqkit/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Deliveries, Harness, consumerClass, unique } from '../support/fixtures';
+import { Harness, consumerClass } from '../support/fixtures';
 
 let harness: Harness;
 afterEach(async () => harness?.close());
@@ -8,8 +8,8 @@ afterEach(async () => harness?.close());
 describe('a consumer group on the embedded broker', () => {
   it('3 instances consume 100,000 messages with 0 lost and share the queues', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 8 });
     const seen = new Deliveries();
     const Handler = consumerClass(
@@ -32,8 +32,8 @@ describe('a consumer group on the embedded broker', () => {
 
   it('a clean join and a clean leave under load lose nothing; duplicates stay within what the moved queues had cached', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 8 });
     const seen = new Deliveries();
     const threshold = 100;
@@ -76,8 +76,8 @@ describe('a consumer group on the embedded broker', () => {
 
   it('a restarted group resumes from its committed offsets', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 4 });
     const seen = new Deliveries();
     const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m) =>
@@ -102,8 +102,8 @@ describe('a consumer group on the embedded broker', () => {
 
   it('a handler that throws is called again until it succeeds (retry through the broker)', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 2 });
     const attempts = new Map<number, number[]>();
     const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m) => {

@@ -6,10 +6,10 @@ import {
   createPullConsumer,
   type Message,
 } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Harness, consumerClass, unique } from '../support/fixtures';
+import { Harness, consumerClass } from '../support/fixtures';
 
 let harness: Harness;
 afterEach(async () => harness?.close());
@@ -18,9 +18,9 @@ describe("RocketMQ's namespaces, on the embedded broker", () => {
   it('wraps groups, topics and the retry topic as NamespaceUtil does; handlers, pull consumers and send results see plain names', async () => {
     harness = new Harness();
     const transport = () => memoryTransport({ broker: harness.broker });
-    const ns = unique('tenant').replace(/-/g, '_');
-    const topic = unique('orders');
-    const group = unique('g');
+    const ns = uniqueName('tenant').replace(/-/g, '_');
+    const topic = uniqueName('orders');
+    const group = uniqueName('g');
     const admin = await createAdmin({ transport: transport(), namespace: ns });
     await admin.createTopic({ topic, queues: 2 });
     expect(harness.broker.topicExists(`${ns}%${topic}`)).toBe(true);
@@ -38,11 +38,11 @@ describe("RocketMQ's namespaces, on the embedded broker", () => {
       consumers: [Handler],
       profile: 'fast',
       namespace: ns,
-      instanceName: unique('app'),
+      instanceName: uniqueName('app'),
     });
     await app.start();
     try {
-      const producer = await createProducer({ transport: transport(), group: unique('p'), namespace: ns });
+      const producer = await createProducer({ transport: transport(), group: uniqueName('p'), namespace: ns });
       const results = [];
       for (let seq = 0; seq < 4; seq++) results.push(await producer.send({ topic, payload: { seq } }));
       await producer.stop();
@@ -71,7 +71,7 @@ describe("RocketMQ's namespaces, on the embedded broker", () => {
       // A pull consumer in the namespace reads the same topic under its plain name.
       const pull = await createPullConsumer({
         transport: transport(),
-        group: unique('pg'),
+        group: uniqueName('pg'),
         namespace: ns,
         profile: 'fast',
         consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',

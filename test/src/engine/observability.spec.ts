@@ -1,7 +1,7 @@
 import { type ConsumeHook, type ConsumeInvocation, type MqkitEventName, ofEvent } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { Deliveries, uniqueName, waitFor } from '@mqkit/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Deliveries, Harness, consumerClass, unique } from '../support/fixtures';
+import { Harness, consumerClass } from '../support/fixtures';
 
 let harness: Harness;
 afterEach(async () => harness?.close());
@@ -9,8 +9,8 @@ afterEach(async () => harness?.close());
 describe('observability', () => {
   it('around-hooks wrap every handler call in registration order and see its outcome', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 1 });
     const trace: string[] = [];
     const calls: ConsumeInvocation[] = [];
@@ -49,8 +49,8 @@ describe('observability', () => {
 
   it('around-hooks wrap ORDERLY calls too, one batch at a time in queue order', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 1 });
     const wrapped: number[][] = [];
     const handled: number[] = [];
@@ -84,8 +84,8 @@ describe('observability', () => {
 
   it('events: on() returns an unsubscribe function; rebalance, pull, consume and commit are emitted', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 2 });
     const seen = new Deliveries();
     const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m) =>
@@ -117,8 +117,8 @@ describe('observability', () => {
 
   it('events$: ofEvent(consumer.consume) sees every handled message; event$ and events$ complete at stop', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 2 });
     const seen = new Deliveries();
     const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m) =>
@@ -157,8 +157,8 @@ describe('observability', () => {
 
   it('status(): owned queues with lag, readiness, pause state and the last error', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 2 });
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));

@@ -1,8 +1,8 @@
 import { ConfigurationError, createConsumerApp, type ConsumerOptions, type TransportPlugin } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { Deliveries, uniqueName, waitFor } from '@mqkit/core/testing';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Deliveries, Harness, consumerClass, unique } from '../support/fixtures';
+import { Harness, consumerClass } from '../support/fixtures';
 
 let harness: Harness;
 afterEach(async () => harness?.close());
@@ -10,8 +10,8 @@ afterEach(async () => harness?.close());
 describe('stop()', () => {
   it('drains running handler calls, commits what finished, and reports it', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 2 });
     const seen = new Deliveries();
     let started = 0;
@@ -47,8 +47,8 @@ describe('stop()', () => {
 
   it('honours its timeout: aborts ctx.signal of calls still running and resolves', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 1 });
     let aborted = 0;
     let running = 0;
@@ -77,8 +77,8 @@ describe('stop()', () => {
 
   it('honours its timeout for ORDERLY calls too: ctx.signal aborts at the deadline and the batch stays uncommitted', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 2 });
     const aborted: string[] = [];
     let running = 0;
@@ -108,7 +108,7 @@ describe('stop()', () => {
 });
 
 describe('start() validation', () => {
-  const base = (): ConsumerOptions & { batch?: false } => ({ group: unique('g'), topic: unique('T') });
+  const base = (): ConsumerOptions & { batch?: false } => ({ group: uniqueName('g'), topic: uniqueName('T') });
 
   it('an invalid option fails start with a ConfigurationError and nothing joins the broker', async () => {
     harness = new Harness();

@@ -5,20 +5,12 @@ import {
   type ConsumerAppOptions,
   type SendResult,
   type StandaloneProducer,
-  type TransportPlugin,
 } from '@mqkit/core';
 import { prometheusMetrics } from '@mqkit/metrics-prometheus';
 import { Scrape } from '@mqkit/metrics-prometheus/testing';
 import { Registry } from 'prom-client';
+import type { TestBroker } from '../support/test-broker';
 import { serveMetrics, type MetricsEndpoint } from './metrics-endpoint';
-
-/** Where a metrics scenario runs: the embedded broker or a real cluster. */
-export interface MetricsBackend {
-  transport(): TransportPlugin;
-  createTopic(topic: string, queues: number): Promise<void>;
-  /** How long a condition may take (a real cluster on a loaded box is slower). */
-  readonly timeoutMs: number;
-}
 
 /**
  * One test's registry, its /metrics endpoint, and the apps and producers registered with one prometheusMetrics()
@@ -30,7 +22,7 @@ export class MetricsRig {
   private endpoint: MetricsEndpoint | undefined;
   private readonly stops: (() => Promise<unknown>)[] = [];
 
-  constructor(readonly backend: MetricsBackend) {}
+  constructor(readonly broker: TestBroker) {}
 
   /** Scrapes the endpoint over HTTP, as Prometheus does. */
   async scrape(): Promise<Scrape> {
@@ -44,7 +36,7 @@ export class MetricsRig {
 
   async app(consumers: ConsumerAppOptions['consumers']): Promise<ConsumerApp> {
     const app = await createConsumerApp({
-      transport: this.backend.transport(),
+      transport: this.broker.transport(),
       consumers,
       plugins: [this.metrics],
       profile: 'fast',
@@ -57,7 +49,7 @@ export class MetricsRig {
   async producer(group: string): Promise<StandaloneProducer> {
     // A generous send timeout: the test brokers share two cores with everything else on the box.
     const producer = await createProducer({
-      transport: this.backend.transport(),
+      transport: this.broker.transport(),
       group,
       plugins: [this.metrics],
       profile: 'fast',

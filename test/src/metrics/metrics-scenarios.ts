@@ -1,14 +1,13 @@
 import { PullStatus, retryTopicOf, type Message } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { METRIC_NAMES as N } from '@mqkit/metrics-prometheus';
 import type { Scrape } from '@mqkit/metrics-prometheus/testing';
-import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { consumerClass } from '../support/fixtures';
-import type { MetricsRig } from './metrics-rig';
+import type { Scenario } from '../support/scenarios';
+import type { TestBroker } from '../support/test-broker';
+import { MetricsRig } from './metrics-rig';
 
-/** Unique names within RocketMQ's group rules (no dot: the real cluster's ACL user names resources too). */
-const unique = (prefix: string) => `${prefix}_${randomUUID().slice(0, 8)}`;
 const queueOf = (mq: { brokerName: string; queueId: number }) => `${mq.brokerName}#${mq.queueId}`;
 
 /** Every series of a family and its histogram lines, label sets as text, for comparing two scrapes. */
@@ -24,14 +23,11 @@ function seriesOf(scrape: Scrape, exclude: (name: string) => boolean): string[] 
  * dead-lettered), sent by a producer and consumed by an app that share one metrics value. Checks exact counts after
  * each round, and that the second round added no series: label cardinality does not grow with message count.
  */
-export async function twoRoundsUnderLoad(
-  rig: MetricsRig,
-  options: { queues: number; perRound: number },
-): Promise<Scrape> {
-  const { timeoutMs } = rig.backend;
-  const topic = unique('metrics');
-  const group = unique('g');
-  await rig.backend.createTopic(topic, options.queues);
+async function twoRoundsUnderLoad(rig: MetricsRig, options: { queues: number; perRound: number }): Promise<Scrape> {
+  const { timeoutMs } = rig.broker;
+  const topic = uniqueName('metrics');
+  const group = uniqueName('g');
+  await rig.broker.createTopic(topic, options.queues);
   const fails = (seq: number) => seq % 100 === 0;
   const Handler = consumerClass(
     { group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET', maxReconsumeTimes: 1 },
@@ -40,7 +36,7 @@ export async function twoRoundsUnderLoad(
     },
   );
   await rig.app([Handler]);
-  const producer = await rig.producer(unique('p'));
+  const producer = await rig.producer(uniqueName('p'));
   const g = { consumer_group: group };
   const pullSeries = (name: string) => name.startsWith(N.pullLatency);
   let before: string[] = [];
@@ -95,14 +91,14 @@ export async function twoRoundsUnderLoad(
  * A paused consumer pulls nothing, so what is sent meanwhile waits on the broker: the lag gauge of each queue says
  * exactly how many messages were sent to it. Resumed, they are consumed and the lag goes back to 0.
  */
-export async function lagOfPausedConsumer(rig: MetricsRig, options: { queues: number }): Promise<void> {
-  const { timeoutMs } = rig.backend;
-  const topic = unique('paused');
-  const group = unique('g');
-  await rig.backend.createTopic(topic, options.queues);
+async function lagOfPausedConsumer(rig: MetricsRig, options: { queues: number }): Promise<void> {
+  const { timeoutMs } = rig.broker;
+  const topic = uniqueName('paused');
+  const group = uniqueName('g');
+  await rig.broker.createTopic(topic, options.queues);
   const Handler = consumerClass({ group, topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, () => undefined);
   const app = await rig.app([Handler]);
-  const producer = await rig.producer(unique('p'));
+  const producer = await rig.producer(uniqueName('p'));
   const g = { consumer_group: group, topic };
   const first = await rig.send(producer, topic, 0, 20);
   const queues = new Set(first.map((r) => queueOf(r.messageQueue)));
@@ -154,11 +150,11 @@ export async function lagOfPausedConsumer(rig: MetricsRig, options: { queues: nu
  * its queue: the gauges show 1 cached message of its body size, 1 call in flight, and the lag of everything sent to
  * its queue (seq 0 is the first message there). Released, all three go back to 0.
  */
-export async function gaugesOfABlockedHandler(rig: MetricsRig, options: { queues: number }): Promise<void> {
-  const { timeoutMs } = rig.backend;
-  const topic = unique('blocked');
-  const group = unique('g');
-  await rig.backend.createTopic(topic, options.queues);
+async function gaugesOfABlockedHandler(rig: MetricsRig, options: { queues: number }): Promise<void> {
+  const { timeoutMs } = rig.broker;
+  const topic = uniqueName('blocked');
+  const group = uniqueName('g');
+  await rig.broker.createTopic(topic, options.queues);
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   const Handler = consumerClass(
@@ -166,7 +162,7 @@ export async function gaugesOfABlockedHandler(rig: MetricsRig, options: { queues
     (m: Message<{ seq: number }>) => (m.payload.seq === 0 ? gate : undefined),
   );
   await rig.app([Handler]);
-  const producer = await rig.producer(unique('p'));
+  const producer = await rig.producer(uniqueName('p'));
   // One at a time, so that seq 0 is the first message of its queue.
   const sent = await rig.send(producer, topic, 0, 10, 1);
   const behindSeq0 = sent.filter((r) => queueOf(r.messageQueue) === queueOf(sent[0]!.messageQueue)).length;
@@ -198,3 +194,42 @@ export async function gaugesOfABlockedHandler(rig: MetricsRig, options: { queues
     { timeoutMs, message: 'released: 10 consumed, nothing cached, in flight or behind' },
   );
 }
+
+/** A rig on the test's broker, closed with it. */
+function rigOn(broker: TestBroker): MetricsRig {
+  const rig = new MetricsRig(broker);
+  broker.onClose(() => rig.close());
+  return rig;
+}
+
+/** Prometheus metrics scraped over HTTP, on both brokers (their topics on both brokers, so lag series name each). */
+export const PROMETHEUS_SCENARIOS: readonly Scenario[] = [
+  {
+    title:
+      'counts 2 rounds of messages (5,000 each embedded, 500 on a real cluster) exactly (successes, failures, retries, DLQ, sends) and adds no series in the second round',
+    timeoutMs: { embedded: 120_000, rocketmq: 240_000 },
+    run: async (broker) => {
+      // The real cluster's delay levels are all 1 s, so the retry and the dead letter of each failure take a second.
+      const embedded = broker.kind === 'embedded';
+      const scrape = await twoRoundsUnderLoad(rigOn(broker), {
+        queues: embedded ? 4 : 2,
+        perRound: embedded ? 5_000 : 500,
+      });
+      // Bounded: the whole scrape is a few hundred lines however many messages went through.
+      expect(scrape.seriesCount).toBeLessThan(400);
+      const lagBrokers = new Set(scrape.samples(N.queueLag).map((s) => s.labels.broker_name));
+      expect(lagBrokers).toEqual(new Set(broker.brokerNames));
+      expect(lagBrokers.size).toBe(2);
+    },
+  },
+  {
+    title: "a paused consumer's lag gauges say how many messages were sent to each queue meanwhile",
+    timeoutMs: { embedded: 60_000, rocketmq: 180_000 },
+    run: (broker) => lagOfPausedConsumer(rigOn(broker), { queues: broker.kind === 'embedded' ? 4 : 2 }),
+  },
+  {
+    title: 'a blocked handler shows as 1 cached message, 1 call in flight and the lag of its queue',
+    timeoutMs: { embedded: 60_000, rocketmq: 180_000 },
+    run: (broker) => gaugesOfABlockedHandler(rigOn(broker), { queues: broker.kind === 'embedded' ? 2 : 1 }),
+  },
+];

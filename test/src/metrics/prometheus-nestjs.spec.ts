@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { METRIC_NAMES as N, prometheusMetrics } from '@mqkit/metrics-prometheus';
 import { Scrape } from '@mqkit/metrics-prometheus/testing';
 import { Consumer, MqkitModule, MqkitProducer } from '@mqkit/nestjs';
@@ -9,7 +9,6 @@ import { Injectable } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { Registry } from 'prom-client';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { unique } from '../support/fixtures';
 import { serveMetrics, type MetricsEndpoint } from './metrics-endpoint';
 
 let app: TestingModule | undefined;
@@ -23,8 +22,8 @@ afterAll(() => broker.close());
 
 describe('Prometheus metrics in a Nest application', () => {
   it('MqkitModule.forRoot({ plugins: [prometheusMetrics({ registry })] }) reports its consumers and MqkitProducer', async () => {
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     broker.createTopic({ topic, queues: 2 });
     const registry = new Registry();
     @Injectable()

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import {
   Consumer,
   MqPayload,
@@ -19,7 +19,7 @@ import { spawn } from 'node:child_process';
 import { firstValueFrom } from 'rxjs';
 import { resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RocketMqHarness, testCluster, uniqueName } from '../rocketmq/rocketmq-fixtures';
+import { RocketMqHarness, testCluster } from '../support/rocketmq-fixtures';
 
 let cluster: RocketMqCluster;
 let ownCluster = false;
@@ -30,7 +30,7 @@ beforeAll(async () => {
   try {
     cluster = await testCluster();
   } catch (error) {
-    // The run's global setup starts a cluster only for runs that include src/rocketmq/; run alone, start one here.
+    // Without a cluster from the run's global setup (or MQKIT_ROCKETMQ_NAMESRV), start one here.
     if (!(error instanceof RocketMqHarnessError)) throw error;
     cluster = await startRocketMqCluster();
     ownCluster = true;

@@ -1,11 +1,11 @@
 import { createConsumerApp, type Message } from '@mqkit/core';
 import { RESERVED_PROPERTIES } from '@mqkit/core/internal';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { createTopic, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consumerClass } from '../support/fixtures';
 import { runJavaProgram } from './java-program';
-import { clusterProducer, freshTopic, producerCluster, transportFor, uniqueName } from './producer-cluster.fixture';
+import { clusterProducer, freshTopic, producerCluster, transportFor } from './producer-cluster.fixture';
 
 let cluster: RocketMqCluster;
 let release: () => Promise<void>;

@@ -13,17 +13,14 @@ import {
   createTopic,
   rocketMqTestCluster,
   startRocketMqCluster,
-  uniqueName,
   type RocketMqCluster,
 } from '@mqkit/transport-rocketmq/testing';
-
-export { uniqueName };
+import { uniqueName } from '@mqkit/core/testing';
 
 /**
  * The cluster a producer-cluster file runs on: the run's shared cluster when the RocketMQ global setup started one
  * (or `MQKIT_ROCKETMQ_NAMESRV` names one), else a cluster of its own (name server + broker-a + broker-b) that
- * `release()` stops. The global setup only starts a cluster for runs that include src/rocketmq/, so running this
- * folder alone still gets a real cluster.
+ * `release()` stops.
  */
 export async function producerCluster(): Promise<{ cluster: RocketMqCluster; release(): Promise<void> }> {
   if (process.env[CLUSTER_FILE_ENV] || process.env[NAMESRV_ENV])

@@ -7,7 +7,7 @@ import {
   type OutgoingMessage,
   type SendResult,
 } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consumerClass } from '../support/fixtures';
@@ -18,7 +18,6 @@ import {
   perBroker,
   producerCluster,
   transportFor,
-  uniqueName,
 } from './producer-cluster.fixture';
 
 let cluster: RocketMqCluster;

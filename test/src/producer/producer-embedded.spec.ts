@@ -1,9 +1,9 @@
 import { createProducer, mqKey } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { fastBroker } from '@mqkit/transport-memory/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Harness, consumerClass, unique } from '../support/fixtures';
+import { Harness, consumerClass } from '../support/fixtures';
 
 let harness: Harness;
 afterEach(async () => harness?.close());
@@ -11,11 +11,11 @@ afterEach(async () => harness?.close());
 describe('producer on the embedded broker', () => {
   it('round robin over 2 brokers x 4 queues puts N/8 (+/- 1) on every queue', async () => {
     harness = new Harness(fastBroker({ brokerNames: ['broker-a', 'broker-b'], autoCreateTopic: false }));
-    const topic = unique('T');
+    const topic = uniqueName('T');
     harness.broker.createTopic({ topic, queues: 4 });
     const producer = await createProducer({
       transport: memoryTransport({ broker: harness.broker }),
-      group: unique('p'),
+      group: uniqueName('p'),
     });
     const n = 10_003;
     for (let i = 0; i < n; i++) await producer.send({ topic, body: `m${i}` });
@@ -29,8 +29,8 @@ describe('producer on the embedded broker', () => {
 
   it('ordered: 10,000 messages over 100 keys, consumed by an ORDERLY group of 3, arrive per key in send order', async () => {
     harness = new Harness(fastBroker({ brokerNames: ['broker-a', 'broker-b'] }));
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 4 });
     const perKey = new Map<string, number[]>();
     const queueOfKey = new Map<string, string>();
@@ -49,7 +49,7 @@ describe('producer on the embedded broker', () => {
     await Promise.all([harness.app([Handler]), harness.app([Handler]), harness.app([Handler])]);
     const producer = await createProducer({
       transport: memoryTransport({ broker: harness.broker }),
-      group: unique('p'),
+      group: uniqueName('p'),
     });
     const sent = new Map<string, number[]>();
     for (let seq = 0; seq < 10_000; seq++) {
@@ -65,8 +65,8 @@ describe('producer on the embedded broker', () => {
 
   it('compressed bodies and batches arrive intact', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     harness.broker.createTopic({ topic, queues: 2 });
     const bodies: string[] = [];
     const Handler = consumerClass(
@@ -76,7 +76,7 @@ describe('producer on the embedded broker', () => {
     await harness.app([Handler]);
     const producer = await createProducer({
       transport: memoryTransport({ broker: harness.broker }),
-      group: unique('p'),
+      group: uniqueName('p'),
     });
     const big = 'z'.repeat(10_000);
     await producer.send({ topic, body: big });

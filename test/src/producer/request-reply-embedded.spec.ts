@@ -6,11 +6,11 @@ import {
   stringCodec,
   type Message,
 } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { fastBroker } from '@mqkit/transport-memory/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Harness, consumerClass, unique } from '../support/fixtures';
+import { Harness, consumerClass } from '../support/fixtures';
 
 let harness: Harness;
 afterEach(async () => harness?.close());
@@ -20,16 +20,16 @@ const transport = () => memoryTransport({ broker: harness.broker });
 describe('request-reply on the embedded broker', () => {
   it('a reply handler answers every request with its return value, with requests on both brokers and each reply through the broker that stored its request', async () => {
     harness = new Harness(fastBroker({ brokerNames: ['broker-a', 'broker-b'] }));
-    const topic = unique('T');
+    const topic = uniqueName('T');
     harness.broker.createTopic({ topic, queues: 2 });
     const seen: Message[] = [];
     await harness.app([
-      consumerClass({ group: unique('g'), topic, reply: true }, (m: Message<{ seq: number }>) => {
+      consumerClass({ group: uniqueName('g'), topic, reply: true }, (m: Message<{ seq: number }>) => {
         seen.push(m);
         return { seq: m.payload.seq, doubled: m.payload.seq * 2 };
       }),
     ]);
-    const requester = await createProducer({ transport: transport(), group: unique('req'), profile: 'fast' });
+    const requester = await createProducer({ transport: transport(), group: uniqueName('req'), profile: 'fast' });
     try {
       const replies = await Promise.all(
         Array.from({ length: 40 }, (_, seq) =>
@@ -64,10 +64,10 @@ describe('request-reply on the embedded broker', () => {
 
   it('a Buffer or a string is replied as it is; other values go through the consumer codec; the requester decodes with its own', async () => {
     harness = new Harness();
-    const topic = unique('T');
+    const topic = uniqueName('T');
     harness.broker.createTopic({ topic, queues: 1 });
     await harness.app([
-      consumerClass({ group: unique('g'), topic, reply: true, codec: stringCodec }, (m: Message) => {
+      consumerClass({ group: uniqueName('g'), topic, reply: true, codec: stringCodec }, (m: Message) => {
         const text = m.payload as string;
         if (text === 'buffer') return Buffer.from([0, 1, 2, 255]);
         if (text === 'string') return 'plain text';
@@ -75,7 +75,7 @@ describe('request-reply on the embedded broker', () => {
         return `codec:${text}`;
       }),
     ]);
-    const requester = await createProducer({ transport: transport(), group: unique('req'), codec: stringCodec });
+    const requester = await createProducer({ transport: transport(), group: uniqueName('req'), codec: stringCodec });
     try {
       expect((await requester.request({ topic, body: 'buffer' })).body).toEqual(Buffer.from([0, 1, 2, 255]));
       expect((await requester.request({ topic, body: 'string' })).payload).toBe('plain text');
@@ -88,17 +88,17 @@ describe('request-reply on the embedded broker', () => {
 
   it('no reply within timeoutMs rejects with RequestTimeoutError; the late reply is dropped, not handed to a later request', async () => {
     harness = new Harness();
-    const topic = unique('T');
+    const topic = uniqueName('T');
     harness.broker.createTopic({ topic, queues: 1 });
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     await harness.app([
-      consumerClass({ group: unique('g'), topic, reply: true }, async (m: Message) => {
+      consumerClass({ group: uniqueName('g'), topic, reply: true }, async (m: Message) => {
         if ((m.payload as { n: number }).n === 1) await gate;
         return (m.payload as { n: number }).n;
       }),
     ]);
-    const requester = await createProducer({ transport: transport(), group: unique('req') });
+    const requester = await createProducer({ transport: transport(), group: uniqueName('req') });
     const dropped: string[] = [];
     requester.events.on('producer.reply-dropped', (e) => dropped.push(e.correlationId));
     try {
@@ -118,19 +118,19 @@ describe('request-reply on the embedded broker', () => {
 
   it('a reply handler that throws is retried and answers on the redelivery; messages that are not requests get no reply', async () => {
     harness = new Harness();
-    const topic = unique('T');
+    const topic = uniqueName('T');
     harness.broker.createTopic({ topic, queues: 1 });
     let calls = 0;
     const replies: boolean[] = [];
     const app = await harness.app([
-      consumerClass({ group: unique('g'), topic, reply: true }, (m: Message) => {
+      consumerClass({ group: uniqueName('g'), topic, reply: true }, (m: Message) => {
         calls++;
         if ((m.payload as { n: number }).n === 1 && m.reconsumeTimes === 0) throw new Error('first try fails');
         return (m.payload as { n: number }).n * 10;
       }),
     ]);
     app.on('consumer.reply', (e) => replies.push(e.sent));
-    const requester = await createProducer({ transport: transport(), group: unique('req') });
+    const requester = await createProducer({ transport: transport(), group: uniqueName('req') });
     try {
       await requester.send({ topic, payload: { n: 0 } }); // a plain message: consumed, never replied
       expect((await requester.request({ topic, payload: { n: 1 } }, { timeoutMs: 10_000 })).payload).toBe(10);
@@ -144,19 +144,19 @@ describe('request-reply on the embedded broker', () => {
 
   it('a requester that is gone gets no reply, and the replier reports it while the request counts as consumed', async () => {
     harness = new Harness();
-    const topic = unique('T');
+    const topic = uniqueName('T');
     harness.broker.createTopic({ topic, queues: 1 });
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const errors: string[] = [];
     const app = await harness.app([
-      consumerClass({ group: unique('g'), topic, reply: true }, async () => {
+      consumerClass({ group: uniqueName('g'), topic, reply: true }, async () => {
         await gate;
         return 'late';
       }),
     ]);
     app.on('consumer.error', (e) => e.where === 'reply' && errors.push(e.error.message));
-    const requester = await createProducer({ transport: transport(), group: unique('req') });
+    const requester = await createProducer({ transport: transport(), group: uniqueName('req') });
     const pending = requester.request({ topic, body: 'x' }, { timeoutMs: 200 }).catch((e: unknown) => e);
     expect(await pending).toBeInstanceOf(RequestTimeoutError);
     await requester.stop();
@@ -171,14 +171,14 @@ describe('request-reply on the embedded broker', () => {
 
   it("an app's own producer makes requests too (its heartbeats register the producer group)", async () => {
     harness = new Harness();
-    const topic = unique('T');
+    const topic = uniqueName('T');
     harness.broker.createTopic({ topic, queues: 1 });
     await harness.app([
-      consumerClass({ group: unique('g'), topic, reply: true }, (m: Message) => (m.payload as { n: number }).n + 1),
+      consumerClass({ group: uniqueName('g'), topic, reply: true }, (m: Message) => (m.payload as { n: number }).n + 1),
     ]);
     const requesting = await harness.app([], {
-      producer: { group: unique('appReq') },
-      instanceName: unique('requesting'),
+      producer: { group: uniqueName('appReq') },
+      instanceName: uniqueName('requesting'),
     });
     expect(
       (await requesting.producer.request<{ n: number }, number>({ topic, payload: { n: 41 } }, { timeoutMs: 5_000 }))
@@ -188,11 +188,11 @@ describe('request-reply on the embedded broker', () => {
 
   it('refuses reply with batch at start, and a request with a bad timeout before sending', async () => {
     harness = new Harness();
-    const topic = unique('T');
+    const topic = uniqueName('T');
     await expect(
-      harness.app([consumerClass({ group: unique('g'), topic, reply: true, batch: true }, () => undefined)]),
+      harness.app([consumerClass({ group: uniqueName('g'), topic, reply: true, batch: true }, () => undefined)]),
     ).rejects.toThrow(/reply/);
-    const requester = await createProducer({ transport: transport(), group: unique('req') });
+    const requester = await createProducer({ transport: transport(), group: uniqueName('req') });
     await expect(requester.request({ topic, body: 'x' }, { timeoutMs: 0 })).rejects.toMatchObject({
       rule: 'request.timeout',
     });

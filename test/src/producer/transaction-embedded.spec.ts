@@ -1,9 +1,9 @@
 import { createProducer, type Message, type TransactionState } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { fastBroker } from '@mqkit/transport-memory/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Harness, consumerClass, unique } from '../support/fixtures';
+import { Harness, consumerClass } from '../support/fixtures';
 
 let harness: Harness;
 afterEach(async () => harness?.close());
@@ -12,13 +12,13 @@ describe('transactional messages on the embedded broker', () => {
   it('commit is delivered, rollback never; UNKNOW is settled by a check-back, answered by another producer of the group once the sender is gone; a message UNKNOW past the check limit is never delivered', async () => {
     // RocketMQ's 6 s timeout and 30 s interval, scaled by 0.01: a check every 0.3 s; at most 3 checks.
     harness = new Harness(fastBroker({ transaction: { transactionCheckMax: 3 } }));
-    const topic = unique('T');
-    const group = unique('txp');
+    const topic = uniqueName('T');
+    const group = uniqueName('txp');
     harness.broker.createTopic({ topic, queues: 2 });
     const delivered: string[] = [];
     await harness.app([
       consumerClass(
-        { group: unique('g'), topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+        { group: uniqueName('g'), topic, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
         (m: Message) => void delivered.push(m.body.toString()),
       ),
     ]);
@@ -58,7 +58,7 @@ describe('transactional messages on the embedded broker', () => {
       transport: transport(),
       group,
       profile: 'fast',
-      instanceName: unique('other'),
+      instanceName: uniqueName('other'),
       transactionListener: {
         checkLocalTransaction: (m) => {
           checked.push(m.body.toString());
@@ -80,16 +80,19 @@ describe('transactional messages on the embedded broker', () => {
 
   it('refuses a transactional send without a transactionListener, and a delayed one', async () => {
     harness = new Harness();
-    const topic = unique('T');
+    const topic = uniqueName('T');
     harness.broker.createTopic({ topic, queues: 1 });
-    const plain = await createProducer({ transport: memoryTransport({ broker: harness.broker }), group: unique('p') });
+    const plain = await createProducer({
+      transport: memoryTransport({ broker: harness.broker }),
+      group: uniqueName('p'),
+    });
     await expect(plain.sendInTransaction({ topic, body: 'x' }, () => 'COMMIT_MESSAGE')).rejects.toMatchObject({
       rule: 'transaction.listener',
     });
     await plain.stop();
     const tx = await createProducer({
       transport: memoryTransport({ broker: harness.broker }),
-      group: unique('p'),
+      group: uniqueName('p'),
       transactionListener: { checkLocalTransaction: () => 'COMMIT_MESSAGE' },
     });
     await expect(

@@ -1,10 +1,10 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createPullConsumer, type PullConsumer } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Harness, unique } from '../support/fixtures';
+import { Harness } from '../support/fixtures';
 
 // A garbage collection while poll() waits is what a busy app does; the test forces one so that it happens every time.
 setFlagsFromString('--expose-gc');
@@ -20,11 +20,11 @@ afterEach(async () => {
 describe('poll() on a queue with nothing to read', () => {
   it('returns [] at its timeout although the heap was collected while it waited', async () => {
     harness = new Harness();
-    const topic = unique('T');
+    const topic = uniqueName('T');
     harness.broker.createTopic({ topic, queues: 1 });
     consumer = await createPullConsumer({
       transport: memoryTransport({ broker: harness.broker }),
-      group: unique('g'),
+      group: uniqueName('g'),
       profile: 'fast',
     });
     await consumer.assign(await consumer.queuesOf(topic));

@@ -7,11 +7,12 @@ import {
   type MessageQueue,
   type PullConsumer,
 } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Harness, unique } from '../support/fixtures';
-import { pullPauseHoldsQueues } from './pull-pause-scenario';
+import { embeddedBroker, Harness } from '../support/fixtures';
+import { describeScenarios } from '../support/scenarios';
+import { PULL_SCENARIOS } from './pull.scenarios';
 
 let harness: Harness;
 const consumers: PullConsumer[] = [];
@@ -28,7 +29,7 @@ async function pullConsumer(
     transport: memoryTransport({ broker: harness.broker }),
     group,
     profile: 'fast',
-    instanceName: unique('pull'),
+    instanceName: uniqueName('pull'),
     ...extra,
   });
   consumers.push(consumer);
@@ -51,13 +52,15 @@ async function pollUntil(consumer: PullConsumer, n: number): Promise<Message<{ s
 
 const seqs = (messages: readonly Message<{ seq: number }>[]) => messages.map((m) => m.payload.seq);
 
+describeScenarios('the pull consumer', PULL_SCENARIOS, embeddedBroker());
+
 describe('the pull consumer on the embedded broker', () => {
   it('assign, poll in offset order per queue, seek back, commit: the store holds the offset after the last polled message', async () => {
     harness = new Harness();
-    const topic = unique('T');
+    const topic = uniqueName('T');
     harness.broker.createTopic({ topic, queues: 4 });
     await harness.produce(topic, 40);
-    const group = unique('g');
+    const group = uniqueName('g');
     const consumer = await pullConsumer(group, { autoCommit: false, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' });
     const queues = await consumer.queuesOf(topic);
     expect(queues).toHaveLength(4);
@@ -90,11 +93,11 @@ describe('the pull consumer on the embedded broker', () => {
 
   it('without autoCommit, a close stores only what was committed; with it, what poll returned is stored at the interval', async () => {
     harness = new Harness();
-    const topic = unique('T');
+    const topic = uniqueName('T');
     harness.broker.createTopic({ topic, queues: 1 });
     await harness.produce(topic, 30);
     const [mq] = harness.broker.subscribeQueues(topic) as MessageQueue[];
-    const manual = unique('g');
+    const manual = uniqueName('g');
     const first = await pullConsumer(manual, { autoCommit: false, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' });
     await first.assign([mq!]);
     await pollUntil(first, 10);
@@ -102,7 +105,7 @@ describe('the pull consumer on the embedded broker', () => {
     await pollUntil(first, 10);
     await first.close();
     expect(harness.broker.queryConsumerOffset(manual, mq!)).toBe(10);
-    const auto = unique('g');
+    const auto = uniqueName('g');
     const second = await pullConsumer(auto, {
       autoCommitIntervalMs: 1_000,
       consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
@@ -114,13 +117,13 @@ describe('the pull consumer on the embedded broker', () => {
 
   it('commit, the periodic commit and close store only the queues polled or sought, never an unread queue', async () => {
     harness = new Harness();
-    const topic = unique('T');
+    const topic = uniqueName('T');
     harness.broker.createTopic({ topic, queues: 3 });
     await harness.produce(topic, 30);
     const [q0, q1, q2] = harness.broker.subscribeQueues(topic) as MessageQueue[];
     // The README's replay: a new group (so it starts at each queue's end) seeks one queue back and reads it. The
     // queue read is stored; the one it never read must not get its end offset stored, nor the paused one its start.
-    const group = unique('g');
+    const group = uniqueName('g');
     const replay = await pullConsumer(group, { autoCommit: false });
     replay.pause([q2!]);
     await replay.assign([q0!, q1!, q2!]);
@@ -133,7 +136,7 @@ describe('the pull consumer on the embedded broker', () => {
     await replay.close();
     expect([q1, q2].map((mq) => harness.broker.queryConsumerOffset(group, mq!))).toEqual([-1, -1]);
     // With autoCommit, the periodic commit that stores the polled queue leaves the paused one alone.
-    const auto = unique('g');
+    const auto = uniqueName('g');
     const periodic = await pullConsumer(auto, {
       autoCommitIntervalMs: 1_000,
       consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
@@ -147,10 +150,10 @@ describe('the pull consumer on the embedded broker', () => {
 
   it('a seek right after assign (not awaited) wins over the stored offset', async () => {
     harness = new Harness();
-    const topic = unique('T');
+    const topic = uniqueName('T');
     harness.broker.createTopic({ topic, queues: 1 });
     await harness.produce(topic, 20);
-    const group = unique('g');
+    const group = uniqueName('g');
     const [mq] = harness.broker.subscribeQueues(topic) as MessageQueue[];
     harness.broker.commitConsumerOffset(group, mq!, 15);
     const consumer = await pullConsumer(group);
@@ -161,33 +164,12 @@ describe('the pull consumer on the embedded broker', () => {
     expect(got.map((m) => m.queueOffset)).toEqual([...Array(18).keys()].map((i) => i + 2));
   });
 
-  it('two subscribers of one group split the queues and together read each message once; a tag filter applies', async () => {
-    harness = new Harness();
-    const topic = unique('T');
-    harness.broker.createTopic({ topic, queues: 4 });
-    const group = unique('g');
-    const a = await pullConsumer(group, { consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' });
-    const b = await pullConsumer(group, { consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' });
-    await a.subscribe(topic, { tags: 'even' });
-    await b.subscribe(topic, { tags: 'even' });
-    await waitFor(() => a.assignment().length === 2 && b.assignment().length === 2);
-    const split = new Set([...a.assignment(), ...b.assignment()].map((q) => q.queueId));
-    expect(split.size).toBe(4);
-    await harness.produce(topic, 80, { tags: (seq) => (seq % 2 === 0 ? 'even' : 'odd') });
-    const seen: number[] = [];
-    await waitFor(async () => {
-      for (const c of [a, b]) seen.push(...seqs((await c.poll({ timeoutMs: 50 })) as Message<{ seq: number }>[]));
-      return seen.length >= 40;
-    });
-    expect(seen.sort((x, y) => x - y)).toEqual([...Array(40).keys()].map((i) => i * 2));
-  });
-
   it('flow control bounds what a queue caches; pause holds a queue, resume lets it go on; for await yields batches', async () => {
     harness = new Harness();
-    const topic = unique('T');
+    const topic = uniqueName('T');
     harness.broker.createTopic({ topic, queues: 2 });
     await harness.produce(topic, 400);
-    const consumer = await pullConsumer(unique('g'), {
+    const consumer = await pullConsumer(uniqueName('g'), {
       consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
       pullThresholdForQueue: 50,
       pullBatchSize: 10,
@@ -210,28 +192,18 @@ describe('the pull consumer on the embedded broker', () => {
     expect(rest.every((m) => m.queueId === queues[1]!.queueId)).toBe(true);
   });
 
-  it('after pause(queues) poll() returns nothing of them, buffered or pulled in flight; resume() hands it all out once', async () => {
-    harness = new Harness();
-    await pullPauseHoldsQueues({
-      transport: () => memoryTransport({ broker: harness.broker }),
-      createTopic: async (topic, queues) => void harness.broker.createTopic({ topic, queues }),
-      pullConsumer: ({ group, ...extra }) => pullConsumer(group, extra),
-      timeoutMs: 20_000,
-    });
-  }, 30_000);
-
   it('an SQL92 subscription selects by properties; without autoCommit a queue that moves to a new member is stored as last committed', async () => {
     harness = new Harness();
-    const topic = unique('T');
+    const topic = uniqueName('T');
     harness.broker.createTopic({ topic, queues: 2 });
     const producer = await createProducer({
       transport: memoryTransport({ broker: harness.broker }),
-      group: unique('p'),
+      group: uniqueName('p'),
     });
     for (let seq = 0; seq < 40; seq++)
       await producer.send({ topic, payload: { seq }, properties: { region: seq % 3 === 0 ? 'eu' : 'us' } });
     await producer.stop();
-    const group = unique('g');
+    const group = uniqueName('g');
     const a = await pullConsumer(group, { autoCommit: false, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' });
     await a.subscribe(topic, { sql: "region = 'eu'" });
     const got = seqs((await pollUntil(a, 14)).flat());
@@ -253,12 +225,12 @@ describe('the pull consumer on the embedded broker', () => {
 
   it('offsetForTimestamp finds the first message stored at or after the time', async () => {
     harness = new Harness();
-    const topic = unique('T');
+    const topic = uniqueName('T');
     harness.broker.createTopic({ topic, queues: 1 });
     await harness.produce(topic, 5);
     const [mq] = harness.broker.subscribeQueues(topic) as MessageQueue[];
     const stored = harness.broker.messages(topic);
-    const consumer = await pullConsumer(unique('g'));
+    const consumer = await pullConsumer(uniqueName('g'));
     expect(await consumer.offsetForTimestamp(mq!, stored[3]!.storeTimestamp)).toBe(
       harness.broker.searchOffset(mq!, stored[3]!.storeTimestamp),
     );

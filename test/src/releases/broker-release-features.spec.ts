@@ -1,7 +1,7 @@
 import { createPullConsumer, createProducer, type Message } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { BrokerReleaseError, rocketmqTransport } from '@mqkit/transport-rocketmq';
-import { createTopic, startRocketMqCluster, uniqueName, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
+import { createTopic, startRocketMqCluster, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BrokerProbe } from '../producer-cluster/producer-cluster.fixture';
 

@@ -1,9 +1,9 @@
 import { createProducer, type Message } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { Deliveries, uniqueName, waitFor } from '@mqkit/core/testing';
 import { startRocketMqCluster, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Deliveries, consumerClass } from '../support/fixtures';
-import { RocketMqHarness, uniqueName } from '../rocketmq/rocketmq-fixtures';
+import { consumerClass } from '../support/fixtures';
+import { RocketMqHarness } from '../support/rocketmq-fixtures';
 
 // RocketMQ 5's controller mode: a controller in the name server, two brokers of broker-a, sends acknowledged once
 // the whole sync-state set has them (allAckInSyncStateSet).

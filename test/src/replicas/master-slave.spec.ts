@@ -1,9 +1,9 @@
 import { createProducer, type ConsumeContext, type Message } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { Deliveries, uniqueName, waitFor } from '@mqkit/core/testing';
 import { replicaName, startRocketMqCluster, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Deliveries, consumerClass } from '../support/fixtures';
-import { RocketMqHarness, uniqueName } from '../rocketmq/rocketmq-fixtures';
+import { consumerClass } from '../support/fixtures';
+import { RocketMqHarness } from '../support/rocketmq-fixtures';
 
 // One broker name with a SYNC_MASTER and its slave (slaveReadEnable). accessMessageInMemoryMaxRatio=0 makes the
 // master count any backlog as "not in memory", so it sends a lagging consumer's pulls to the slave.

@@ -1,10 +1,10 @@
 import { BrokerError, createConsumerApp, createProducer, type Message } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { Deliveries, uniqueName, waitFor } from '@mqkit/core/testing';
 import { RemotingConnectionError } from '@mqkit/transport-rocketmq';
 import { createAclUser, startRocketMqCluster, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Deliveries, consumerClass } from '../support/fixtures';
-import { RocketMqHarness, clusterTransport, uniqueName } from './rocketmq-fixtures';
+import { consumerClass } from '../support/fixtures';
+import { RocketMqHarness, clusterTransport } from '../support/rocketmq-fixtures';
 
 // A cluster of its own (one broker) with ACL 2.0 and TLS enforced on the name server and the broker.
 let cluster: RocketMqCluster;

@@ -6,10 +6,10 @@ import {
 } from '@mqkit/transport-rocketmq/internal';
 import { sendProbeRequest, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import type { Message } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { Deliveries, uniqueName, waitFor } from '@mqkit/core/testing';
 import { describe, expect, it } from 'vitest';
-import { Deliveries, consumerClass } from '../support/fixtures';
-import { RocketMqHarness, uniqueName, updateBrokerConfig, useRocketMqHarness } from './rocketmq-fixtures';
+import { consumerClass } from '../support/fixtures';
+import { RocketMqHarness, updateBrokerConfig, useRocketMqHarness } from '../support/rocketmq-fixtures';
 
 const GET_CONSUMER_RUNNING_INFO = 307;
 

@@ -1,7 +1,7 @@
 import { brokerOffsetStore, createConsumerApp, parseSubscription, retryTopicOf, type ConsumerApp } from '@mqkit/core';
-import { describeOffsetStoreContract } from '@mqkit/core/testing';
+import { describeOffsetStoreContract, uniqueName } from '@mqkit/core/testing';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { RocketMqHarness, testCluster, uniqueName } from './rocketmq-fixtures';
+import { RocketMqHarness, testCluster } from '../support/rocketmq-fixtures';
 
 // The default store (offsets at the broker) on real RocketMQ 5.3.3. The contract uses the topics "T" and "U" with
 // queue ids 0..3 on broker-a and broker-b, and the group's retry topic. The test brokers run with

@@ -2,11 +2,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAdmin, createProducer, createPullConsumer, retryTopicOf, type Message } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { describe, expect, it } from 'vitest';
 import { consumerClass } from '../support/fixtures';
-import { RocketMqHarness, uniqueName, useRocketMqHarness } from './rocketmq-fixtures';
+import { RocketMqHarness, useRocketMqHarness } from '../support/rocketmq-fixtures';
 
 /** The installed bin, as a user runs it after `npm ci && npm run build`. */
 const BIN = join(__dirname, '..', '..', '..', 'node_modules', '.bin', 'mqkit');

@@ -7,11 +7,11 @@ import {
   type Message,
   type TransportPlugin,
 } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Harness, consumerClass } from '../support/fixtures';
-import { RocketMqHarness, testCluster, uniqueName } from './rocketmq-fixtures';
+import { RocketMqHarness, testCluster } from '../support/rocketmq-fixtures';
 
 let real: RocketMqHarness;
 let embedded: Harness;

@@ -1,7 +1,7 @@
 import { describeRun, EXAMPLES, exampleHeader, runExample, runProblems, type Example } from '@mqkit/examples/testing';
 import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { brokerConfigs, mqadmin, testCluster } from './rocketmq-fixtures';
+import { brokerConfigs, mqadmin, testCluster } from '../support/rocketmq-fixtures';
 
 // The examples of apps/examples on a real cluster, the way each one's header says to run it there: its mqadmin
 // lines run as written (with this cluster's name server and cluster name), the broker settings it names checked on

@@ -9,10 +9,10 @@ import {
   createProducer,
   type MessageQueue,
 } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RocketMqHarness, testCluster, uniqueName } from './rocketmq-fixtures';
+import { RocketMqHarness, testCluster } from '../support/rocketmq-fixtures';
 
 const FIXTURE = join(__dirname, 'group-member.fixture.cjs');
 /** The convergence deadline: 3 × the fast profile's periodic rebalance, so only the notify path can meet it. */

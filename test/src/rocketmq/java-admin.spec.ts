@@ -1,9 +1,9 @@
 import type { Message } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { Deliveries, uniqueName, waitFor } from '@mqkit/core/testing';
 import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { describe, expect, it } from 'vitest';
-import { Deliveries, consumerClass } from '../support/fixtures';
-import { RocketMqHarness, mqadmin, uniqueName, useRocketMqHarness } from './rocketmq-fixtures';
+import { consumerClass } from '../support/fixtures';
+import { RocketMqHarness, mqadmin, useRocketMqHarness } from '../support/rocketmq-fixtures';
 
 let cluster: RocketMqCluster;
 let harness: RocketMqHarness;

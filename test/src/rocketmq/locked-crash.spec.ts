@@ -1,8 +1,8 @@
 import type { ConsumerApp, Message } from '@mqkit/core';
-import { simulateCrash, waitFor } from '@mqkit/core/testing';
+import { Deliveries, simulateCrash, uniqueName, waitFor } from '@mqkit/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Deliveries, consumerClass } from '../support/fixtures';
-import { RocketMqHarness, testCluster, uniqueName } from './rocketmq-fixtures';
+import { consumerClass } from '../support/fixtures';
+import { RocketMqHarness, testCluster } from '../support/rocketmq-fixtures';
 
 let harness: RocketMqHarness;
 beforeAll(async () => {

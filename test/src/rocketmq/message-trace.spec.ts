@@ -1,9 +1,9 @@
 import { RMQ_SYS_TRACE_TOPIC, createProducer, type Message, type MqkitEvents } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { describe, expect, it } from 'vitest';
 import { consumerClass } from '../support/fixtures';
-import { RocketMqHarness, mqadmin, uniqueName, useRocketMqHarness } from './rocketmq-fixtures';
+import { RocketMqHarness, mqadmin, useRocketMqHarness } from '../support/rocketmq-fixtures';
 
 let cluster: RocketMqCluster;
 let harness: RocketMqHarness;

@@ -1,9 +1,9 @@
 import { formatConsumeTimestamp } from '@mqkit/core/internal';
 import type { ConsumeFromWhere, Message } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { Deliveries, uniqueName, waitFor } from '@mqkit/core/testing';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Deliveries, consumerClass } from '../support/fixtures';
-import { RocketMqHarness, testCluster, uniqueName } from './rocketmq-fixtures';
+import { consumerClass } from '../support/fixtures';
+import { RocketMqHarness, testCluster } from '../support/rocketmq-fixtures';
 import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 
 let cluster: RocketMqCluster;

@@ -2,11 +2,12 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uniqueName } from '@mqkit/core/testing';
 import { EXPECTED_ORDERS, allOrdersHandled, orderIds } from '../packaging/order-lines';
 import { readmeQuickstart, readmeTsconfig } from '../packaging/readme-snippets';
 import { runChecked } from '../packaging/run-command';
 import { killLeftovers, startAndWaitFor } from '../packaging/run-until-output';
-import { mqadmin, testCluster, uniqueName } from './rocketmq-fixtures';
+import { mqadmin, testCluster } from '../support/rocketmq-fixtures';
 
 // The README's quickstart on a real cluster, the way the README says to run it there: the topic made with
 // `mqadmin updateTopic`, then ROCKETMQ_NAMESRV set, compiled with the README's tsconfig. The packaging specs run it on the embedded broker from the

@@ -1,10 +1,10 @@
 import { createServer } from 'node:net';
 import { compareMessageQueues, createConsumerApp, type Message } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
-import { Deliveries, consumerClass } from '../support/fixtures';
+import { Deliveries, uniqueName, waitFor } from '@mqkit/core/testing';
+import { consumerClass } from '../support/fixtures';
 import { RemotingConnectionError } from '@mqkit/transport-rocketmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RocketMqHarness, clusterTransport, testCluster, uniqueName } from './rocketmq-fixtures';
+import { RocketMqHarness, clusterTransport, testCluster } from '../support/rocketmq-fixtures';
 
 /** A loopback port nothing listens on (bound, read, released). */
 async function deadPort(): Promise<number> {

@@ -1,11 +1,11 @@
 import { ConfigurationError, createProducer, type ConsumerApp, type Message, type TransportPlugin } from '@mqkit/core';
-import { SQL92_CASES, SQL92_SAMPLES, waitFor } from '@mqkit/core/testing';
+import { SQL92_CASES, SQL92_SAMPLES, uniqueName, waitFor } from '@mqkit/core/testing';
 import { EmbeddedBroker, memoryTransport } from '@mqkit/transport-memory';
 import { fastBroker } from '@mqkit/transport-memory/testing';
 import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Harness, consumerClass } from '../support/fixtures';
-import { RocketMqHarness, testCluster, uniqueName, updateBrokerConfig } from './rocketmq-fixtures';
+import { RocketMqHarness, testCluster, updateBrokerConfig } from '../support/rocketmq-fixtures';
 
 /** What the spec needs of a broker: apps, a producer's transport, topics. */
 interface Side {

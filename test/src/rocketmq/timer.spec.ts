@@ -1,9 +1,9 @@
 import { BrokerError, createProducer, type Message } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { describe, expect, it } from 'vitest';
 import { consumerClass } from '../support/fixtures';
-import { RocketMqHarness, uniqueName, updateBrokerConfig, useRocketMqHarness } from './rocketmq-fixtures';
+import { RocketMqHarness, updateBrokerConfig, useRocketMqHarness } from '../support/rocketmq-fixtures';
 
 let cluster: RocketMqCluster;
 let harness: RocketMqHarness;

@@ -7,11 +7,11 @@ import {
   type MessageQueue,
   type TransactionState,
 } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import type { RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { describe, expect, it } from 'vitest';
 import { consumerClass } from '../support/fixtures';
-import { RocketMqHarness, uniqueName, useRocketMqHarness } from './rocketmq-fixtures';
+import { RocketMqHarness, useRocketMqHarness } from '../support/rocketmq-fixtures';
 
 let cluster: RocketMqCluster;
 let harness: RocketMqHarness;

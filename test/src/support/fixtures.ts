@@ -1,24 +1,11 @@
-import {
-  Consumer,
-  createConsumerApp,
-  createProducer,
-  type ConsumerApp,
-  type ConsumerAppOptions,
-  type ConsumerOptions,
-  type ConsumeContext,
-  type Message,
-} from '@mqkit/core';
-import { EmbeddedBroker, memoryTransport } from '@mqkit/transport-memory';
+import { Consumer, type ConsumeContext, type ConsumerOptions, type Message, type TransportPlugin } from '@mqkit/core';
+import { memoryTransport, type EmbeddedBroker, type EmbeddedBrokerOptions } from '@mqkit/transport-memory';
 import { fastBroker } from '@mqkit/transport-memory/testing';
-import { randomUUID } from 'node:crypto';
+import type { BrokerSetup } from './scenarios';
+import { TestBroker } from './test-broker';
 
 export type Handler = (message: Message<{ seq: number }>, ctx: ConsumeContext) => unknown;
 export type BatchHandler = (messages: Message<{ seq: number }>[], ctx: ConsumeContext) => unknown;
-
-/** A unique name, so tests never share topics or groups. */
-export function unique(prefix: string): string {
-  return `${prefix}-${randomUUID().slice(0, 8)}`;
-}
 
 /** A @Consumer class whose handle() calls the given function (arrays of messages when `batch: true`). */
 export function consumerClass(options: ConsumerOptions & { batch: true }, handle: BatchHandler): new () => object;
@@ -33,86 +20,40 @@ export function consumerClass(options: ConsumerOptions, handle: Handler | BatchH
   return TestConsumer;
 }
 
-/** Every delivery by sequence number, across the instances of a test. */
-export class Deliveries {
-  readonly counts = new Map<number, number>();
-  total = 0;
-
-  record(seq: number): void {
-    this.total++;
-    this.counts.set(seq, (this.counts.get(seq) ?? 0) + 1);
-  }
-
-  get unique(): number {
-    return this.counts.size;
-  }
-
-  get duplicates(): number {
-    return this.total - this.counts.size;
-  }
-
-  /** Sequence numbers in [0, n) never delivered. */
-  missing(n: number): number[] {
-    const out: number[] = [];
-    for (let i = 0; i < n; i++) if (!this.counts.has(i)) out.push(i);
-    return out;
-  }
-}
-
-/** Tracks apps and brokers of a test and stops them all. */
-export class Harness {
+/** A test's embedded broker (`fastBroker()` unless given one) and what is made on it; `close()` stops all of it. */
+export class Harness extends TestBroker {
+  readonly kind = 'embedded';
+  readonly timeoutMs = 20_000;
+  protected readonly sendWindow = 512;
   readonly broker: EmbeddedBroker;
-  private readonly apps: ConsumerApp[] = [];
 
   constructor(broker?: EmbeddedBroker) {
+    super();
     this.broker = broker ?? fastBroker();
   }
 
-  async app(
-    consumers: ConsumerAppOptions['consumers'],
-    options: Partial<ConsumerAppOptions> = {},
-  ): Promise<ConsumerApp> {
-    const app = await createConsumerApp({
-      transport: memoryTransport({ broker: this.broker }),
-      consumers,
-      profile: 'fast',
-      ...options,
-    });
-    this.apps.push(app);
-    await app.start();
-    return app;
+  get brokerNames(): readonly string[] {
+    return this.broker.brokerNames;
   }
 
-  /** Sends `count` JSON messages `{ seq }` (seq from `from`) and resolves when all are stored. */
-  async produce(
-    topic: string,
-    count: number,
-    options: { from?: number; tags?: (seq: number) => string | undefined; size?: number } = {},
-  ): Promise<void> {
-    const producer = await createProducer({
-      transport: memoryTransport({ broker: this.broker }),
-      group: unique('producer'),
-    });
-    const pad = options.size ? 'x'.repeat(options.size) : undefined;
-    try {
-      const from = options.from ?? 0;
-      // A FIFO window: awaiting the oldest send is O(1), where racing all of them would attach a reaction to every
-      // pending send on each iteration.
-      const window: Promise<unknown>[] = [];
-      for (let seq = from; seq < from + count; seq++) {
-        window.push(
-          producer.send({ topic, payload: pad ? { seq, pad } : { seq }, tags: options.tags?.(seq), keys: `k${seq}` }),
-        );
-        if (window.length >= 512) await window.shift();
-      }
-      await Promise.all(window);
-    } finally {
-      await producer.stop();
-    }
+  transport(): TransportPlugin {
+    return memoryTransport({ broker: this.broker });
   }
 
-  async close(): Promise<void> {
-    await Promise.all(this.apps.map((a) => a.stop({ timeoutMs: 5_000 })));
+  async createTopic(topic: string, queues: number, brokers?: readonly string[]): Promise<void> {
+    this.broker.createTopic({ topic, queues, brokers });
+  }
+
+  protected override async closeBroker(): Promise<void> {
     this.broker.close();
   }
+}
+
+/** The scenarios' embedded broker: a fresh one per test, with two brokers like the real cluster's. */
+export function embeddedBroker(options: EmbeddedBrokerOptions = {}): BrokerSetup {
+  return {
+    kind: 'embedded',
+    label: 'the embedded broker',
+    open: async () => new Harness(fastBroker({ brokerNames: ['broker-a', 'broker-b'], ...options })),
+  };
 }

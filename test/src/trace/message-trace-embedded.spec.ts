@@ -7,10 +7,10 @@ import {
   type MqkitEvents,
   type TraceContext,
 } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Harness, consumerClass, unique } from '../support/fixtures';
+import { Harness, consumerClass } from '../support/fixtures';
 
 let harness: Harness;
 afterEach(async () => harness?.close());
@@ -28,9 +28,9 @@ function storedTraces(topic = RMQ_SYS_TRACE_TOPIC): { records: TraceContext[]; k
 describe('message trace on the embedded broker', () => {
   it('a traced producer and a traced consumer app leave Pub, SubBefore, SubAfter and EndTransaction records in RMQ_SYS_TRACE_TOPIC', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const group = unique('g');
-    const producerGroup = unique('p');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
+    const producerGroup = uniqueName('p');
     harness.broker.createTopic({ topic, queues: 2 });
     let failedOnce = false;
     const consumed = new Set<string>();
@@ -149,11 +149,11 @@ describe('message trace on the embedded broker', () => {
 
   it('a check-back the producer answers is an EndTransaction record with fromTransactionCheck', async () => {
     harness = new Harness();
-    const topic = unique('T');
+    const topic = uniqueName('T');
     harness.broker.createTopic({ topic, queues: 1 });
     const producer = await createProducer({
       transport: memoryTransport({ broker: harness.broker }),
-      group: unique('p'),
+      group: uniqueName('p'),
       enableMsgTrace: true,
       transactionListener: { checkLocalTransaction: () => 'COMMIT_MESSAGE' },
     });
@@ -172,12 +172,12 @@ describe('message trace on the embedded broker', () => {
 
   it('customizedTraceTopic: the records go to that topic instead', async () => {
     harness = new Harness();
-    const topic = unique('T');
-    const traceTopic = unique('TRACE');
+    const topic = uniqueName('T');
+    const traceTopic = uniqueName('TRACE');
     harness.broker.createTopic({ topic, queues: 1 });
     const producer = await createProducer({
       transport: memoryTransport({ broker: harness.broker }),
-      group: unique('p'),
+      group: uniqueName('p'),
       enableMsgTrace: true,
       customizedTraceTopic: traceTopic,
     });
@@ -191,12 +191,12 @@ describe('message trace on the embedded broker', () => {
 
   it('a tiny trace queue drops and counts records; every send still succeeds at its own pace', async () => {
     harness = new Harness();
-    const topic = unique('T');
+    const topic = uniqueName('T');
     harness.broker.createTopic({ topic, queues: 2 });
     // 20 contexts per flush never fill a queue of 1: it waits for the 5 s interval, and the rest is dropped.
     const producer = await createProducer({
       transport: memoryTransport({ broker: harness.broker }),
-      group: unique('p'),
+      group: uniqueName('p'),
       enableMsgTrace: true,
       traceQueueSize: 1,
       traceMsgBatchNum: 20,

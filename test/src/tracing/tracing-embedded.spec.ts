@@ -1,10 +1,10 @@
 import { createProducer, type ConsumeMode, type Message } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { memoryTransport } from '@mqkit/transport-memory';
 import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Harness, consumerClass, unique } from '../support/fixtures';
+import { Harness, consumerClass } from '../support/fixtures';
 import { Tracer, expectCausedBySends } from './span-records';
 
 // What a Node SDK sets up: without a context manager a handler's own sends could not see its span.
@@ -25,7 +25,7 @@ afterEach(async () => {
 async function tracedProducer() {
   return createProducer({
     transport: memoryTransport({ broker: harness.broker }),
-    group: unique('p'),
+    group: uniqueName('p'),
     profile: 'fast',
     plugins: [producerSide.plugin()],
   });
@@ -42,8 +42,8 @@ describe('tracing on the embedded broker', () => {
       harness = new Harness();
       producerSide = new Tracer();
       consumerSide = new Tracer();
-      const topic = unique('T');
-      const group = unique('g');
+      const topic = uniqueName('T');
+      const group = uniqueName('g');
       harness.broker.createTopic({ topic, queues: 2 });
       const producer = await tracedProducer();
       const count = 12;
@@ -104,22 +104,22 @@ describe('tracing on the embedded broker', () => {
     harness = new Harness();
     producerSide = new Tracer();
     consumerSide = new Tracer();
-    const [orders, invoices] = [unique('orders'), unique('invoices')];
+    const [orders, invoices] = [uniqueName('orders'), uniqueName('invoices')];
     harness.broker.createTopic({ topic: orders, queues: 1 });
     harness.broker.createTopic({ topic: invoices, queues: 1 });
     const invoiced: Message[] = [];
     const app = await harness.app(
       [
         consumerClass(
-          { group: unique('billing'), topic: orders, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+          { group: uniqueName('billing'), topic: orders, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
           async (m) => void (await app.producer.send({ topic: invoices, payload: { seq: m.payload.seq } })),
         ),
         consumerClass(
-          { group: unique('mail'), topic: invoices, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
+          { group: uniqueName('mail'), topic: invoices, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' },
           (m) => void invoiced.push(m),
         ),
       ],
-      { plugins: [consumerSide.plugin()], producer: { group: unique('billing-p') } },
+      { plugins: [consumerSide.plugin()], producer: { group: uniqueName('billing-p') } },
     );
     const producer = await tracedProducer();
     await producer.send({ topic: orders, payload: { seq: 1 } });

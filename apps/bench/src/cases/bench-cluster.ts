@@ -1,10 +1,10 @@
 import { Consumer, createAdmin, createConsumerApp, createProducer, type Admin, type ConsumerApp } from '@mqkit/core';
 import { rocketmqTransport } from '@mqkit/transport-rocketmq';
+import { uniqueName } from '@mqkit/core/testing';
 import { clearPlacement, pinServers } from './cpu-placement';
 import { planStorePlacement } from './store-placement';
 import {
   startRocketMqCluster,
-  uniqueName,
   type RocketMqCluster,
   type RocketMqClusterOptions,
 } from '@mqkit/transport-rocketmq/testing';

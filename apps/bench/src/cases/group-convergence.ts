@@ -1,4 +1,4 @@
-import { uniqueName } from '@mqkit/transport-rocketmq/testing';
+import { uniqueName } from '@mqkit/core/testing';
 import { runNodeChild, type BenchChild } from './bench-process';
 
 /** A member's latest "REBALANCE" line: its own wall-clock time and the queues it owns. */

@@ -1,6 +1,6 @@
 import { createProducer } from '@mqkit/core';
 import { rocketmqTransport } from '@mqkit/transport-rocketmq';
-import { uniqueName } from '@mqkit/transport-rocketmq/testing';
+import { uniqueName } from '@mqkit/core/testing';
 import { runtimeNote, type ResultsFile } from '../report/bench-results';
 import type { BenchCase } from './bench-case';
 import { BenchCluster } from './bench-cluster';

@@ -1,5 +1,5 @@
 import { freemem, loadavg, totalmem } from 'node:os';
-import { uniqueName } from '@mqkit/transport-rocketmq/testing';
+import { uniqueName } from '@mqkit/core/testing';
 import type { BenchCase } from './bench-case';
 import { BenchCluster } from './bench-cluster';
 import { javaRunner, runNodeChild, type BenchChild } from './bench-process';

@@ -1,6 +1,6 @@
 import { createAdmin, createProducer } from '@mqkit/core';
 import { rocketmqTransport } from '@mqkit/transport-rocketmq';
-import { uniqueName } from '@mqkit/transport-rocketmq/testing';
+import { uniqueName } from '@mqkit/core/testing';
 import { runtimeNote, type ResultsFile } from '../report/bench-results';
 import { median, round, shortSpread, spreadOf, type Spread } from '../report/run-stats';
 import type { BenchCase } from './bench-case';

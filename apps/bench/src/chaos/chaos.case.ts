@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startRedisServer, type RedisServerHandle } from '@mqkit/offset-store-redis/testing';
-import { uniqueName } from '@mqkit/transport-rocketmq/testing';
+import { uniqueName } from '@mqkit/core/testing';
 import { RESULT_DETAIL, type BenchCase } from '../cases/bench-case';
 import { BenchCluster } from '../cases/bench-cluster';
 import { javaRunner } from '../cases/bench-process';

@@ -1,6 +1,6 @@
 import { createProducer, type StandaloneProducer } from '@mqkit/core';
 import { rocketmqTransport } from '@mqkit/transport-rocketmq';
-import { uniqueName } from '@mqkit/transport-rocketmq/testing';
+import { uniqueName } from '@mqkit/core/testing';
 
 /**
  * The load of a chaos scenario: `{ seq }` messages at a steady rate, the same for both clients. Sends that the

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { IllegalStateError, RequestTimeoutError, type SendResult } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { memoryTransport, type EmbeddedBroker } from '@mqkit/transport-memory';
 import { fastBroker } from '@mqkit/transport-memory/testing';
 import { Controller, type INestApplicationContext, type INestMicroservice } from '@nestjs/common';
@@ -17,7 +17,7 @@ import {
   type MqkitClientOptions,
   type MqkitServerOptions,
 } from '../index';
-import { gate, mqkitMicroservice, unique } from '../testing.fixture';
+import { gate, mqkitMicroservice } from '../testing.fixture';
 
 let broker: EmbeddedBroker;
 const apps: INestApplicationContext[] = [];
@@ -29,7 +29,7 @@ afterEach(async () => {
 
 /** The answering side: a Nest microservice served by MqkitServer, listening. */
 async function server(controllers: unknown[], options: Partial<MqkitServerOptions> = {}): Promise<INestMicroservice> {
-  const { app } = await mqkitMicroservice(broker, controllers, [], { group: unique('rpc'), ...options });
+  const { app } = await mqkitMicroservice(broker, controllers, [], { group: uniqueName('rpc'), ...options });
   apps.push(app);
   await app.listen();
   return app;
@@ -43,7 +43,7 @@ async function clientApp(
 ): Promise<{ app: INestApplicationContext; client: MqkitClient }> {
   const clientOptions = {
     transport: memoryTransport({ broker }),
-    group: unique('requester'),
+    group: uniqueName('requester'),
     profile: 'fast',
     timeoutMs: 10_000,
     ...options,
@@ -61,11 +61,11 @@ describe('MqkitClient and MqkitServer: a Nest app answers a Nest client', () => 
   it('answers with a value, a Promise and the last value of an Observable, a string as a string; emit reaches an @EventPattern', async () => {
     broker = fastBroker();
     const [sum, total, squares, shout, orders] = [
-      unique('sum'),
-      unique('total'),
-      unique('squares'),
-      unique('shout'),
-      unique('orders'),
+      uniqueName('sum'),
+      uniqueName('total'),
+      uniqueName('squares'),
+      uniqueName('shout'),
+      uniqueName('orders'),
     ];
     for (const topic of [sum, total, squares, shout, orders]) broker.createTopic({ topic, queues: 1 });
     const placed: { order: unknown; trace: string | undefined }[] = [];
@@ -146,7 +146,7 @@ describe('MqkitClient and MqkitServer: a Nest app answers a Nest client', () => 
 
   it('a handler that throws an RpcException fails the request, which is retried, and the client still gets the answer', async () => {
     broker = fastBroker();
-    const topic = unique('flaky');
+    const topic = uniqueName('flaky');
     broker.createTopic({ topic, queues: 1 });
     const attempts: number[] = [];
     @Controller()
@@ -166,7 +166,7 @@ describe('MqkitClient and MqkitServer: a Nest app answers a Nest client', () => 
 
   it('errors with RequestTimeoutError when no reply comes in time; a client sharing MqkitProducer leaves it running at close()', async () => {
     broker = fastBroker();
-    const topic = unique('slow');
+    const topic = uniqueName('slow');
     broker.createTopic({ topic, queues: 1 });
     const release = gate();
     const started: number[] = [];
@@ -185,7 +185,7 @@ describe('MqkitClient and MqkitServer: a Nest app answers a Nest client', () => 
         MqkitModule.forRoot({
           transport: memoryTransport({ broker }),
           profile: 'fast',
-          producer: { group: unique('requester') },
+          producer: { group: uniqueName('requester') },
         }),
       ],
     }).compile();

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { ConfigurationError, Tokens, type ConsumeContext, type Message, type MqkitPlugin } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { memoryTransport, type EmbeddedBroker } from '@mqkit/transport-memory';
 import { fastBroker } from '@mqkit/transport-memory/testing';
 import { Inject, Injectable, Module, Scope, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
@@ -8,7 +8,7 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Consumer, MqkitConsumers, MqkitModule, MqkitProducer } from '../index';
 import { waitUntilConsuming } from '../testing';
-import { consumerOptions, gate, produce, unique } from '../testing.fixture';
+import { consumerOptions, gate, produce } from '../testing.fixture';
 
 let broker: EmbeddedBroker;
 let app: TestingModule | undefined;
@@ -30,8 +30,8 @@ const offsetOf = (group: string, topic: string) =>
 describe('MqkitModule: discovery and injection', () => {
   it('a @Consumer method of an ordinary provider runs on the Nest-built instance, with Nest-injected dependencies', async () => {
     broker = fastBroker();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     broker.createTopic({ topic, queues: 1 });
 
     @Injectable()
@@ -61,8 +61,8 @@ describe('MqkitModule: discovery and injection', () => {
 
   it('forRootAsync builds the options from injected providers; a class-level @Consumer calls handle()', async () => {
     broker = fastBroker();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     broker.createTopic({ topic, queues: 2 });
     const CONFIG = Symbol('config');
     @Module({ providers: [{ provide: CONFIG, useValue: { broker } }], exports: [CONFIG] })
@@ -96,8 +96,8 @@ describe('MqkitModule: discovery and injection', () => {
 
   it('a provider found under two tokens (useExisting) consumes once; group declarations of two providers merge', async () => {
     broker = fastBroker();
-    const [orders, payments] = [unique('orders'), unique('payments')];
-    const group = unique('g');
+    const [orders, payments] = [uniqueName('orders'), uniqueName('payments')];
+    const group = uniqueName('g');
     broker.createTopic({ topic: orders, queues: 1 });
     broker.createTopic({ topic: payments, queues: 1 });
     const calls: string[] = [];
@@ -132,7 +132,7 @@ describe('MqkitModule: discovery and injection', () => {
     broker = fastBroker();
     @Injectable({ scope: Scope.REQUEST })
     class PerRequest {
-      @Consumer(consumerOptions(unique('g'), unique('T')))
+      @Consumer(consumerOptions(uniqueName('g'), uniqueName('T')))
       handle(): void {}
     }
     @Injectable({ scope: Scope.REQUEST })
@@ -140,7 +140,7 @@ describe('MqkitModule: discovery and injection', () => {
     @Injectable()
     class DependsOnRequest {
       constructor(readonly holder: RequestContextHolder) {}
-      @Consumer(consumerOptions(unique('g'), unique('T')))
+      @Consumer(consumerOptions(uniqueName('g'), uniqueName('T')))
       handle(): void {}
     }
     await compile(
@@ -163,7 +163,7 @@ describe('MqkitModule: discovery and injection', () => {
     broker = fastBroker();
     @Injectable()
     class Misconfigured {
-      @Consumer(consumerOptions(unique('g'), unique('T'), { consumeThreadMin: 0 }))
+      @Consumer(consumerOptions(uniqueName('g'), uniqueName('T'), { consumeThreadMin: 0 }))
       handle(): void {}
     }
     await compile([MqkitModule.forRoot({ transport: memoryTransport({ broker }), profile: 'fast' })], [Misconfigured]);
@@ -182,8 +182,8 @@ describe('MqkitModule: discovery and injection', () => {
 describe('MqkitModule: lifecycle', () => {
   it('consumers start only after every module has initialised (onApplicationBootstrap), not at compile or onModuleInit', async () => {
     broker = fastBroker();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     broker.createTopic({ topic, queues: 1 });
     const init = gate();
     @Injectable()
@@ -226,11 +226,11 @@ describe('MqkitModule: lifecycle', () => {
 
   it('readiness: false before init, true once rebalanced, false after close', async () => {
     broker = fastBroker();
-    const topic = unique('T');
+    const topic = uniqueName('T');
     broker.createTopic({ topic, queues: 4 });
     @Injectable()
     class Handler {
-      @Consumer(consumerOptions(unique('g'), topic))
+      @Consumer(consumerOptions(uniqueName('g'), topic))
       handle(): void {}
     }
     await compile([MqkitModule.forRoot({ transport: memoryTransport({ broker }), profile: 'fast' })], [Handler]);
@@ -248,8 +248,8 @@ describe('MqkitModule: lifecycle', () => {
 
   it('app.close() waits for the running handler, commits its offset, and only then tears down its dependencies', async () => {
     broker = fastBroker();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     broker.createTopic({ topic, queues: 1 });
     const release = gate();
     const events: string[] = [];
@@ -299,8 +299,8 @@ describe('MqkitModule: lifecycle', () => {
 describe('MqkitModule: plugins', () => {
   it("registers the module's plugins with the consumer app and with MqkitProducer (a metrics plugin sees both)", async () => {
     broker = fastBroker();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     broker.createTopic({ topic, queues: 1 });
     const clients: string[] = [];
     const sends: string[] = [];

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { ConsumeContext, Message } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { memoryTransport, type EmbeddedBroker } from '@mqkit/transport-memory';
 import { fastBroker } from '@mqkit/transport-memory/testing';
 import {
@@ -17,7 +17,7 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { IsInt, IsString, Min } from 'class-validator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Consumer, MQKIT_CONTEXT_TYPE, MqConsumeContext, MqMessage, MqPayload, MqkitModule } from '../index';
-import { consumerOptions, produce, unique } from '../testing.fixture';
+import { consumerOptions, produce } from '../testing.fixture';
 
 let broker: EmbeddedBroker;
 let app: TestingModule | undefined;
@@ -49,8 +49,8 @@ class OrderDto {
 describe('parameter decorators and pipes on @Consumer methods', () => {
   it('ValidationPipe on @MqPayload: a valid payload arrives as the DTO; an invalid one is retried, then dead-lettered, never lost', async () => {
     broker = fastBroker();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     broker.createTopic({ topic, queues: 1 });
     const received: { order: OrderDto; msgId: string; group: string }[] = [];
     @Injectable()
@@ -83,9 +83,9 @@ describe('parameter decorators and pipes on @Consumer methods', () => {
 
   it('@MqPayload(property, pipe) picks and transforms one field; @Payload() and @Ctx() of @nestjs/microservices mean payload and consume context', async () => {
     broker = fastBroker();
-    const topic = unique('T');
+    const topic = uniqueName('T');
     broker.createTopic({ topic, queues: 1 });
-    const group = unique('g');
+    const group = uniqueName('g');
     const seen: [number, unknown, string][] = [];
     @Injectable()
     class Quantities {
@@ -106,12 +106,12 @@ describe('parameter decorators and pipes on @Consumer methods', () => {
 
   it('batch: true gives @MqPayload the payloads and @MqMessage the messages of the batch', async () => {
     broker = fastBroker();
-    const topic = unique('T');
+    const topic = uniqueName('T');
     broker.createTopic({ topic, queues: 1 });
     const batches: { payloads: number[]; offsets: number[] }[] = [];
     @Injectable()
     class Batches {
-      @Consumer(consumerOptions(unique('g'), topic, { batch: true, consumeMessageBatchMaxSize: 10 }))
+      @Consumer(consumerOptions(uniqueName('g'), topic, { batch: true, consumeMessageBatchMaxSize: 10 }))
       handle(@MqMessage() messages: Message[], @MqPayload() payloads: number[]): void {
         batches.push({ payloads, offsets: messages.map((m) => m.queueOffset) });
       }
@@ -126,7 +126,7 @@ describe('parameter decorators and pipes on @Consumer methods', () => {
 
   it('global interceptors run around @Consumer methods, with the mqkit context type and the message as RPC data', async () => {
     broker = fastBroker();
-    const topic = unique('T');
+    const topic = uniqueName('T');
     broker.createTopic({ topic, queues: 1 });
     const intercepted: { type: string; topic: string; before: boolean }[] = [];
     const handled: number[] = [];
@@ -140,7 +140,7 @@ describe('parameter decorators and pipes on @Consumer methods', () => {
     }
     @Injectable()
     class Plain {
-      @Consumer(consumerOptions(unique('g'), topic))
+      @Consumer(consumerOptions(uniqueName('g'), topic))
       handle(message: Message<number>): void {
         handled.push(message.payload); // no parameter decorators: called with (message, ctx) as core passes them
       }

@@ -1,13 +1,13 @@
 import 'reflect-metadata';
 import { IllegalStateError, type Message } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { memoryTransport, type EmbeddedBroker } from '@mqkit/transport-memory';
 import { fastBroker } from '@mqkit/transport-memory/testing';
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Consumer, MqPayload, MqkitModule, MqkitProducer } from '../index';
-import { consumerOptions, gate, produce, unique } from '../testing.fixture';
+import { consumerOptions, gate, produce } from '../testing.fixture';
 
 let broker: EmbeddedBroker;
 let app: TestingModule | undefined;
@@ -20,7 +20,7 @@ afterEach(async () => {
 describe('MqkitProducer', () => {
   it('is injectable and sends from another provider at onApplicationBootstrap and from inside a handler', async () => {
     broker = fastBroker();
-    const [orders, invoices] = [unique('orders'), unique('invoices')];
+    const [orders, invoices] = [uniqueName('orders'), uniqueName('invoices')];
     broker.createTopic({ topic: orders, queues: 2 });
     broker.createTopic({ topic: invoices, queues: 1 });
     const invoiced: string[] = [];
@@ -34,16 +34,16 @@ describe('MqkitProducer', () => {
     @Injectable()
     class Billing {
       constructor(private readonly producer: MqkitProducer) {}
-      @Consumer(consumerOptions(unique('billing'), orders))
+      @Consumer(consumerOptions(uniqueName('billing'), orders))
       async bill(@MqPayload('id') id: string): Promise<void> {
         await this.producer.send({ topic: invoices, payload: { invoiceFor: id } });
       }
-      @Consumer(consumerOptions(unique('mail'), invoices))
+      @Consumer(consumerOptions(uniqueName('mail'), invoices))
       mail(message: Message<{ invoiceFor: string }>): void {
         invoiced.push(message.payload.invoiceFor);
       }
     }
-    const producerGroup = unique('shop-producer');
+    const producerGroup = uniqueName('shop-producer');
     app = await Test.createTestingModule({
       imports: [
         MqkitModule.forRoot({
@@ -85,14 +85,14 @@ describe('MqkitProducer', () => {
 
   it("sendInTransaction takes an async callback that returns a state literal (core's generic signature, not a fixed one)", async () => {
     broker = fastBroker();
-    const orders = unique('orders');
+    const orders = uniqueName('orders');
     broker.createTopic({ topic: orders, queues: 1 });
     app = await Test.createTestingModule({
       imports: [
         MqkitModule.forRoot({
           transport: memoryTransport({ broker }),
           profile: 'fast',
-          producer: { group: unique('tx'), transactionListener: { checkLocalTransaction: () => 'UNKNOW' } },
+          producer: { group: uniqueName('tx'), transactionListener: { checkLocalTransaction: () => 'UNKNOW' } },
         }),
       ],
     }).compile();
@@ -110,7 +110,7 @@ describe('MqkitProducer', () => {
 
   it('stays connected while app.close() drains, so a handler that sends during the drain succeeds', async () => {
     broker = fastBroker();
-    const [orders, audit] = [unique('orders'), unique('audit')];
+    const [orders, audit] = [uniqueName('orders'), uniqueName('audit')];
     broker.createTopic({ topic: orders, queues: 1 });
     broker.createTopic({ topic: audit, queues: 1 });
     const release = gate();
@@ -118,7 +118,7 @@ describe('MqkitProducer', () => {
     @Injectable()
     class Auditor {
       constructor(private readonly producer: MqkitProducer) {}
-      @Consumer(consumerOptions(unique('auditor'), orders))
+      @Consumer(consumerOptions(uniqueName('auditor'), orders))
       async handle(@MqPayload() n: number): Promise<void> {
         outcome.push('started');
         await release.promise;
@@ -132,7 +132,7 @@ describe('MqkitProducer', () => {
         MqkitModule.forRoot({
           transport: memoryTransport({ broker }),
           profile: 'fast',
-          producer: { group: unique('p') },
+          producer: { group: uniqueName('p') },
         }),
       ],
       providers: [Auditor],

@@ -1,13 +1,13 @@
 import 'reflect-metadata';
 import { ConfigurationError, type MessageQueue } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import type { EmbeddedBroker } from '@mqkit/transport-memory';
 import { fastBroker } from '@mqkit/transport-memory/testing';
 import { Controller, Injectable, type INestMicroservice } from '@nestjs/common';
 import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MqEventPattern, MqkitContext, MqkitServer, type MqkitServerOptions } from '../index';
-import { gate, mqkitMicroservice, produce, unique } from '../testing.fixture';
+import { gate, mqkitMicroservice, produce } from '../testing.fixture';
 
 let broker: EmbeddedBroker;
 let app: INestMicroservice | undefined;
@@ -39,8 +39,8 @@ interface Seen {
 describe('MqkitServer: @EventPattern handlers consume through mqkit', () => {
   it('delivers payload and MqkitContext, filters by @EventPattern extras, retries a failing handler and dead-letters it', async () => {
     broker = fastBroker();
-    const [orders, refunds] = [unique('orders'), unique('refunds')];
-    const group = unique('billing');
+    const [orders, refunds] = [uniqueName('orders'), uniqueName('refunds')];
+    const group = uniqueName('billing');
     broker.createTopic({ topic: orders, queues: 1 });
     broker.createTopic({ topic: refunds, queues: 1 });
     const seen: Seen[] = [];
@@ -113,7 +113,7 @@ describe('MqkitServer: @EventPattern handlers consume through mqkit', () => {
         return n.reduce((a, b) => a + b, 0);
       }
     }
-    const { app: ms } = await microservice([Batched], [], { group: unique('g') });
+    const { app: ms } = await microservice([Batched], [], { group: uniqueName('g') });
     const error = await ms.listen().then(
       () => undefined,
       (e: unknown) => e,
@@ -132,8 +132,8 @@ describe('MqkitServer: @EventPattern handlers consume through mqkit', () => {
 
   it('close() drains the running handler and commits before it resolves; status goes connected, then disconnected', async () => {
     broker = fastBroker();
-    const topic = unique('T');
-    const group = unique('g');
+    const topic = uniqueName('T');
+    const group = uniqueName('g');
     broker.createTopic({ topic, queues: 1 });
     const release = gate();
     const events: string[] = [];

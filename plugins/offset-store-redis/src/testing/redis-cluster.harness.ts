@@ -3,8 +3,7 @@ import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { waitFor } from '@mqkit/core/testing';
-import { freePort } from './free-port';
+import { freePort, waitFor } from '@mqkit/core/testing';
 import { redisCall } from './redis-call';
 import { REDIS_INSTALL_HINT, spawnRedis, type RedisProcess } from './redis-process';
 

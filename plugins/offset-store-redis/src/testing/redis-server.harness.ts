@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './free-port';
+import { freePort } from '@mqkit/core/testing';
 import { spawnRedis, type RedisProcess } from './redis-process';
 
 export interface StartRedisServerOptions {

@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { readClusterInfo } from './cluster-readiness';
 import { isPortFree } from './free-port';
 import { isProcessAlive } from './process-control';
 import { sendProbeRequest } from './remoting-probe';
 import type { RocketMqBrokerInfo, RocketMqCluster } from './rocketmq-cluster';
 import { startRocketMqCluster } from './start-rocketmq-cluster';
-import { createTopic, uniqueName } from './topic-admin';
+import { createTopic } from './topic-admin';
 
 const SEND_MESSAGE_V2 = 310;
 const PULL_MESSAGE = 11;

@@ -9,7 +9,8 @@ import { sendProbeRequest, type ProbeRequest } from './remoting-probe';
 import type { RocketMqCluster } from './rocketmq-cluster';
 import { startRocketMqCluster } from './start-rocketmq-cluster';
 import { startRocketMqProxy, type RocketMqProxy } from './start-rocketmq-proxy';
-import { createTopic, uniqueName } from './topic-admin';
+import { uniqueName } from '@mqkit/core/testing';
+import { createTopic } from './topic-admin';
 
 const GET_ROUTEINFO_BY_TOPIC = 105;
 const NO_BNAME = "Request doesn't have field bname";

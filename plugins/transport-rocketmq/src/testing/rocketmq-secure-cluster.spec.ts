@@ -3,7 +3,8 @@ import { sendProbeRequest } from './remoting-probe';
 import type { RocketMqCluster } from './rocketmq-cluster';
 import { startRocketMqCluster } from './start-rocketmq-cluster';
 import { startRocketMqProxy } from './start-rocketmq-proxy';
-import { createTopic, uniqueName } from './topic-admin';
+import { uniqueName } from '@mqkit/core/testing';
+import { createTopic } from './topic-admin';
 
 const GET_BROKER_RUNTIME_INFO = 28;
 const NO_PERMISSION = 16;

@@ -1,16 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { RocketMqHarnessError } from './rocketmq-harness.error';
 import { pollUntilReady } from './cluster-readiness';
 import { sendProbeRequest } from './remoting-probe';
 import type { RocketMqCluster } from './rocketmq-cluster';
-
-/**
- * A unique name for a topic or group: `<prefix>_<time>_<random>`, within RocketMQ's `[%|a-zA-Z0-9_-]` and 127
- * characters. Tests share one cluster per run, so every test uses fresh names.
- */
-export function uniqueName(prefix: string): string {
-  return `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-}
 
 const UPDATE_AND_CREATE_TOPIC = 17;
 const GET_ROUTEINFO_BY_TOPIC = 105;

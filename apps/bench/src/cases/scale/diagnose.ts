@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { uniqueName } from '@mqkit/transport-rocketmq/testing';
+import { uniqueName } from '@mqkit/core/testing';
 import { round } from '../../report/run-stats';
 import { idleWindow, memoryMb } from './proc-stat';
 import type { LineChild, ScaleLauncher } from './scale-launcher';

@@ -1,5 +1,5 @@
 import type { Admin } from '@mqkit/core';
-import { uniqueName } from '@mqkit/transport-rocketmq/testing';
+import { uniqueName } from '@mqkit/core/testing';
 import { median, round, steadyMarks, steadyRate } from '../../report/run-stats';
 import { idleWindow, memoryMb, type IdleWindow } from './proc-stat';
 import { SIDES, type LineChild, type ScaleLauncher, type Side } from './scale-launcher';

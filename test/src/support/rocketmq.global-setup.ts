@@ -5,10 +5,14 @@ interface RunProject extends ProvidingProject {
   readonly vitest?: { readonly state?: { getPaths?(): string[] } };
 }
 
-/** Files that run against the real cluster: src/rocketmq/, src/producer-cluster/, and the Nest real-cluster spec. */
-function needsCluster(path: string): boolean {
+/**
+ * Files that run against the real cluster: a feature's `<name>.rocketmq.spec.ts` (next to its embedded spec),
+ * src/rocketmq/, src/producer-cluster/, and the Nest real-cluster spec.
+ */
+export function needsCluster(path: string): boolean {
   const p = path.replace(/\\/g, '/');
   return (
+    p.endsWith('.rocketmq.spec.ts') ||
     p.includes('/src/rocketmq/') ||
     p.includes('/src/producer-cluster/') ||
     p.endsWith('/src/nestjs/nestjs-rocketmq.spec.ts')

@@ -1,10 +1,11 @@
 import { createPullConsumer, type Message, type PullConsumer } from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import { uniqueName, waitFor } from '@mqkit/core/testing';
 import { isFastJsonObject, parseFastJsonBody, type FastJsonObject } from '@mqkit/transport-rocketmq/internal';
 import { sendProbeRequest, type RocketMqCluster } from '@mqkit/transport-rocketmq/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { pullPauseHoldsQueues } from '../pull/pull-pause-scenario';
-import { RocketMqHarness, mqadmin, testCluster, uniqueName } from './rocketmq-fixtures';
+import { describeScenarios } from '../support/scenarios';
+import { PULL_SCENARIOS } from './pull.scenarios';
+import { RocketMqHarness, mqadmin, rocketMqBroker, testCluster } from '../support/rocketmq-fixtures';
 
 const SEARCH_OFFSET_BY_TIMESTAMP = 29;
 const GET_CONSUMER_RUNNING_INFO = 307;
@@ -48,6 +49,8 @@ async function pollUntil(consumer: PullConsumer, n: number): Promise<Message<{ s
 }
 
 const brokerAddr = (name: string) => cluster.brokers.find((b) => b.name === name)!.addr;
+
+describeScenarios('the pull consumer', PULL_SCENARIOS, rocketMqBroker());
 
 describe('the pull consumer on a real cluster', () => {
   it('assign 3 of 4 queues, seek, poll, commit: QUERY_CONSUMER_OFFSET and mqadmin consumerProgress show the commits of the 2 read', async () => {
@@ -101,30 +104,6 @@ describe('the pull consumer on a real cluster', () => {
     expect(isFastJsonObject(body) && (body.properties as FastJsonObject).PROP_CONSUME_TYPE).toBe('CONSUME_ACTIVELY');
   }, 120_000);
 
-  it('two subscribers of one group split the queues and read every message once', async () => {
-    const topic = uniqueName('pullsub');
-    const group = uniqueName('g');
-    await harness.createTopic(topic, 2);
-    const a = await pullConsumer(group);
-    const b = await pullConsumer(group);
-    await a.subscribe(topic);
-    await b.subscribe(topic);
-    await waitFor(() => a.assignment().length === 2 && b.assignment().length === 2, { timeoutMs: 30_000 });
-    const owned = [...a.assignment(), ...b.assignment()].map((q) => `${q.brokerName}/${q.queueId}`);
-    expect(new Set(owned).size).toBe(4);
-    await harness.produce(topic, 300);
-    const seen: number[] = [];
-    await waitFor(
-      async () => {
-        const [x, y] = await Promise.all([a.poll({ timeoutMs: 200 }), b.poll({ timeoutMs: 200 })]);
-        seen.push(...[...x, ...y].map((m) => (m as Message<{ seq: number }>).payload.seq));
-        return seen.length >= 300;
-      },
-      { timeoutMs: 30_000 },
-    );
-    expect(seen.sort((p, q) => p - q)).toEqual([...Array(300).keys()]);
-  }, 120_000);
-
   it('offsetForTimestamp answers what the broker answers SEARCH_OFFSET_BY_TIMESTAMP', async () => {
     const topic = uniqueName('pullts');
     await harness.createTopic(topic, 1, ['broker-a']);
@@ -144,13 +123,4 @@ describe('the pull consumer on a real cluster', () => {
     }
     expect(await consumer.offsetForTimestamp(mq!, got[4]!.storeTimestamp)).toBeLessThanOrEqual(4);
   }, 60_000);
-
-  it('after pause(queues) poll() returns nothing of them, buffered or pulled in flight; resume() hands it all out once', async () => {
-    await pullPauseHoldsQueues({
-      transport: () => harness.transport(),
-      createTopic: (topic, queues) => harness.createTopic(topic, queues),
-      pullConsumer: ({ group, ...extra }) => pullConsumer(group, extra),
-      timeoutMs: 90_000,
-    });
-  }, 240_000);
 });

@@ -1,8 +1,9 @@
 import { createServer } from 'node:net';
 
 /**
- * A TCP port on 127.0.0.1 that was free a moment ago (the kernel's pick for port 0). Another process may take it
- * before the caller binds it; the harness retries with a new port when a server fails to start.
+ * A TCP port on 127.0.0.1 that was free a moment ago (the kernel's pick for port 0), for a server a test starts
+ * in another process. Another process may take it before that server binds it: retry with a new port when it
+ * fails to start. A server of the test's own process should listen on port 0 instead.
  */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

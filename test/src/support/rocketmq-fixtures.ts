@@ -1,21 +1,11 @@
 import { afterAll, beforeAll } from 'vitest';
-import {
-  createConsumerApp,
-  createProducer,
-  type ConsumerApp,
-  type ConsumerAppOptions,
-  type OffsetAdmin,
-  type RouteResolver,
-  type TransportPlugin,
-} from '@mqkit/core';
+import type { OffsetAdmin, RouteResolver, StandaloneProducerOptions, TransportPlugin } from '@mqkit/core';
 import { rocketmqTransport, type RocketMqTransportOptions } from '@mqkit/transport-rocketmq';
-import { waitFor } from '@mqkit/core/testing';
 import {
   findJavaToolchain,
   provisionRocketMq,
   rocketMqTestCluster,
   sendProbeRequest,
-  uniqueName,
   type RocketMqCluster,
 } from '@mqkit/transport-rocketmq/testing';
 import { execFile } from 'node:child_process';
@@ -23,8 +13,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-
-export { uniqueName };
+import type { BrokerSetup } from './scenarios';
+import { TestBroker } from './test-broker';
 
 /** The run's real cluster (started by the global setup). */
 export async function testCluster(): Promise<RocketMqCluster> {
@@ -112,33 +102,31 @@ export async function brokerConfigs(cluster: RocketMqCluster): Promise<Map<strin
   return configs;
 }
 
-/** Apps, producers and an admin client on one real cluster; `close()` stops them all. */
-export class RocketMqHarness {
-  private readonly apps: ConsumerApp[] = [];
-  private admin: ConsumerApp | undefined;
+/** Apps, producers and an admin client on one real cluster; `close()` stops them all (the cluster runs on). */
+export class RocketMqHarness extends TestBroker {
+  readonly kind = 'rocketmq';
+  readonly timeoutMs = 90_000;
+  protected readonly sendWindow = 64;
 
   /** `defaults` apply to every transport the harness makes (the compatibility suite points them at a proxy). */
   constructor(
     readonly cluster: RocketMqCluster,
     private readonly defaults: Partial<RocketMqTransportOptions> = {},
-  ) {}
+  ) {
+    super();
+  }
+
+  get brokerNames(): readonly string[] {
+    return [...new Set(this.cluster.brokers.map((b) => b.brokerName))];
+  }
 
   transport(extra: Partial<RocketMqTransportOptions> = {}): TransportPlugin {
     return clusterTransport(this.cluster, { ...this.defaults, ...extra });
   }
 
-  /** An app with no consumers: its container holds the transport's roles (TopicAdmin, OffsetAdmin, ...). */
-  async adminApp(): Promise<ConsumerApp> {
-    if (!this.admin) {
-      this.admin = await createConsumerApp({
-        transport: this.transport(),
-        consumers: [],
-        profile: 'fast',
-        instanceName: uniqueName('admin'),
-      });
-      await this.admin.start();
-    }
-    return this.admin;
+  // A generous send timeout: the test brokers share two cores with everything else running on the box.
+  protected override producerDefaults(): Partial<StandaloneProducerOptions> {
+    return { profile: 'fast', sendMsgTimeout: 10_000 };
   }
 
   async createTopic(topic: string, queues: number, brokers?: readonly string[]): Promise<void> {
@@ -150,77 +138,18 @@ export class RocketMqHarness {
     return (await this.adminApp()).transport.routes;
   }
 
-  /**
-   * Resolves once the brokers hold, for every one of the topic's `queues` queues, the group's committed offset at
-   * the queue's end. Members commit on their persist interval, after their own books say done; an admin reset
-   * issued before that is refused by a broker with no offset of the group ("THe consumer group <g> not exist"), or
-   * undone by the late commit.
-   */
-  async brokersCommitted(group: string, topic: string, queues: number): Promise<void> {
-    const admin = (await this.adminApp()).transport.clusterAdmin!;
-    await waitFor(
-      async () => {
-        const stats = (await admin.consumeStats(group)).filter((s) => s.mq.topic === topic);
-        return stats.length === queues && stats.every((s) => s.consumerOffset === s.brokerOffset);
-      },
-      {
-        timeoutMs: 20_000,
-        intervalMs: 200,
-        message: `the brokers hold ${group}'s committed offset of every queue of ${topic}`,
-      },
-    );
-  }
-
   async offsetAdmin(): Promise<OffsetAdmin> {
     return (await this.adminApp()).transport.offsetAdmin!;
   }
+}
 
-  /** Creates and starts an app on the cluster with the fast profile. */
-  async app(
-    consumers: ConsumerAppOptions['consumers'],
-    options: Partial<ConsumerAppOptions> = {},
-  ): Promise<ConsumerApp> {
-    const app = await createConsumerApp({ transport: this.transport(), consumers, profile: 'fast', ...options });
-    this.apps.push(app);
-    await app.start();
-    return app;
-  }
-
-  /** Sends `count` JSON messages `{ seq }` (seq from `from`), at most `window` in flight; resolves when all are stored. */
-  async produce(
-    topic: string,
-    count: number,
-    options: { from?: number; tags?: (seq: number) => string | undefined; window?: number } = {},
-  ): Promise<void> {
-    // A generous send timeout: the test brokers share two cores with everything else running on the box.
-    const producer = await createProducer({
-      transport: this.transport(),
-      group: uniqueName('producer'),
-      profile: 'fast',
-      sendMsgTimeout: 10_000,
-    });
-    try {
-      const from = options.from ?? 0;
-      const window = new Set<Promise<unknown>>();
-      for (let seq = from; seq < from + count; seq++) {
-        const p = producer.send({ topic, payload: { seq }, tags: options.tags?.(seq), keys: `k${seq}` });
-        window.add(p);
-        void p.then(
-          () => window.delete(p),
-          () => window.delete(p),
-        );
-        if (window.size >= (options.window ?? 64)) await Promise.race(window);
-      }
-      await Promise.all(window);
-    } finally {
-      await producer.stop();
-    }
-  }
-
-  async close(): Promise<void> {
-    await Promise.all(this.apps.map((a) => a.stop({ timeoutMs: 5_000 })));
-    await this.admin?.stop({ timeoutMs: 5_000 });
-  }
+/** The scenarios' real cluster: the run's, shared by every test (each gets fresh topics and groups). */
+export function rocketMqBroker(): BrokerSetup {
+  return {
+    kind: 'rocketmq',
+    label: 'a real cluster',
+    open: async () => new RocketMqHarness(await testCluster()),
+  };
 }
 
 /**

@@ -1,25 +1,9 @@
-import {
-  createProducer,
-  type ConsumeMode,
-  type ConsumerApp,
-  type ConsumerAppOptions,
-  type SendResult,
-  type StandaloneProducer,
-  type TransportPlugin,
-} from '@mqkit/core';
-import { waitFor } from '@mqkit/core/testing';
+import type { ConsumeMode, ConsumerApp, StandaloneProducer } from '@mqkit/core';
+import { Deliveries, sendSeqs, uniqueName, waitFor } from '@mqkit/core/testing';
 import { expect } from 'vitest';
-import { Deliveries, consumerClass, unique } from '../support/fixtures';
-
-/** Where a pause scenario runs: the embedded broker or a real cluster. */
-export interface PauseBackend {
-  transport(): TransportPlugin;
-  createTopic(topic: string, queues: number): Promise<void>;
-  /** Creates and starts an app; whoever made the backend stops it. */
-  app(consumers: ConsumerAppOptions['consumers'], options: Partial<ConsumerAppOptions>): Promise<ConsumerApp>;
-  /** How long a condition may take (a real cluster on a loaded box is slower). */
-  readonly timeoutMs: number;
-}
+import { consumerClass } from '../support/fixtures';
+import type { Scenario } from '../support/scenarios';
+import type { TestBroker } from '../support/test-broker';
 
 /**
  * Long polls held as long as RocketMQ's own (15 s): a poll the broker was holding when the pause came answers only
@@ -29,19 +13,14 @@ export const HELD_POLLS = { base: 'fast' as const, pullSuspendMs: 15_000, pullTi
 
 export const queueOf = (mq: { brokerName: string; queueId: number }) => `${mq.brokerName}#${mq.queueId}`;
 
-/** Sends `{ seq }` for seq in [from, from + count); resolves with the results in seq order. */
-export async function sendSeqs(
-  producer: StandaloneProducer,
-  topic: string,
-  from: number,
-  count: number,
-): Promise<SendResult[]> {
-  return Promise.all(Array.from({ length: count }, (_, i) => producer.send({ topic, payload: { seq: from + i } })));
+/** Sends `{ seq }` for seq in [from, from + count) all at once; resolves with the results in seq order. */
+export function sendAtOnce(producer: StandaloneProducer, topic: string, from: number, count: number) {
+  return sendSeqs(producer, topic, count, { from, window: count });
 }
 
-export async function seqProducer(backend: Pick<PauseBackend, 'transport'>): Promise<StandaloneProducer> {
-  // A generous send timeout: the test brokers share two cores with everything else on the box.
-  return createProducer({ transport: backend.transport(), group: unique('p'), sendMsgTimeout: 10_000 });
+/** A producer with a generous send timeout: the test brokers share two cores with everything else on the box. */
+export function seqProducer(broker: TestBroker): Promise<StandaloneProducer> {
+  return broker.producer({ sendMsgTimeout: 10_000 });
 }
 
 /** The group's lag on the brokers (their max offsets minus its committed ones) over the topic's queues. */
@@ -55,19 +34,19 @@ async function brokerLag(app: ConsumerApp, group: string, topic: string): Promis
  * messages sent after it, and those stay cached, unhandled and uncommitted (the committable offset stays at the
  * first of them, the group's lag on the brokers is all of them). `resume()` hands each to the handler exactly once.
  */
-export async function pauseHoldsHandlerCalls(backend: PauseBackend, consumeMode: ConsumeMode): Promise<void> {
-  const { timeoutMs } = backend;
-  const topic = unique('paused');
-  const group = unique('g');
-  await backend.createTopic(topic, 2);
+async function pauseHoldsHandlerCalls(broker: TestBroker, consumeMode: ConsumeMode): Promise<void> {
+  const { timeoutMs } = broker;
+  const topic = uniqueName('paused');
+  const group = uniqueName('g');
+  await broker.createTopic(topic, 2);
   const calls = new Deliveries();
   const Handler = consumerClass({ group, topic, consumeMode, consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET' }, (m) =>
     calls.record(m.payload.seq),
   );
-  const app = await backend.app([Handler], { profile: HELD_POLLS });
-  const producer = await seqProducer(backend);
+  const app = await broker.app([Handler], { profile: HELD_POLLS });
+  const producer = await seqProducer(broker);
   try {
-    await sendSeqs(producer, topic, 0, 20);
+    await sendAtOnce(producer, topic, 0, 20);
     await waitFor(() => calls.unique === 20, { timeoutMs, message: () => `first 20 handled: ${calls.unique}` });
     const control = app.consumer(group);
     const reasons: string[] = [];
@@ -86,7 +65,7 @@ export async function pauseHoldsHandlerCalls(backend: PauseBackend, consumeMode:
       answered.add(queueOf(e.mq));
       found += e.found;
     });
-    const later = await sendSeqs(producer, topic, 20, 8);
+    const later = await sendAtOnce(producer, topic, 20, 8);
     const sentTo = new Set(later.map((r) => queueOf(r.messageQueue)));
     // The polls the broker was holding answer with what arrived; then nothing is pulled until the resume.
     await waitFor(() => [...sentTo].every((q) => answered.has(q)), {
@@ -124,11 +103,11 @@ export async function pauseHoldsHandlerCalls(backend: PauseBackend, consumeMode:
  * fails it: `pause()` resolves only once that call finished (the message sent back to the broker), the retry comes
  * back on the group's retry queue while paused and is cached, and only `resume()` hands it to the handler again.
  */
-export async function retryWaitsWhilePaused(backend: PauseBackend): Promise<void> {
-  const { timeoutMs } = backend;
-  const topic = unique('retried');
-  const group = unique('g');
-  await backend.createTopic(topic, 2);
+async function retryWaitsWhilePaused(broker: TestBroker): Promise<void> {
+  const { timeoutMs } = broker;
+  const topic = uniqueName('retried');
+  const group = uniqueName('g');
+  await broker.createTopic(topic, 2);
   const calls = new Deliveries();
   let app: ConsumerApp | undefined;
   let pausing: Promise<void> | undefined;
@@ -140,7 +119,7 @@ export async function retryWaitsWhilePaused(backend: PauseBackend): Promise<void
     throw new Error('fails once, and pauses its group');
   });
   const retries: string[] = [];
-  app = await backend.app([Handler], { profile: HELD_POLLS });
+  app = await broker.app([Handler], { profile: HELD_POLLS });
   app.on('consumer.retry', (e) => {
     if (e.topic === topic) retries.push(e.msgId);
   });
@@ -158,13 +137,13 @@ export async function retryWaitsWhilePaused(backend: PauseBackend): Promise<void
     },
     { timeoutMs, message: 'the retry queues owned' },
   );
-  const producer = await seqProducer(backend);
+  const producer = await seqProducer(broker);
   let retried = 0;
   app.on('consumer.pull', (e) => {
     if (e.mq.topic === retryTopic) retried += e.found;
   });
   try {
-    await sendSeqs(producer, topic, 0, 20);
+    await sendAtOnce(producer, topic, 0, 20);
     await waitFor(() => pausing !== undefined, { timeoutMs, message: 'the pausing call of seq 5' });
     await pausing;
     // The pause resolved after the failed call was sent back.
@@ -191,11 +170,13 @@ export async function retryWaitsWhilePaused(backend: PauseBackend): Promise<void
  * with what it had cached of them unhandled; the newcomer reads those from the committed offset, and the paused
  * member handles what stayed its own only after `resume()`. Every message is handled exactly once.
  */
-export async function rebalanceWhilePausedLosesNothing(backend: PauseBackend): Promise<void> {
-  const { timeoutMs } = backend;
-  const topic = unique('moved');
-  const group = unique('g');
-  await backend.createTopic(topic, 4);
+async function rebalanceWhilePausedLosesNothing(broker: TestBroker): Promise<void> {
+  const { timeoutMs } = broker;
+  const topic = uniqueName('moved');
+  const group = uniqueName('g');
+  await broker.createTopic(topic, 2);
+  // Two queues on every broker: an even number, which the two members split half and half.
+  const queues = 2 * broker.brokerNames.length;
   const all = new Deliveries();
   const byMember = [new Deliveries(), new Deliveries()] as const;
   const member = (i: 0 | 1) =>
@@ -203,14 +184,14 @@ export async function rebalanceWhilePausedLosesNothing(backend: PauseBackend): P
       all.record(m.payload.seq);
       byMember[i].record(m.payload.seq);
     });
-  const a = await backend.app([member(0)], { profile: HELD_POLLS });
-  const producer = await seqProducer(backend);
+  const a = await broker.app([member(0)], { profile: HELD_POLLS });
+  const producer = await seqProducer(broker);
   try {
-    await sendSeqs(producer, topic, 0, 20);
+    await sendAtOnce(producer, topic, 0, 20);
     await waitFor(() => all.unique === 20, { timeoutMs, message: () => `first 20 handled: ${all.unique}` });
     await a.consumer(group).pause();
     const handledByA = byMember[0].total;
-    const later = await sendSeqs(producer, topic, 20, 16);
+    const later = await sendAtOnce(producer, topic, 20, 16);
     // Each queue's held poll brought some in: whichever queues move, the paused member had cached messages of them.
     const cached = () =>
       a
@@ -223,14 +204,14 @@ export async function rebalanceWhilePausedLosesNothing(backend: PauseBackend): P
       message: () => `cached by the paused member: ${cached()}`,
     });
 
-    const b = await backend.app([member(1)], { profile: HELD_POLLS });
+    const b = await broker.app([member(1)], { profile: HELD_POLLS });
     const owned = (app: ConsumerApp) =>
       app
         .consumer(group)
         .status()
         .queues.filter((q) => q.mq.topic === topic && q.state === 'active')
         .map((q) => queueOf(q.mq));
-    await waitFor(() => owned(a).length === 2 && owned(b).length === 2, {
+    await waitFor(() => owned(a).length === queues / 2 && owned(b).length === queues / 2, {
       timeoutMs,
       message: () => `queues of a: ${owned(a)}, of b: ${owned(b)}`,
     });
@@ -253,3 +234,25 @@ export async function rebalanceWhilePausedLosesNothing(backend: PauseBackend): P
     await producer.stop();
   }
 }
+
+/** Pause on a push consumer, on both brokers. */
+export const PAUSE_SCENARIOS: readonly Scenario[] = [
+  ...(['CONCURRENTLY', 'ORDERLY'] as const).map(
+    (mode): Scenario => ({
+      title: `${mode}: await pause() stops handler calls; what the held long polls bring is cached and uncommitted, and handled once after resume()`,
+      timeoutMs: { embedded: 30_000, rocketmq: 240_000 },
+      run: (broker) => pauseHoldsHandlerCalls(broker, mode),
+    }),
+  ),
+  {
+    title:
+      'a retry due while paused (sent back, pulled from the retry queue) is not handled until resume(); pause() resolves after the running call',
+    timeoutMs: { embedded: 30_000, rocketmq: 240_000 },
+    run: retryWaitsWhilePaused,
+  },
+  {
+    title: 'a rebalance while paused loses nothing: moved queues go on at the new member, the rest after resume()',
+    timeoutMs: { embedded: 30_000, rocketmq: 240_000 },
+    run: rebalanceWhilePausedLosesNothing,
+  },
+];
