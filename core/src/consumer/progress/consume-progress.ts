@@ -28,6 +28,7 @@ let recordOf: (progress: QueueProgress) => ProgressRecord;
 export class QueueProgress {
   readonly #record: ProgressRecord;
 
+  /** @internal ConsumeProgress.begin makes them. */
   constructor(record: ProgressRecord) {
     this.#record = record;
   }
